@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The qaic authors.
+ */
+
+/**
+ * DOC: qaic driver overview
+ *
+ * The Qualcomm Cloud AI 100 (AIC100) is a PCIe inference card. Its host
+ * interface is two register BARs: BAR0 holds the MHI (Modem Host Interface)
+ * block through which the card's manager is configured, BAR2 holds sixteen
+ * DMA Bridge Channels (DBCs) through which buffers move between host memory
+ * and the card.
+ *
+ * The driver registers one DRM accel device per card (/dev/accel/accelN).
+ * All memory the driver allocates for a card is managed: devm for what only
+ * the hardware uses, drmm for what userspace can reach, so that the card can
+ * be unplugged while files are still open. After remove, every ioctl fails
+ * with -ENODEV; the &struct qaic_device itself lives until the last file is
+ * closed.
+ */
+
+#include <linux/module.h>
+#include <linux/pci.h>
+
+#include <drm/drm_accel.h>
+#include <drm/drm_drv.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_ioctl.h>
+#include <drm/drm_managed.h>
+
+#include <uapi/drm/qaic_accel.h>
+
+#include "qaic_drv.h"
+
+/* DBC i's registers start here in BAR2; the BAR must cover all of them. */
+#define QAIC_DBC_BASE		0x20000
+#define QAIC_DBC_STRIDE		0x1000
+#define QAIC_DBC_BAR_MIN	(QAIC_DBC_BASE + QAIC_NUM_DBC * QAIC_DBC_STRIDE)
+/* The MHI register block, up to and including the BHI registers. */
+#define QAIC_MHI_BAR_MIN	SZ_4K
+
+static int qaic_open(struct drm_device *drm, struct drm_file *file)
+{
+	static atomic_t next_id = ATOMIC_INIT(0);
+	struct qaic_device *qdev = to_qaic_device(drm);
+	struct qaic_file_priv *priv;
+	int idx;
+
+	if (!drm_dev_enter(drm, &idx))
+		return -ENODEV;
+
+	priv = kzalloc(sizeof(*priv), GFP_KERNEL);
+	if (!priv) {
+		drm_dev_exit(idx);
+		return -ENOMEM;
+	}
+	priv->qdev = qdev;
+	priv->id = atomic_inc_return(&next_id);
+	file->driver_priv = priv;
+	drm_dbg(drm, "file %u opened\n", priv->id);
+
+	drm_dev_exit(idx);
+	return 0;
+}
+
+static void qaic_postclose(struct drm_device *drm, struct drm_file *file)
+{
+	struct qaic_file_priv *priv = file->driver_priv;
+
+	drm_dbg(drm, "file %u closed\n", priv->id);
+	kfree(priv);
+}
+
+static const struct drm_ioctl_desc qaic_drm_ioctls[] = {
+	DRM_IOCTL_DEF_DRV(QAIC_MANAGE, qaic_manage_ioctl, 0),
+	DRM_IOCTL_DEF_DRV(QAIC_CREATE_BO, qaic_create_bo_ioctl, 0),
+	DRM_IOCTL_DEF_DRV(QAIC_MMAP_BO, qaic_mmap_bo_ioctl, 0),
+	DRM_IOCTL_DEF_DRV(QAIC_ATTACH_SLICE_BO, qaic_attach_slice_bo_ioctl, 0),
+	DRM_IOCTL_DEF_DRV(QAIC_EXECUTE_BO, qaic_execute_bo_ioctl, 0),
+	DRM_IOCTL_DEF_DRV(QAIC_PARTIAL_EXECUTE_BO, qaic_partial_execute_bo_ioctl, 0),
+	DRM_IOCTL_DEF_DRV(QAIC_WAIT_BO, qaic_wait_bo_ioctl, 0),
+	DRM_IOCTL_DEF_DRV(QAIC_PERF_STATS_BO, qaic_perf_stats_bo_ioctl, 0),
+	DRM_IOCTL_DEF_DRV(QAIC_DETACH_SLICE_BO, qaic_detach_slice_bo_ioctl, 0),
+};
+
+DEFINE_DRM_ACCEL_FOPS(qaic_accel_fops);
+
+static const struct drm_driver qaic_drm_driver = {
+	.driver_features	= DRIVER_GEM | DRIVER_COMPUTE_ACCEL,
+	.name			= QAIC_NAME,
+	.desc			= QAIC_DESC,
+	.major			= 1,
+	.minor			= 0,
+
+	.fops			= &qaic_accel_fops,
+	.open			= qaic_open,
+	.postclose		= qaic_postclose,
+	.ioctls			= qaic_drm_ioctls,
+	.num_ioctls		= ARRAY_SIZE(qaic_drm_ioctls),
+};
+
+/* Claim and map one BAR after checking it is at least @min_len long. */
+static void __iomem *qaic_map_bar(struct pci_dev *pdev, int bar, resource_size_t min_len)
+{
+	resource_size_t len = pci_resource_len(pdev, bar);
+
+	if (len < min_len) {
+		pci_err(pdev, "BAR%d is %pa bytes, need %pa\n", bar, &len, &min_len);
+		return IOMEM_ERR_PTR(-ENODEV);
+	}
+
+	return pcim_iomap_region(pdev, bar, QAIC_NAME);
+}
+
+static int qaic_pci_init(struct qaic_device *qdev)
+{
+	struct pci_dev *pdev = qdev->pdev;
+	int bars;
+	int ret;
+
+	ret = pcim_enable_device(pdev);
+	if (ret)
+		return ret;
+
+	bars = pci_select_bars(pdev, IORESOURCE_MEM);
+	if ((bars & QAIC_BAR_MASK) != QAIC_BAR_MASK) {
+		pci_err(pdev, "memory BARs %#x, need at least %#lx\n", bars, QAIC_BAR_MASK);
+		return -ENODEV;
+	}
+
+	ret = dma_set_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(64));
+	if (ret)
+		return ret;
+	dma_set_max_seg_size(&pdev->dev, UINT_MAX);
+
+	qdev->bar_mhi = qaic_map_bar(pdev, QAIC_BAR_MHI, QAIC_MHI_BAR_MIN);
+	if (IS_ERR(qdev->bar_mhi))
+		return PTR_ERR(qdev->bar_mhi);
+
+	qdev->bar_dbc = qaic_map_bar(pdev, QAIC_BAR_DBC, QAIC_DBC_BAR_MIN);
+	if (IS_ERR(qdev->bar_dbc))
+		return PTR_ERR(qdev->bar_dbc);
+
+	/* BAR4 is not used by the host; claim it so nobody else maps it. */
+	ret = pcim_request_region(pdev, 4, QAIC_NAME);
+	if (ret)
+		return ret;
+
+	pci_set_master(pdev);
+	return 0;
+}
+
+/*
+ * One vector per interrupt source (MHI and each DBC) when the platform has
+ * them, MSI-X preferred; else a single MSI vector that every source shares.
+ * The vectors are released by pcim when the driver detaches.
+ */
+static int qaic_irq_init(struct qaic_device *qdev)
+{
+	struct pci_dev *pdev = qdev->pdev;
+	int nvec;
+
+	nvec = pci_alloc_irq_vectors(pdev, QAIC_NUM_IRQS, QAIC_NUM_IRQS,
+				     PCI_IRQ_MSIX | PCI_IRQ_MSI);
+	if (nvec < 0) {
+		nvec = pci_alloc_irq_vectors(pdev, 1, 1, PCI_IRQ_MSI);
+		if (nvec < 0) {
+			pci_err(pdev, "no MSI or MSI-X interrupts: %d\n", nvec);
+			return nvec;
+		}
+		pci_info(pdev, "one MSI vector shared by all interrupt sources\n");
+	}
+
+	qdev->num_irqs = nvec;
+	qdev->irq_msix = pdev->msix_enabled;
+	pci_dbg(pdev, "%u %s vectors\n", qdev->num_irqs, qdev->irq_msix ? "MSI-X" : "MSI");
+	return 0;
+}
+
+static int qaic_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
+{
+	struct qaic_device *qdev;
+	int ret;
+
+	qdev = devm_drm_dev_alloc(&pdev->dev, &qaic_drm_driver, struct qaic_device, drm);
+	if (IS_ERR(qdev))
+		return PTR_ERR(qdev);
+
+	qdev->pdev = pdev;
+	pci_set_drvdata(pdev, qdev);
+
+	ret = qaic_pci_init(qdev);
+	if (ret)
+		return ret;
+
+	ret = qaic_irq_init(qdev);
+	if (ret)
+		return ret;
+
+	return drm_dev_register(&qdev->drm, 0);
+}
+
+/*
+ * Stop userspace from reaching the hardware. Both ->shutdown and ->remove
+ * call this, and ->remove may follow ->shutdown (User-Mode Linux does that
+ * at power-off), so the second call must be harmless.
+ */
+static void qaic_unplug(struct qaic_device *qdev)
+{
+	if (drm_dev_is_unplugged(&qdev->drm))
+		return;
+
+	drm_dev_unplug(&qdev->drm);
+	pci_clear_master(qdev->pdev);
+}
+
+static void qaic_pci_remove(struct pci_dev *pdev)
+{
+	qaic_unplug(pci_get_drvdata(pdev));
+}
+
+static void qaic_pci_shutdown(struct pci_dev *pdev)
+{
+	qaic_unplug(pci_get_drvdata(pdev));
+}
+
+static const struct pci_device_id qaic_pci_ids[] = {
+	{ PCI_DEVICE(PCI_VENDOR_ID_QCOM, 0xa100), },
+	{ }
+};
+MODULE_DEVICE_TABLE(pci, qaic_pci_ids);
+
+static struct pci_driver qaic_pci_driver = {
+	.name		= QAIC_NAME,
+	.id_table	= qaic_pci_ids,
+	.probe		= qaic_pci_probe,
+	.remove		= qaic_pci_remove,
+	.shutdown	= qaic_pci_shutdown,
+};
+module_pci_driver(qaic_pci_driver);
+
+MODULE_AUTHOR("The qaic authors");
+MODULE_DESCRIPTION(QAIC_DESC " driver");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,23 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Shared settings for the bench scripts. Sourced, not run.
+
+QAIC_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# Everything big lives outside the repo so reruns are incremental.
+QAIC_CACHE=${QAIC_CACHE:-/var/cache/qaic}
+# The kernel the bench runs, pinned: Debian's linux-source-6.12 at this version.
+QAIC_KERNEL_VERSION=6.12.118
+QAIC_KSRC=$QAIC_CACHE/src/linux-$QAIC_KERNEL_VERSION
+QAIC_MESON_BUILD=${QAIC_MESON_BUILD:-$QAIC_CACHE/meson}
+
+qaic_kbuild_dir() { # flavour
+	echo "$QAIC_CACHE/build/um-$1"
+}
+
+qaic_log() {
+	printf '[qaic %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2
+}
+
+qaic_die() {
+	qaic_log "error: $*"
+	exit 1
+}
