@@ -21,3 +21,12 @@ qaic_die() {
 	qaic_log "error: $*"
 	exit 1
 }
+
+# The userspace build (emulator, IGT tests, tools), outside the repo.
+qaic_meson_build() {
+	if [ ! -f "$QAIC_MESON_BUILD/build.ninja" ]; then
+		qaic_log "meson setup $QAIC_MESON_BUILD"
+		meson setup "$QAIC_MESON_BUILD" "$QAIC_TOP" >&2
+	fi
+	ninja -C "$QAIC_MESON_BUILD" >&2
+}
