@@ -92,9 +92,9 @@ static void show_pci(int minor)
 	if (!read_sysfs(dev, "class", buf, sizeof(buf)))
 		printf("  class:       %s\n", buf);
 	show_bars(dev);
-	snprintf(msi, sizeof(msi), "%s/msi_irqs", dev);
+	snprintf(msi, sizeof(msi), "/sys/class/accel/accel%d/device/msi_irqs", minor);
 	printf("  interrupts:  %d vector(s)\n", count_entries(msi));
-	snprintf(msi, sizeof(msi), "%s/driver", dev);
+	snprintf(msi, sizeof(msi), "/sys/class/accel/accel%d/device/driver", minor);
 	n = readlink(msi, link, sizeof(link) - 1);
 	if (n > 0) {
 		link[n] = '\0';
