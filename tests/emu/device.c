@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Device glue of the emulated AIC100: routes config and BAR accesses,
+ * injects interrupts and performs DMA, counting everything.
+ *
+ * Until MHI (BAR0) and the DMA Bridge (BAR2) are modelled, every BAR is a
+ * plain register file: reads return what was last written, 0 at reset.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "device.h"
+
+void emu_log(const struct emu_device *dev, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!dev->verbose)
+		return;
+	va_start(ap, fmt);
+	fputs("qaic-emu: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+static void regfile_read(struct emu_device *dev, void *priv, uint64_t off,
+			 void *buf, uint64_t len)
+{
+	(void)dev;
+	memcpy(buf, (uint8_t *)priv + off, len);
+}
+
+static void regfile_write(struct emu_device *dev, void *priv, uint64_t off,
+			  const void *buf, uint64_t len)
+{
+	(void)dev;
+	memcpy((uint8_t *)priv + off, buf, len);
+}
+
+static const struct emu_bar_ops regfile_ops = {
+	.name = "regfile",
+	.read = regfile_read,
+	.write = regfile_write,
+};
+
+int emu_device_init(struct emu_device *dev, bool has_msix)
+{
+	unsigned int bar;
+
+	memset(dev, 0, sizeof(*dev));
+	emu_pci_init(&dev->pci, has_msix);
+
+	for (bar = 0; bar < EMU_PCI_NUM_BARS; bar++) {
+		struct emu_bar *b = &dev->bars[bar];
+
+		b->size = emu_pci_bar_size(bar);
+		if (!b->size)
+			continue;
+		b->regs = calloc(1, b->size);
+		if (!b->regs) {
+			emu_device_fini(dev);
+			return -ENOMEM;
+		}
+		emu_device_set_bar_ops(dev, bar, NULL, NULL);
+	}
+	return 0;
+}
+
+void emu_device_fini(struct emu_device *dev)
+{
+	unsigned int bar;
+
+	for (bar = 0; bar < EMU_PCI_NUM_BARS; bar++) {
+		free(dev->bars[bar].regs);
+		dev->bars[bar].regs = NULL;
+	}
+}
+
+void emu_device_set_bar_ops(struct emu_device *dev, unsigned int bar,
+			    const struct emu_bar_ops *ops, void *priv)
+{
+	struct emu_bar *b = &dev->bars[bar];
+
+	b->ops = ops ? ops : &regfile_ops;
+	b->priv = ops ? priv : b->regs;
+}
+
+void emu_device_set_guest_mem(struct emu_device *dev,
+			      const struct guest_mem *mem)
+{
+	dev->mem = mem;
+}
+
+void emu_device_set_irq_sink(struct emu_device *dev,
+			     const struct emu_irq_sink *sink)
+{
+	dev->irq = *sink;
+}
+
+uint64_t emu_cfg_read(struct emu_device *dev, uint64_t off, uint32_t size)
+{
+	uint64_t val;
+
+	dev->counters.cfg_reads++;
+	if (!emu_pci_cfg_read(&dev->pci, off, size, &val)) {
+		dev->counters.cfg_rejected++;
+		emu_log(dev, "config read rejected: off %#" PRIx64 " size %u",
+			off, size);
+	}
+	return val;
+}
+
+void emu_cfg_write(struct emu_device *dev, uint64_t off, uint32_t size,
+		   uint64_t val)
+{
+	dev->counters.cfg_writes++;
+	if (!emu_pci_cfg_write(&dev->pci, off, size, val)) {
+		dev->counters.cfg_rejected++;
+		emu_log(dev, "config write rejected: off %#" PRIx64 " size %u",
+			off, size);
+		return;
+	}
+	/* The write may have unmasked a vector or enabled bus mastering. */
+	emu_irq_flush_pending(dev);
+}
+
+/*
+ * Decide whether a BAR access reaches a register model. Returns the MSI-X
+ * claim (see emu_pci_msix_claim()) or -1 when the access is rejected.
+ */
+static int mmio_check(struct emu_device *dev, unsigned int bar, uint64_t off,
+		      uint64_t len)
+{
+	int claim;
+
+	if (bar >= EMU_PCI_NUM_BARS || !dev->bars[bar].size || !len ||
+	    off >= dev->bars[bar].size || len > dev->bars[bar].size - off) {
+		emu_log(dev, "MMIO rejected: bar %u off %#" PRIx64 " len %" PRIu64,
+			bar, off, len);
+		return -1;
+	}
+	/* A function that does not decode memory never sees the access. */
+	if (!emu_pci_mem_enabled(&dev->pci)) {
+		emu_log(dev, "MMIO with memory decoding off: bar %u", bar);
+		return -1;
+	}
+	claim = emu_pci_msix_claim(&dev->pci, bar, off, len);
+	if (claim < 0)
+		emu_log(dev, "MMIO straddles the MSI-X table/PBA: off %#" PRIx64,
+			off);
+	return claim;
+}
+
+void emu_mmio_read(struct emu_device *dev, unsigned int bar, uint64_t off,
+		   void *buf, uint64_t len)
+{
+	int claim = mmio_check(dev, bar, off, len);
+	struct emu_bar *b;
+
+	if (claim < 0) {
+		dev->counters.mmio_rejected++;
+		memset(buf, 0xff, len);
+		return;
+	}
+	dev->counters.mmio_reads[bar]++;
+	b = &dev->bars[bar];
+	if (claim)
+		emu_pci_msix_read(&dev->pci, off, buf, len);
+	else
+		b->ops->read(dev, b->priv, off, buf, len);
+}
+
+void emu_mmio_write(struct emu_device *dev, unsigned int bar, uint64_t off,
+		    const void *buf, uint64_t len)
+{
+	int claim = mmio_check(dev, bar, off, len);
+	struct emu_bar *b;
+
+	if (claim < 0) {
+		dev->counters.mmio_rejected++;
+		return;
+	}
+	dev->counters.mmio_writes[bar]++;
+	b = &dev->bars[bar];
+	if (claim) {
+		emu_pci_msix_write(&dev->pci, off, buf, len);
+		emu_irq_flush_pending(dev);
+	} else {
+		b->ops->write(dev, b->priv, off, buf, len);
+	}
+}
+
+/* memset_io() is a stream of writes of one value; counted as one access. */
+void emu_mmio_memset(struct emu_device *dev, unsigned int bar, uint64_t off,
+		     uint8_t value, uint64_t len)
+{
+	uint8_t chunk[256];
+	uint64_t done, n;
+
+	if (mmio_check(dev, bar, off, len) < 0 ||
+	    emu_pci_msix_claim(&dev->pci, bar, off, len)) {
+		dev->counters.mmio_rejected++;
+		return;
+	}
+	dev->counters.mmio_writes[bar]++;
+	memset(chunk, value, sizeof(chunk));
+	for (done = 0; done < len; done += n) {
+		n = len - done < sizeof(chunk) ? len - done : sizeof(chunk);
+		dev->bars[bar].ops->write(dev, dev->bars[bar].priv, off + done,
+					  chunk, n);
+	}
+}
+
+static void irq_send(struct emu_device *dev, const struct emu_msi_msg *msg)
+{
+	if (!dev->irq.send) {
+		dev->counters.irq_dropped++;
+		return;
+	}
+	dev->irq.send(dev->irq.ctx, msg);
+}
+
+enum emu_irq_route emu_irq_raise(struct emu_device *dev, unsigned int vector)
+{
+	struct emu_msi_msg msg;
+	enum emu_irq_route route;
+
+	route = emu_pci_irq_route(&dev->pci, vector, &msg);
+	switch (route) {
+	case EMU_IRQ_SEND:
+		irq_send(dev, &msg);
+		break;
+	case EMU_IRQ_PENDING:
+		dev->counters.irq_masked++;
+		break;
+	case EMU_IRQ_DROP:
+		dev->counters.irq_dropped++;
+		emu_log(dev, "interrupt %u dropped (no MSI/MSI-X or bus master)",
+			vector);
+		break;
+	}
+	return route;
+}
+
+void emu_irq_flush_pending(struct emu_device *dev)
+{
+	struct emu_msi_msg msg;
+
+	while (emu_pci_irq_take_unmasked(&dev->pci, &msg))
+		irq_send(dev, &msg);
+}
+
+/* Look up a DMA range, or count and explain why the device cannot use it. */
+static void *dma_map(struct emu_device *dev, uint64_t addr, uint64_t len,
+		     int *err)
+{
+	void *host;
+
+	if (!emu_pci_bus_master(&dev->pci)) {
+		*err = -EPERM;
+		emu_log(dev, "DMA without bus mastering at %#" PRIx64, addr);
+	} else if (!dev->mem ||
+		   !(host = guest_mem_gpa(dev->mem, addr, len))) {
+		*err = -EFAULT;
+		emu_log(dev, "DMA outside guest memory: %#" PRIx64 "+%" PRIu64,
+			addr, len);
+	} else {
+		return host;
+	}
+	dev->counters.dma_refused++;
+	return NULL;
+}
+
+int emu_dma_read(struct emu_device *dev, uint64_t addr, void *buf,
+		 uint64_t len)
+{
+	void *src;
+	int err;
+
+	if (!len)
+		return 0;
+	src = dma_map(dev, addr, len, &err);
+	if (!src)
+		return err;
+	memcpy(buf, src, len);
+	dev->counters.dma_read_bytes += len;
+	return 0;
+}
+
+int emu_dma_write(struct emu_device *dev, uint64_t addr, const void *buf,
+		  uint64_t len)
+{
+	void *dst;
+	int err;
+
+	if (!len)
+		return 0;
+	dst = dma_map(dev, addr, len, &err);
+	if (!dst)
+		return err;
+	memcpy(dst, buf, len);
+	dev->counters.dma_write_bytes += len;
+	return 0;
+}
+
+static void print_counter(FILE *out, const char *key, uint64_t val)
+{
+	fprintf(out, "%s %" PRIu64 "\n", key, val);
+}
+
+void emu_counters_print(const struct emu_counters *c, FILE *out)
+{
+	char key[32];
+	unsigned int bar;
+
+	print_counter(out, "cfg_reads", c->cfg_reads);
+	print_counter(out, "cfg_writes", c->cfg_writes);
+	print_counter(out, "cfg_rejected", c->cfg_rejected);
+	for (bar = 0; bar < EMU_PCI_NUM_BARS; bar += 2) {
+		snprintf(key, sizeof(key), "mmio_reads_bar%u", bar);
+		print_counter(out, key, c->mmio_reads[bar]);
+		snprintf(key, sizeof(key), "mmio_writes_bar%u", bar);
+		print_counter(out, key, c->mmio_writes[bar]);
+	}
+	print_counter(out, "mmio_rejected", c->mmio_rejected);
+	print_counter(out, "dma_read_bytes", c->dma_read_bytes);
+	print_counter(out, "dma_write_bytes", c->dma_write_bytes);
+	print_counter(out, "dma_refused", c->dma_refused);
+	print_counter(out, "irq_sent", c->irq_sent);
+	print_counter(out, "irq_masked", c->irq_masked);
+	print_counter(out, "irq_dropped", c->irq_dropped);
+	print_counter(out, "irq_deferred", c->irq_deferred);
+	print_counter(out, "irq_lost", c->irq_lost);
+	print_counter(out, "cmd_bad", c->cmd_bad);
+}

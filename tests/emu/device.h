@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The emulated AIC100 as a whole: config space, per-BAR register handlers,
+ * interrupt injection, DMA into guest memory and the counters tests and
+ * benchmarks read.
+ *
+ * The device does not know how it is attached to the guest. A transport
+ * (virtio_pcidev.c today) feeds config and MMIO accesses in and supplies the
+ * two things the device needs back: guest memory (for DMA) and a way to
+ * deliver an MSI message (struct emu_irq_sink).
+ *
+ * Threading: everything here runs on the transport's thread today. A later
+ * DMA worker thread will need a lock around counters, pci and guest_mem.
+ */
+#ifndef QAIC_EMU_DEVICE_H
+#define QAIC_EMU_DEVICE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "guest_mem.h"
+#include "pci.h"
+
+struct emu_device;
+
+/*
+ * Register model of one BAR. Called only for accesses that lie entirely
+ * inside the BAR (and outside the MSI-X table/PBA), with memory decoding
+ * enabled; @len is at least 1. A register model that only supports some
+ * access sizes decides itself what other sizes do.
+ */
+struct emu_bar_ops {
+	const char *name;
+	void (*read)(struct emu_device *dev, void *priv, uint64_t off,
+		     void *buf, uint64_t len);
+	void (*write)(struct emu_device *dev, void *priv, uint64_t off,
+		      const void *buf, uint64_t len);
+};
+
+/* How the transport takes an MSI/MSI-X message to the guest. */
+struct emu_irq_sink {
+	void (*send)(void *ctx, const struct emu_msi_msg *msg);
+	void *ctx;
+};
+
+struct emu_counters {
+	uint64_t cfg_reads;
+	uint64_t cfg_writes;
+	uint64_t cfg_rejected;		/* out of config space or bad size */
+	uint64_t mmio_reads[EMU_PCI_NUM_BARS];
+	uint64_t mmio_writes[EMU_PCI_NUM_BARS];
+	uint64_t mmio_rejected;		/* no such BAR, out of range, decode off */
+	uint64_t dma_read_bytes;	/* guest memory -> device */
+	uint64_t dma_write_bytes;	/* device -> guest memory */
+	uint64_t dma_refused;		/* outside shared memory, or no bus master */
+	uint64_t irq_sent;		/* MSI messages handed to the guest */
+	uint64_t irq_masked;		/* held as pending while masked */
+	uint64_t irq_dropped;		/* MSI/MSI-X off, no bus master, bad vector */
+	uint64_t irq_deferred;		/* waited for a transport buffer */
+	uint64_t irq_lost;		/* transport backlog overflowed */
+	uint64_t cmd_bad;		/* malformed transport messages */
+};
+
+struct emu_bar {
+	uint64_t size;
+	const struct emu_bar_ops *ops;
+	void *priv;
+	uint8_t *regs;			/* backing of the default register file */
+};
+
+struct emu_device {
+	struct emu_pci pci;
+	struct emu_bar bars[EMU_PCI_NUM_BARS];
+	const struct guest_mem *mem;
+	struct emu_irq_sink irq;
+	struct emu_counters counters;
+	bool verbose;
+};
+
+/* Returns 0 or -ENOMEM. */
+int emu_device_init(struct emu_device *dev, bool has_msix);
+void emu_device_fini(struct emu_device *dev);
+
+/* Plug a register model into @bar (NULL @ops: back to the register file). */
+void emu_device_set_bar_ops(struct emu_device *dev, unsigned int bar,
+			    const struct emu_bar_ops *ops, void *priv);
+void emu_device_set_guest_mem(struct emu_device *dev,
+			      const struct guest_mem *mem);
+void emu_device_set_irq_sink(struct emu_device *dev,
+			     const struct emu_irq_sink *sink);
+
+/* Config space, as the transport sees it. Bad accesses read all-ones. */
+uint64_t emu_cfg_read(struct emu_device *dev, uint64_t off, uint32_t size);
+void emu_cfg_write(struct emu_device *dev, uint64_t off, uint32_t size,
+		   uint64_t val);
+
+/* BAR accesses. Rejected reads fill @buf with all-ones. */
+void emu_mmio_read(struct emu_device *dev, unsigned int bar, uint64_t off,
+		   void *buf, uint64_t len);
+void emu_mmio_write(struct emu_device *dev, unsigned int bar, uint64_t off,
+		    const void *buf, uint64_t len);
+void emu_mmio_memset(struct emu_device *dev, unsigned int bar, uint64_t off,
+		     uint8_t value, uint64_t len);
+
+/* Raise interrupt @vector (0 = MHI, 1..16 = DBC0..15 on AIC100). */
+enum emu_irq_route emu_irq_raise(struct emu_device *dev, unsigned int vector);
+
+/* Deliver pending vectors that the guest has unmasked since. */
+void emu_irq_flush_pending(struct emu_device *dev);
+
+/*
+ * DMA between the device and guest physical memory. Returns 0, or -EFAULT
+ * (range not inside shared guest memory, or wraps) or -EPERM (bus
+ * mastering disabled); refusals are counted, never fatal.
+ */
+int emu_dma_read(struct emu_device *dev, uint64_t addr, void *buf,
+		 uint64_t len);
+int emu_dma_write(struct emu_device *dev, uint64_t addr, const void *buf,
+		  uint64_t len);
+
+/* "key value" lines, one per counter. */
+void emu_counters_print(const struct emu_counters *c, FILE *out);
+
+void emu_log(const struct emu_device *dev, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#endif /* QAIC_EMU_DEVICE_H */

@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * qaic-emu: an emulated Qualcomm Cloud AI 100 on the PCI bus of a UML
+ * kernel, attached through vhost-user + virtio_pcidev.
+ *
+ *   qaic-emu --socket PATH [--no-msix] [--counters FILE] [--ready FILE]
+ *            [--verbose]
+ *
+ * Listens on PATH (UML connects once at boot and never retries, so the
+ * runner waits for the --ready file), serves one frontend until it goes
+ * away, writes the counters and exits 0. SIGTERM/SIGINT also write the
+ * counters and exit 0. Only startup errors exit non-zero: whatever the
+ * guest does is counted, not fatal.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
+
+#include "device.h"
+#include "vhost_user.h"
+#include "virtio_pcidev.h"
+
+struct emu_options {
+	const char *socket_path;
+	const char *counters_path;
+	const char *ready_path;
+	bool no_msix;
+	bool verbose;
+};
+
+/* The one emulator instance: device, transport and protocol glue. */
+struct emu {
+	struct emu_device dev;
+	struct vu_dev vu;
+	struct vpci vpci;
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: qaic-emu --socket PATH [--no-msix] [--counters FILE]\n"
+		"                [--ready FILE] [--verbose]\n");
+}
+
+static int parse_options(int argc, char **argv, struct emu_options *o)
+{
+	static const struct option longopts[] = {
+		{ "socket", required_argument, NULL, 's' },
+		{ "no-msix", no_argument, NULL, 'n' },
+		{ "counters", required_argument, NULL, 'c' },
+		{ "ready", required_argument, NULL, 'r' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, "s:nc:r:vh", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 's': o->socket_path = optarg; break;
+		case 'n': o->no_msix = true; break;
+		case 'c': o->counters_path = optarg; break;
+		case 'r': o->ready_path = optarg; break;
+		case 'v': o->verbose = true; break;
+		case 'h': usage(stdout); exit(0);
+		default: return -1;
+		}
+	}
+	if (!o->socket_path || optind != argc)
+		return -1;
+	return 0;
+}
+
+/* Written to a temporary name and renamed: readers never see half a file. */
+static int write_counters(const struct emu *emu, const char *path)
+{
+	char tmp[4096];
+	FILE *f;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	f = fopen(tmp, "w");
+	if (!f)
+		return -errno;
+	emu_counters_print(&emu->dev.counters, f);
+	vu_stats_print(&emu->vu.stats, f);
+	if (fclose(f))
+		return -errno;
+	return rename(tmp, path) ? -errno : 0;
+}
+
+static int create_ready_file(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
+}
+
+/* Termination requests arrive as an fd in the poll set, not as handlers. */
+static int setup_signals(void)
+{
+	sigset_t mask;
+
+	signal(SIGPIPE, SIG_IGN);	/* a dead frontend must not kill us */
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGINT);
+	if (sigprocmask(SIG_BLOCK, &mask, NULL))
+		return -errno;
+	return signalfd(-1, &mask, SFD_CLOEXEC);
+}
+
+/* Returns when the frontend disconnects or a termination signal comes. */
+static void serve(struct emu *emu, int sig_fd)
+{
+	struct pollfd pfds[1 + VU_MAX_POLLFDS];
+	unsigned int n;
+
+	for (;;) {
+		pfds[0] = (struct pollfd){ .fd = sig_fd, .events = POLLIN };
+		n = vu_pollfds(&emu->vu, &pfds[1], VU_MAX_POLLFDS);
+		if (poll(pfds, 1 + n, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			perror("qaic-emu: poll");
+			return;
+		}
+		if (pfds[0].revents) {
+			emu_log(&emu->dev, "terminating on signal");
+			return;
+		}
+		if (vu_dispatch(&emu->vu, &pfds[1], n)) {
+			emu_log(&emu->dev, "frontend disconnected");
+			return;
+		}
+	}
+}
+
+static struct emu *emu_create(const struct emu_options *o)
+{
+	struct emu *emu = calloc(1, sizeof(*emu));
+
+	if (!emu)
+		return NULL;
+	if (emu_device_init(&emu->dev, !o->no_msix)) {
+		free(emu);
+		return NULL;
+	}
+	vu_init(&emu->vu, VPCI_NR_VQS, &vpci_vu_ops, &emu->vpci);
+	vpci_init(&emu->vpci, &emu->dev, &emu->vu);
+	emu->dev.verbose = o->verbose;
+	emu->vu.verbose = o->verbose;
+	return emu;
+}
+
+static void emu_destroy(struct emu *emu)
+{
+	vu_close(&emu->vu);
+	emu_device_fini(&emu->dev);
+	free(emu);
+}
+
+int main(int argc, char **argv)
+{
+	struct emu_options opts = { 0 };
+	struct emu *emu;
+	int sig_fd, ret;
+
+	if (parse_options(argc, argv, &opts)) {
+		usage(stderr);
+		return 2;
+	}
+	emu = emu_create(&opts);
+	if (!emu) {
+		fprintf(stderr, "qaic-emu: out of memory\n");
+		return 1;
+	}
+	sig_fd = setup_signals();
+	if (sig_fd < 0) {
+		fprintf(stderr, "qaic-emu: signals: %s\n", strerror(-sig_fd));
+		return 1;
+	}
+	ret = vu_listen(&emu->vu, opts.socket_path);
+	if (ret) {
+		fprintf(stderr, "qaic-emu: listen on %s: %s\n", opts.socket_path,
+			strerror(-ret));
+		return 1;
+	}
+	if (opts.ready_path && (ret = create_ready_file(opts.ready_path))) {
+		fprintf(stderr, "qaic-emu: %s: %s\n", opts.ready_path,
+			strerror(-ret));
+		unlink(opts.socket_path);
+		return 1;
+	}
+	emu_log(&emu->dev, "listening on %s (MSI-X %s)", opts.socket_path,
+		opts.no_msix ? "off" : "on");
+
+	serve(emu, sig_fd);
+
+	if (opts.counters_path && (ret = write_counters(emu, opts.counters_path)))
+		fprintf(stderr, "qaic-emu: counters %s: %s\n", opts.counters_path,
+			strerror(-ret));
+	unlink(opts.socket_path);
+	emu_destroy(emu);
+	close(sig_fd);
+	return 0;
+}

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The qaic-emu program as the bench runs it: --ready appears once it
+ * listens, it serves a frontend, exits 0 when the frontend goes away or on
+ * SIGTERM, and leaves the counters behind.
+ *
+ * Usage: test-emu-main PATH-TO-qaic-emu
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "emu_test.h"
+#include "vhost_user.h"
+
+static const char *emu_path;
+static char dir[] = "/tmp/qaic-emu-test-XXXXXX";
+static char sock_path[256], ready_path[256], counters_path[256];
+
+static pid_t start_emu(void)
+{
+	pid_t pid;
+
+	unlink(ready_path);
+	unlink(counters_path);
+	pid = fork();
+	if (pid == 0) {
+		execl(emu_path, emu_path, "--socket", sock_path, "--ready",
+		      ready_path, "--counters", counters_path, (char *)NULL);
+		_exit(127);
+	}
+	return pid;
+}
+
+static bool wait_for_file(const char *path)
+{
+	struct timespec ts = { 0, 10 * 1000 * 1000 };
+	struct stat st;
+	int i;
+
+	for (i = 0; i < 500; i++) {
+		if (!stat(path, &st))
+			return true;
+		nanosleep(&ts, NULL);
+	}
+	return false;
+}
+
+static int connect_emu(void)
+{
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	strcpy(addr.sun_path, sock_path);
+	CHECK_EQ(connect(fd, (struct sockaddr *)&addr, sizeof(addr)), 0);
+	return fd;
+}
+
+static int wait_exit(pid_t pid)
+{
+	int status = -1;
+
+	CHECK_EQ(waitpid(pid, &status, 0), pid);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* The value of @key in the counters file, or -1. */
+static long long counter(const char *key)
+{
+	char k[64];
+	long long v;
+	FILE *f = fopen(counters_path, "r");
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%63s %lld", k, &v) == 2) {
+		if (!strcmp(k, key)) {
+			fclose(f);
+			return v;
+		}
+	}
+	fclose(f);
+	return -1;
+}
+
+static void test_serve_until_disconnect(void)
+{
+	uint32_t hdr[3] = { VU_GET_FEATURES, VU_VERSION, 0 };
+	uint8_t reply[20];
+	pid_t pid = start_emu();
+	int fd;
+
+	CHECK(wait_for_file(ready_path));
+	fd = connect_emu();
+	CHECK_EQ(write(fd, hdr, sizeof(hdr)), sizeof(hdr));
+	CHECK_EQ(recv(fd, reply, sizeof(reply), MSG_WAITALL), sizeof(reply));
+	close(fd);
+	CHECK_EQ(wait_exit(pid), 0);
+	CHECK_EQ(counter("vu_messages"), 1);
+	CHECK_EQ(counter("cfg_reads"), 0);
+	CHECK_EQ(counter("irq_sent"), 0);
+}
+
+static void test_sigterm(void)
+{
+	pid_t pid = start_emu();
+
+	CHECK(wait_for_file(ready_path));
+	kill(pid, SIGTERM);
+	CHECK_EQ(wait_exit(pid), 0);
+	CHECK_EQ(counter("vu_messages"), 0);
+	CHECK_EQ(counter("mmio_reads_bar2"), 0);
+}
+
+static void test_garbage_frontend(void)
+{
+	uint32_t hdr[3] = { VU_SET_MEM_TABLE, VU_VERSION, 0x100000 };
+	pid_t pid = start_emu();
+	int fd;
+
+	CHECK(wait_for_file(ready_path));
+	fd = connect_emu();
+	/* An absurd payload size: the emulator gives up, cleanly. */
+	CHECK_EQ(write(fd, hdr, sizeof(hdr)), sizeof(hdr));
+	CHECK_EQ(wait_exit(pid), 0);
+	CHECK_EQ(counter("vu_protocol_errors"), 1);
+	close(fd);
+}
+
+static void test_bad_usage(void)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		execl(emu_path, emu_path, "--socket", "/nonexistent/dir/sock",
+		      (char *)NULL);
+		_exit(127);
+	}
+	CHECK_EQ(wait_exit(pid), 1);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 2) {
+		fprintf(stderr, "usage: %s PATH-TO-qaic-emu\n", argv[0]);
+		return 2;
+	}
+	emu_path = argv[1];
+	if (!mkdtemp(dir))
+		return 1;
+	snprintf(sock_path, sizeof(sock_path), "%s/emu.sock", dir);
+	snprintf(ready_path, sizeof(ready_path), "%s/ready", dir);
+	snprintf(counters_path, sizeof(counters_path), "%s/counters", dir);
+
+	RUN(test_serve_until_disconnect);
+	RUN(test_sigterm);
+	RUN(test_garbage_frontend);
+	RUN(test_bad_usage);
+
+	unlink(ready_path);
+	unlink(counters_path);
+	rmdir(dir);
+	return emu_test_exit();
+}
