@@ -53,9 +53,10 @@ extern "C" {
 
 /*
  * Transaction types of a MANAGE message, qaic_manage_trans_hdr.type.
- * FROM_USR types are what userspace may put in a request; TO_USR types are
- * what the driver writes back. FROM_DEV/TO_DEV types are the device's wire
- * format and are refused from userspace.
+ * FROM_USR types are what userspace may put in a request. The answer carries
+ * the FROM_DEV types (passthrough, activate, status), as with Linux 6.12.
+ * The other types name the device's wire format or are unused, and are
+ * refused in a request.
  */
 #define QAIC_TRANS_UNDEFINED			0
 #define QAIC_TRANS_PASSTHROUGH_FROM_USR		1
@@ -94,7 +95,7 @@ struct qaic_manage_trans_hdr {
  * struct qaic_manage_trans_passthrough - Opaque request for the card's
  * manager, answered by an opaque response.
  * @hdr: In/Out. Header; type is %QAIC_TRANS_PASSTHROUGH_FROM_USR in a
- *	 request and %QAIC_TRANS_PASSTHROUGH_TO_USR in the answer.
+ *	 request and %QAIC_TRANS_PASSTHROUGH_FROM_DEV in the answer.
  * @data: In/Out. Payload, hdr.len - sizeof(hdr) bytes.
  */
 struct qaic_manage_trans_passthrough {
@@ -173,7 +174,7 @@ struct qaic_manage_trans_status_to_dev {
 
 /**
  * struct qaic_manage_trans_status_from_dev - The device's status.
- * @hdr: Out. Header; type is %QAIC_TRANS_STATUS_TO_USR.
+ * @hdr: Out. Header; type is %QAIC_TRANS_STATUS_FROM_DEV.
  * @major: Out. Control protocol major version the device speaks.
  * @minor: Out. Control protocol minor version the device speaks.
  * @status: Out. 0 on success, else the device's error code.
