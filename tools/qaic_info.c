@@ -19,13 +19,20 @@
 
 #define ACCEL_DIR "/dev/accel"
 
-static int read_sysfs(const char *dir, const char *name, char *buf, size_t len)
+/* Path of a sysfs attribute of the PCI device behind /dev/accel/accel<minor>. */
+static void pci_attr_path(char *buf, size_t len, int minor, const char *attr)
+{
+	snprintf(buf, len, "/sys/class/accel/accel%d/device%s%s", minor,
+		 *attr ? "/" : "", attr);
+}
+
+static int read_attr(int minor, const char *attr, char *buf, size_t len)
 {
 	char path[PATH_MAX];
 	ssize_t n;
 	int fd;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	pci_attr_path(path, sizeof(path), minor, attr);
 	fd = open(path, O_RDONLY);
 	if (fd < 0)
 		return -errno;
@@ -38,13 +45,29 @@ static int read_sysfs(const char *dir, const char *name, char *buf, size_t len)
 	return 0;
 }
 
-static int count_entries(const char *dir)
+/* The last component of a sysfs link, or NULL. */
+static const char *link_name(int minor, const char *attr, char *buf, size_t len)
 {
+	char path[PATH_MAX];
+	ssize_t n;
+
+	pci_attr_path(path, sizeof(path), minor, attr);
+	n = readlink(path, buf, len - 1);
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	return strrchr(buf, '/') ? strrchr(buf, '/') + 1 : buf;
+}
+
+static int count_entries(int minor, const char *attr)
+{
+	char path[PATH_MAX];
 	struct dirent *de;
 	int n = 0;
 	DIR *d;
 
-	d = opendir(dir);
+	pci_attr_path(path, sizeof(path), minor, attr);
+	d = opendir(path);
 	if (!d)
 		return 0;
 	while ((de = readdir(d)))
@@ -53,14 +76,14 @@ static int count_entries(const char *dir)
 	return n;
 }
 
-static void show_bars(const char *dev)
+static void show_bars(int minor)
 {
 	unsigned long long start, end, flags;
 	char path[PATH_MAX];
 	int bar = 0;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/resource", dev);
+	pci_attr_path(path, sizeof(path), minor, "resource");
 	f = fopen(path, "r");
 	if (!f)
 		return;
@@ -75,31 +98,23 @@ static void show_bars(const char *dev)
 
 static void show_pci(int minor)
 {
-	char dev[PATH_MAX], link[PATH_MAX], buf[256];
-	char msi[PATH_MAX];
-	ssize_t n;
+	static const char *const attrs[] = { "vendor", "device", "class" };
+	char buf[PATH_MAX];
+	const char *name;
+	unsigned int i;
 
-	snprintf(dev, sizeof(dev), "/sys/class/accel/accel%d/device", minor);
-	n = readlink(dev, link, sizeof(link) - 1);
-	if (n > 0) {
-		link[n] = '\0';
-		printf("  PCI device:  %s\n", strrchr(link, '/') + 1);
-	}
-	if (!read_sysfs(dev, "vendor", buf, sizeof(buf)))
-		printf("  vendor:      %s\n", buf);
-	if (!read_sysfs(dev, "device", buf, sizeof(buf)))
-		printf("  device:      %s\n", buf);
-	if (!read_sysfs(dev, "class", buf, sizeof(buf)))
-		printf("  class:       %s\n", buf);
-	show_bars(dev);
-	snprintf(msi, sizeof(msi), "/sys/class/accel/accel%d/device/msi_irqs", minor);
-	printf("  interrupts:  %d vector(s)\n", count_entries(msi));
-	snprintf(msi, sizeof(msi), "/sys/class/accel/accel%d/device/driver", minor);
-	n = readlink(msi, link, sizeof(link) - 1);
-	if (n > 0) {
-		link[n] = '\0';
-		printf("  driver:      %s\n", strrchr(link, '/') + 1);
-	}
+	name = link_name(minor, "", buf, sizeof(buf));
+	if (name)
+		printf("  PCI device:  %s\n", name);
+	for (i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++)
+		if (!read_attr(minor, attrs[i], buf, sizeof(buf)))
+			printf("  %s:%*s%s\n", attrs[i],
+			       (int)(12 - strlen(attrs[i])), "", buf);
+	show_bars(minor);
+	printf("  interrupts:  %d vector(s)\n", count_entries(minor, "msi_irqs"));
+	name = link_name(minor, "driver", buf, sizeof(buf));
+	if (name)
+		printf("  driver:      %s\n", name);
 }
 
 static int show_card(const char *name)
