@@ -1,40 +1,1150 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Placeholder for the on-card manager: answers nothing. Replaced by the NNC
- * implementation.
+ * The on-card manager (QSM) of the emulated AIC100: answers NNC control
+ * protocol 5.0 messages from the QAIC_CONTROL MHI channel.
+ *
+ * Wire format: what the Linux 6.12 qaic driver speaks (the facts, not the
+ * code: drivers/accel/qaic/qaic_control.c), which our driver's codec
+ * (drivers/accel/qaic/qaic_nnc_wire.h) speaks too. That header is not used
+ * here because it pulls kernel-only headers; the layouts are restated below
+ * as offsets and every field is read and written byte by byte, little
+ * endian, so nothing depends on the alignment of the host's buffer.
+ *
+ * A message is handled in two passes. The first checks its structure
+ * (magic, lengths, count, padding, CRC, transaction types and their
+ * minimum lengths) without acting on anything; a message that fails gets
+ * one STATUS_FROM_DEV answer carrying the error status (or no answer at
+ * all if it is too short to have a header or the magic is wrong). The
+ * second pass executes each transaction in order and answers each one.
+ * Documentation/accel/qaic/emulator.rst, "The on-card manager", describes
+ * the behaviour in full.
  *
  * Copyright (c) 2026 The qaic authors.
  */
+#include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "device.h"
 #include "manager.h"
+
+/* Transaction types: the QAIC_TRANS_* values of the uapi header. */
+#define T_PASSTHROUGH_TO_DEV		4
+#define T_PASSTHROUGH_FROM_DEV		3
+#define T_DMA_XFER_TO_DEV		6
+#define T_ACTIVATE_FROM_DEV		8
+#define T_ACTIVATE_TO_DEV		9
+#define T_DEACTIVATE_FROM_DEV		11
+#define T_STATUS_FROM_DEV		14
+#define T_STATUS_TO_DEV			15
+#define T_TERMINATE_FROM_DEV		16
+#define T_TERMINATE_TO_DEV		17
+#define T_DMA_XFER_CONT			18
+#define T_VALIDATE_PARTITION_FROM_DEV	19
+#define T_VALIDATE_PARTITION_TO_DEV	20
+
+#define NNC_MAGIC		0x43494151u	/* "QAIC" little endian */
+#define NNC_MAX_REQ_LEN		0x10000u	/* host -> device, one message */
+#define NNC_MAX_RSP_LEN		0x1000u		/* device -> host buffer */
+#define NNC_NO_PARTITION	0xffffffffu	/* -1 */
+
+/*
+ * Message header, 32 bytes: crc32, magic, sequence number, len (counts
+ * the header), count (transactions), handle, partition_id, padding (0).
+ */
+#define H_CRC		0
+#define H_MAGIC		4
+#define H_SEQ		8
+#define H_LEN		12
+#define H_COUNT		16
+#define H_HANDLE	20
+#define H_PART		24
+#define H_PAD		28
+#define HDR_LEN		32
+
+/* Transaction header, 8 bytes: type, len (counts the header). */
+#define TH_LEN		8
+
+/* DMA_XFER_TO_DEV: hdr, tag, count, dma_chunk_id, padding, then segments. */
+#define DMA_LEN		24
+#define SEG_LEN		16	/* addr, size: both u64 */
+/* DMA_XFER_CONT (device -> host): hdr, dma_chunk_id, padding, xferred. */
+#define CONT_LEN	24
+/* ACTIVATE_TO_DEV: hdr, req_q_addr, rsp_q_addr, req_q_size, rsp_q_size, buf_len, options. */
+#define ACT_LEN		40
+/* ACTIVATE_FROM_DEV: hdr, status, dbc_id, options (u64). */
+#define ACT_RSP_LEN	24
+/* DEACTIVATE_FROM_DEV: hdr, status, dbc_id. */
+#define DEACT_RSP_LEN	16
+/* TERMINATE_TO_DEV: hdr, handle, padding. TERMINATE_FROM_DEV: hdr, status, padding. */
+#define TERM_LEN	16
+/* VALIDATE_PARTITION_TO_DEV: hdr, part_id, padding. FROM_DEV: hdr, status, padding. */
+#define VALID_LEN	16
+/* STATUS_FROM_DEV: hdr, major (u16), minor (u16), status, status_flags (u64). */
+#define STATUS_RSP_LEN	24
+
+#define STATUS_FLAG_CRC	1ull
+
+/* Answer that always fits: header plus one STATUS_FROM_DEV. */
+#define MIN_ANSWER	(HDR_LEN + STATUS_RSP_LEN)
+
+#define MAX_TAGS	256	/* (handle, tag) pairs holding transferred bytes */
+#define MAX_CONTS	8	/* continued transfers in flight */
+#define DMA_PIECE	4096	/* DMA reads never cross a 4 KiB boundary */
+
+/*
+ * A request without an EMU_PT_XFER_EXPECT announcement whose continued
+ * transfer part leaves less than this much of the 64 KiB message unused is
+ * taken to have been cut there, so more is asked for. Linux 6.12 cuts a
+ * part when less than 1 KiB + one segment would be left; our driver fills
+ * the message.
+ */
+#define CONT_FULL_SLACK	(1024 + SEG_LEN)
+
+struct mgr_tag {
+	bool used;
+	uint32_t handle;
+	uint32_t tag;
+	uint8_t *data;
+	uint64_t bytes;
+	uint64_t cap;
+	uint32_t crc;
+	bool has_expect;
+	uint64_t expect;	/* bytes the next transfer brings */
+};
+
+/* A DMA transfer continued over several messages (non-zero chunk id). */
+struct mgr_cont {
+	bool used;
+	uint32_t handle;
+	uint32_t chunk_id;
+	uint32_t tag;
+	uint64_t xferred;	/* bytes received under this chunk id */
+	uint64_t tag_bytes0;	/* the tag before the transfer, for abort */
+	uint32_t tag_crc0;
+	int dbc;		/* DBC its first message activated, or -1 */
+	uint64_t stamp;		/* when it started, for eviction */
+	/* Answers to the first message's other transactions, sent at the end. */
+	uint8_t deferred[NNC_MAX_RSP_LEN];
+	uint32_t deferred_len;
+	uint32_t deferred_count;
+};
+
+struct mgr_counters {
+	uint64_t msgs;			/* messages handed to the manager */
+	uint64_t bad_msgs;		/* refused: malformed, CRC, bad magic */
+	uint64_t dropped;		/* not answered at all */
+	uint64_t crc_errors;
+	uint64_t answers;
+	uint64_t transactions;		/* executed */
+	uint64_t status;
+	uint64_t passthrough;
+	uint64_t pt_errors;		/* passthrough answered with an error */
+	uint64_t dma_xfers;		/* DMA_XFER_TO_DEV transactions with data */
+	uint64_t dma_bytes;
+	uint64_t dma_errors;
+	uint64_t dma_conts;		/* DMA_XFER_CONT answers sent */
+	uint64_t dma_aborts;
+	uint64_t activates;
+	uint64_t activate_errors;
+	uint64_t deactivates;
+	uint64_t terminates;
+	uint64_t validate_partitions;
+};
 
 struct emu_manager {
 	struct emu_device *dev;
+	bool crc;
+	uint64_t mem_size;
+	uint64_t mem_used;
+	struct emu_dbc_cfg dbc[EMU_NUM_DBC];
+	struct mgr_tag tags[MAX_TAGS];
+	struct mgr_cont conts[MAX_CONTS];
+	uint64_t cont_stamp;
+	void (*dbc_hook)(void *ctx, unsigned int id, bool active);
+	void *dbc_hook_ctx;
+	struct mgr_counters c;
+	uint8_t ans[NNC_MAX_RSP_LEN];	/* answer being built */
 };
 
-struct emu_manager *emu_manager_create(struct emu_device *dev)
-{
-	struct emu_manager *mgr = calloc(1, sizeof(*mgr));
+#define mgr_log(mgr, ...)						\
+	do {								\
+		if ((mgr)->dev)						\
+			emu_log((mgr)->dev, __VA_ARGS__);		\
+	} while (0)
 
-	if (mgr)
-		mgr->dev = dev;
-	return mgr;
+/* ------------------------------------------------------------------ */
+/* Little-endian access to untrusted bytes. */
+
+static uint32_t ld32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
 }
 
-void emu_manager_destroy(struct emu_manager *mgr)
+static uint64_t ld64(const uint8_t *p)
 {
-	free(mgr);
+	return (uint64_t)ld32(p) | (uint64_t)ld32(p + 4) << 32;
+}
+
+static void st16(uint8_t *p, uint16_t v)
+{
+	p[0] = v;
+	p[1] = v >> 8;
+}
+
+static void st32(uint8_t *p, uint32_t v)
+{
+	p[0] = v;
+	p[1] = v >> 8;
+	p[2] = v >> 16;
+	p[3] = v >> 24;
+}
+
+static void st64(uint8_t *p, uint64_t v)
+{
+	st32(p, (uint32_t)v);
+	st32(p + 4, (uint32_t)(v >> 32));
+}
+
+/* ------------------------------------------------------------------ */
+/* CRC-32 as zlib's crc32() (reflected 0xedb88320, seeded and inverted). */
+
+static uint32_t crc_table[256];
+
+static void crc_init(void)
+{
+	for (uint32_t i = 0; i < 256; i++) {
+		uint32_t c = i;
+
+		for (int k = 0; k < 8; k++)
+			c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
+		crc_table[i] = c;
+	}
+}
+
+/* Continue @crc (a finished zlib crc32 value, 0 to start) over @buf. */
+static uint32_t crc32_update(uint32_t crc, const uint8_t *buf, uint64_t len)
+{
+	crc = ~crc;
+	while (len--)
+		crc = crc_table[(crc ^ *buf++) & 0xff] ^ (crc >> 8);
+	return ~crc;
+}
+
+/* CRC of a message of @len bytes whose crc32 field reads as 0. */
+static uint32_t msg_crc(const uint8_t *msg, uint32_t len)
+{
+	static const uint8_t zero[4];
+	uint32_t crc = crc32_update(0, zero, 4);
+
+	return crc32_update(crc, msg + 4, len - 4);
+}
+
+/* ------------------------------------------------------------------ */
+/* The answer being built in mgr->ans. */
+
+struct answer {
+	uint8_t *buf;
+	uint32_t len;
+	uint32_t count;
+	bool overflow;
+};
+
+static void ans_start(struct emu_manager *mgr, struct answer *a)
+{
+	a->buf = mgr->ans;
+	a->len = HDR_LEN;
+	a->count = 0;
+	a->overflow = false;
+}
+
+static uint32_t ans_room(const struct answer *a)
+{
+	return NNC_MAX_RSP_LEN - a->len;
+}
+
+/* Room for a transaction of @len bytes, header written; NULL on overflow. */
+static uint8_t *ans_trans(struct answer *a, uint32_t type, uint32_t len)
+{
+	uint8_t *p;
+
+	if (a->overflow || len > ans_room(a)) {
+		a->overflow = true;
+		return NULL;
+	}
+	p = a->buf + a->len;
+	memset(p, 0, len);
+	st32(p, type);
+	st32(p + 4, len);
+	a->len += len;
+	a->count++;
+	return p;
+}
+
+/* Append already encoded transactions. */
+static void ans_raw(struct answer *a, const uint8_t *src, uint32_t len,
+		    uint32_t count)
+{
+	if (a->overflow || len > ans_room(a)) {
+		a->overflow = true;
+		return;
+	}
+	memcpy(a->buf + a->len, src, len);
+	a->len += len;
+	a->count += count;
+}
+
+static void ans_status(struct emu_manager *mgr, struct answer *a,
+		       uint32_t status)
+{
+	uint8_t *p = ans_trans(a, T_STATUS_FROM_DEV, STATUS_RSP_LEN);
+
+	if (!p)
+		return;
+	st16(p + 8, EMU_NNC_MAJOR);
+	st16(p + 10, EMU_NNC_MINOR);
+	st32(p + 12, status);
+	st64(p + 16, mgr->crc ? STATUS_FLAG_CRC : 0);
+}
+
+/* Header, CRC, copy out. Returns the answer's length or 0. */
+static size_t ans_finish(struct emu_manager *mgr, struct answer *a,
+			 const uint8_t *req, void *rsp, size_t cap)
+{
+	uint8_t *h = a->buf;
+
+	if (a->overflow) {
+		ans_start(mgr, a);
+		ans_status(mgr, a, EMU_NNC_E_TOO_BIG);
+	}
+	if (a->len > cap) {
+		/* The host's buffer is smaller than what we have to say. */
+		if (cap < MIN_ANSWER) {
+			mgr->c.dropped++;
+			return 0;
+		}
+		ans_start(mgr, a);
+		ans_status(mgr, a, EMU_NNC_E_TOO_BIG);
+	}
+	memset(h, 0, HDR_LEN);
+	st32(h + H_MAGIC, NNC_MAGIC);
+	st32(h + H_SEQ, ld32(req + H_SEQ));
+	st32(h + H_LEN, a->len);
+	st32(h + H_COUNT, a->count);
+	st32(h + H_HANDLE, ld32(req + H_HANDLE));
+	st32(h + H_PART, ld32(req + H_PART));
+	if (mgr->crc)
+		st32(h + H_CRC, msg_crc(h, a->len));
+	memcpy(rsp, h, a->len);
+	mgr->c.answers++;
+	return a->len;
+}
+
+/* ------------------------------------------------------------------ */
+/* DBCs */
+
+static void dbc_release(struct emu_manager *mgr, unsigned int id)
+{
+	if (!mgr->dbc[id].active)
+		return;
+	memset(&mgr->dbc[id], 0, sizeof(mgr->dbc[id]));
+	mgr->c.deactivates++;
+	if (mgr->dbc_hook)
+		mgr->dbc_hook(mgr->dbc_hook_ctx, id, false);
+}
+
+/* ------------------------------------------------------------------ */
+/* Tags: bytes delivered by DMA transfers, per (handle, tag). */
+
+static struct mgr_tag *tag_find(struct emu_manager *mgr, uint32_t handle,
+				uint32_t tag, bool create)
+{
+	struct mgr_tag *free_slot = NULL;
+
+	for (unsigned int i = 0; i < MAX_TAGS; i++) {
+		struct mgr_tag *t = &mgr->tags[i];
+
+		if (!t->used) {
+			if (!free_slot)
+				free_slot = t;
+			continue;
+		}
+		if (t->handle == handle && t->tag == tag)
+			return t;
+	}
+	if (!create || !free_slot)
+		return NULL;
+	memset(free_slot, 0, sizeof(*free_slot));
+	free_slot->used = true;
+	free_slot->handle = handle;
+	free_slot->tag = tag;
+	return free_slot;
+}
+
+static void tag_free(struct emu_manager *mgr, struct mgr_tag *t)
+{
+	mgr->mem_used -= t->bytes;
+	free(t->data);
+	memset(t, 0, sizeof(*t));
+}
+
+/* Cut @t back to @bytes, whose CRC was @crc. */
+static void tag_truncate(struct emu_manager *mgr, struct mgr_tag *t,
+			 uint64_t bytes, uint32_t crc)
+{
+	if (bytes > t->bytes)
+		return;
+	mgr->mem_used -= t->bytes - bytes;
+	t->bytes = bytes;
+	t->crc = crc;
+}
+
+/* Make room for @more bytes after t->bytes; device memory is accounted. */
+static int tag_reserve(struct emu_manager *mgr, struct mgr_tag *t,
+		       uint64_t more)
+{
+	uint64_t need, cap;
+	uint8_t *data;
+
+	if (more > mgr->mem_size || mgr->mem_used > mgr->mem_size - more)
+		return -ENOSPC;
+	need = t->bytes + more;
+	if (need <= t->cap)
+		return 0;
+	cap = t->cap ? t->cap : 4096;
+	while (cap < need)
+		cap = cap > UINT64_MAX / 2 ? need : cap * 2;
+	if (cap > SIZE_MAX)
+		return -ENOMEM;
+	data = realloc(t->data, cap);
+	if (!data) {
+		cap = need;
+		data = realloc(t->data, cap);
+		if (!data)
+			return -ENOMEM;
+	}
+	t->data = data;
+	t->cap = cap;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Continued transfers */
+
+static struct mgr_cont *cont_find(struct emu_manager *mgr, uint32_t handle,
+				  uint32_t chunk_id)
+{
+	for (unsigned int i = 0; i < MAX_CONTS; i++) {
+		struct mgr_cont *c = &mgr->conts[i];
+
+		if (c->used && c->handle == handle && c->chunk_id == chunk_id)
+			return c;
+	}
+	return NULL;
+}
+
+static void cont_abort(struct emu_manager *mgr, struct mgr_cont *c);
+
+/*
+ * A slot for a new continued transfer. A host that gave up waiting leaves
+ * its transfer behind; when every slot is taken the oldest is aborted.
+ */
+static struct mgr_cont *cont_new(struct emu_manager *mgr, uint32_t handle,
+				 uint32_t chunk_id, uint32_t tag)
+{
+	struct mgr_cont *oldest = &mgr->conts[0];
+
+	for (unsigned int i = 0; i < MAX_CONTS; i++) {
+		struct mgr_cont *c = &mgr->conts[i];
+
+		if (c->used) {
+			if (c->stamp < oldest->stamp)
+				oldest = c;
+			continue;
+		}
+		oldest = c;
+		break;
+	}
+	if (oldest->used) {
+		mgr_log(mgr, "NNC continued transfer %u of handle %u evicted",
+			oldest->chunk_id, oldest->handle);
+		cont_abort(mgr, oldest);
+	}
+	{
+		struct mgr_cont *c = oldest;
+
+		c->used = true;
+		c->stamp = ++mgr->cont_stamp;
+		c->handle = handle;
+		c->chunk_id = chunk_id;
+		c->tag = tag;
+		c->xferred = 0;
+		c->dbc = -1;
+		c->deferred_len = 0;
+		c->deferred_count = 0;
+		return c;
+	}
+}
+
+/* Give the transfer up: its bytes and the DBC its message activated go. */
+static void cont_abort(struct emu_manager *mgr, struct mgr_cont *c)
+{
+	struct mgr_tag *t = tag_find(mgr, c->handle, c->tag, false);
+
+	if (t) {
+		tag_truncate(mgr, t, c->tag_bytes0, c->tag_crc0);
+		t->has_expect = false;
+	}
+	if (c->dbc >= 0 && mgr->dbc[c->dbc].active &&
+	    mgr->dbc[c->dbc].owner == c->handle)
+		dbc_release(mgr, (unsigned int)c->dbc);
+	c->used = false;
+}
+
+/* ------------------------------------------------------------------ */
+/* First pass: structure only. Returns EMU_NNC_OK or the error status. */
+
+static uint32_t check_trans(const uint8_t *p, uint32_t type, uint32_t len)
+{
+	uint32_t count, chunk;
+
+	switch (type) {
+	case T_STATUS_TO_DEV:
+		return EMU_NNC_OK;	/* a bare header; more is ignored */
+	case T_PASSTHROUGH_TO_DEV:
+		/* The payload is 64-bit aligned, as both hosts enforce. */
+		return len % 8 ? EMU_NNC_E_MALFORMED : EMU_NNC_OK;
+	case T_DMA_XFER_TO_DEV:
+		if (len < DMA_LEN)
+			return EMU_NNC_E_MALFORMED;
+		count = ld32(p + 12);
+		chunk = ld32(p + 16);
+		if (ld32(p + 20))
+			return EMU_NNC_E_MALFORMED;
+		/* count is untrusted: compare without multiplying it. */
+		if ((len - DMA_LEN) % SEG_LEN || count != (len - DMA_LEN) / SEG_LEN)
+			return EMU_NNC_E_MALFORMED;
+		/* No segments is an abort, which names a chunk id. */
+		if (!count && !chunk)
+			return EMU_NNC_E_MALFORMED;
+		for (uint32_t i = 0; i < count; i++) {
+			const uint8_t *s = p + DMA_LEN + i * SEG_LEN;
+			uint64_t addr = ld64(s), size = ld64(s + 8);
+
+			if (!size || addr + size < addr)
+				return EMU_NNC_E_RANGE;
+		}
+		return EMU_NNC_OK;
+	case T_ACTIVATE_TO_DEV:
+		return len < ACT_LEN ? EMU_NNC_E_MALFORMED : EMU_NNC_OK;
+	case T_TERMINATE_TO_DEV:
+		if (len < TERM_LEN || ld32(p + 12))
+			return EMU_NNC_E_MALFORMED;
+		return EMU_NNC_OK;
+	case T_VALIDATE_PARTITION_TO_DEV:
+		if (len < VALID_LEN || ld32(p + 12))
+			return EMU_NNC_E_MALFORMED;
+		return EMU_NNC_OK;
+	default:
+		/* Unknown, or a type only the device sends (..._FROM_DEV, CONT). */
+		return EMU_NNC_E_TYPE;
+	}
+}
+
+static uint32_t check_msg(struct emu_manager *mgr, const uint8_t *m,
+			  size_t len)
+{
+	uint32_t msg_len = ld32(m + H_LEN);
+	uint32_t count = ld32(m + H_COUNT);
+	uint32_t off = HDR_LEN;
+	uint32_t chunked = 0;
+
+	if (msg_len != len || msg_len < HDR_LEN || msg_len > NNC_MAX_REQ_LEN ||
+	    ld32(m + H_PAD))
+		return EMU_NNC_E_MALFORMED;
+	if (mgr->crc && ld32(m + H_CRC) != msg_crc(m, msg_len)) {
+		mgr->c.crc_errors++;
+		return EMU_NNC_E_CRC;
+	}
+	/* Each transaction takes at least a header: count is bounded by len. */
+	for (uint32_t i = 0; i < count; i++) {
+		const uint8_t *p = m + off;
+		uint32_t tlen, type, st;
+
+		if (msg_len - off < TH_LEN)
+			return EMU_NNC_E_MALFORMED;
+		type = ld32(p);
+		tlen = ld32(p + 4);
+		if (tlen < TH_LEN || tlen > msg_len - off)
+			return EMU_NNC_E_MALFORMED;
+		st = check_trans(p, type, tlen);
+		if (st)
+			return st;
+		/* At most one continued transfer (or abort) per message. */
+		if (type == T_DMA_XFER_TO_DEV && ld32(p + 16) && chunked++)
+			return EMU_NNC_E_MALFORMED;
+		off += tlen;
+	}
+	return off == msg_len ? EMU_NNC_OK : EMU_NNC_E_MALFORMED;
+}
+
+/* ------------------------------------------------------------------ */
+/* Second pass: the transactions. */
+
+struct msg_ctx {
+	uint32_t handle;
+	int32_t partition_id;
+	uint32_t msg_len;
+	struct mgr_cont *cont;	/* continued transfer this message feeds */
+	bool cont_failed;
+	int activated;		/* DBC this message activated, or -1 */
+};
+
+static void pt_status(struct emu_manager *mgr, struct answer *a, uint32_t op,
+		      uint32_t arg, uint32_t status)
+{
+	uint8_t *p = ans_trans(a, T_PASSTHROUGH_FROM_DEV, TH_LEN + 16);
+
+	if (status)
+		mgr->c.pt_errors++;
+	if (!p)
+		return;
+	st32(p + 8, op);
+	st32(p + 12, arg);
+	st32(p + 16, status);
+}
+
+static void do_passthrough(struct emu_manager *mgr, struct msg_ctx *ctx,
+			   struct answer *a, const uint8_t *p, uint32_t len)
+{
+	const uint8_t *pl = p + TH_LEN;
+	uint32_t plen = len - TH_LEN;
+	uint32_t op, arg;
+	struct mgr_tag *t;
+	uint8_t *q;
+
+	mgr->c.passthrough++;
+	if (plen < 8) {
+		pt_status(mgr, a, 0, 0, EMU_PT_E_SHORT);
+		return;
+	}
+	op = ld32(pl);
+	arg = ld32(pl + 4);
+	switch (op) {
+	case EMU_PT_ECHO:
+		if (len > ans_room(a)) {
+			pt_status(mgr, a, op, arg, EMU_PT_E_TOO_BIG);
+			return;
+		}
+		q = ans_trans(a, T_PASSTHROUGH_FROM_DEV, len);
+		if (q)
+			memcpy(q + TH_LEN, pl, plen);
+		return;
+	case EMU_PT_XFER_SUM:
+		t = tag_find(mgr, ctx->handle, arg, false);
+		q = ans_trans(a, T_PASSTHROUGH_FROM_DEV, TH_LEN + 24);
+		if (!q)
+			return;
+		st32(q + 8, EMU_PT_XFER_SUM);
+		st32(q + 12, arg);
+		st64(q + 16, t ? t->bytes : 0);
+		st32(q + 24, t ? t->crc : 0);
+		st32(q + 28, t ? EMU_PT_OK : EMU_PT_E_NO_TAG);
+		return;
+	case EMU_PT_XFER_EXPECT:
+		if (plen < 16) {
+			pt_status(mgr, a, op, arg, EMU_PT_E_SHORT);
+			return;
+		}
+		t = tag_find(mgr, ctx->handle, arg, true);
+		if (!t) {
+			pt_status(mgr, a, op, arg, EMU_PT_E_NO_ROOM);
+			return;
+		}
+		t->has_expect = true;
+		t->expect = ld64(pl + 8);
+		pt_status(mgr, a, op, arg, EMU_PT_OK);
+		return;
+	case EMU_PT_DEACTIVATE:
+		if (arg >= EMU_NUM_DBC) {
+			pt_status(mgr, a, op, arg, EMU_PT_E_DBC);
+			return;
+		}
+		if (!mgr->dbc[arg].active || mgr->dbc[arg].owner != ctx->handle) {
+			pt_status(mgr, a, op, arg, EMU_PT_E_DBC);
+			q = ans_trans(a, T_DEACTIVATE_FROM_DEV, DEACT_RSP_LEN);
+			if (q) {
+				st32(q + 8, EMU_NNC_E_RANGE);
+				st32(q + 12, arg);
+			}
+			return;
+		}
+		dbc_release(mgr, arg);
+		pt_status(mgr, a, op, arg, EMU_PT_OK);
+		q = ans_trans(a, T_DEACTIVATE_FROM_DEV, DEACT_RSP_LEN);
+		if (q)
+			st32(q + 12, arg);
+		return;
+	default:
+		pt_status(mgr, a, op, arg, EMU_PT_E_UNKNOWN_OP);
+		return;
+	}
+}
+
+/*
+ * A part of continued transfer @c failed: the transfer is given up and the
+ * request ends here, so the answers its first message deferred go out now,
+ * ahead of the error.
+ */
+static void cont_fail(struct emu_manager *mgr, struct msg_ctx *ctx,
+		      struct answer *a, struct mgr_cont *c)
+{
+	ans_raw(a, c->deferred, c->deferred_len, c->deferred_count);
+	cont_abort(mgr, c);
+	ctx->cont_failed = true;
+}
+
+/* Read one segment into @t; 0 or -errno. */
+static int dma_segment(struct emu_manager *mgr, struct mgr_tag *t,
+		       uint64_t addr, uint64_t size)
+{
+	int ret = tag_reserve(mgr, t, size);
+
+	if (ret)
+		return ret;
+	while (size) {
+		uint64_t piece = DMA_PIECE - (addr & (DMA_PIECE - 1));
+		uint8_t *dst = t->data + t->bytes;
+
+		if (piece > size)
+			piece = size;
+		ret = mgr->dev ? emu_dma_read(mgr->dev, addr, dst, piece) : -EFAULT;
+		if (ret)
+			return ret;
+		t->crc = crc32_update(t->crc, dst, piece);
+		t->bytes += piece;
+		mgr->mem_used += piece;
+		mgr->c.dma_bytes += piece;
+		addr += piece;
+		size -= piece;
+	}
+	return 0;
+}
+
+static void do_dma(struct emu_manager *mgr, struct msg_ctx *ctx,
+		   struct answer *a, const uint8_t *p, uint32_t len)
+{
+	uint32_t tag = ld32(p + 8);
+	uint32_t count = ld32(p + 12);
+	uint32_t chunk = ld32(p + 16);
+	struct mgr_cont *c = NULL;
+	struct mgr_tag *t;
+	uint64_t bytes0, total = 0;
+	uint32_t crc0;
+	int ret = 0;
+
+	(void)len;
+	if (chunk) {
+		c = cont_find(mgr, ctx->handle, chunk);
+		if (!count) {
+			/* Abort: the host gives the transfer up. No answer. */
+			mgr->c.dma_aborts++;
+			if (c)
+				cont_abort(mgr, c);
+			return;
+		}
+		if (c && c->tag != tag) {
+			cont_fail(mgr, ctx, a, c);
+			mgr->c.dma_errors++;
+			ans_status(mgr, a, EMU_NNC_E_CHUNK);
+			return;
+		}
+	}
+
+	t = tag_find(mgr, ctx->handle, tag, true);
+	if (!t) {
+		if (c)
+			cont_fail(mgr, ctx, a, c);
+		mgr->c.dma_errors++;
+		ctx->cont_failed = !!chunk;
+		ans_status(mgr, a, EMU_NNC_E_NO_MEM);
+		return;
+	}
+	if (chunk && !c) {
+		c = cont_new(mgr, ctx->handle, chunk, tag);
+		if (!c) {
+			mgr->c.dma_errors++;
+			ctx->cont_failed = true;
+			ans_status(mgr, a, EMU_NNC_E_CHUNK);
+			return;
+		}
+		c->tag_bytes0 = t->bytes;
+		c->tag_crc0 = t->crc;
+	}
+
+	bytes0 = t->bytes;
+	crc0 = t->crc;
+	mgr->c.dma_xfers++;
+	for (uint32_t i = 0; i < count && !ret; i++) {
+		const uint8_t *s = p + DMA_LEN + i * SEG_LEN;
+
+		ret = dma_segment(mgr, t, ld64(s), ld64(s + 8));
+		if (!ret)
+			total += ld64(s + 8);
+	}
+	if (ret) {
+		mgr_log(mgr, "NNC DMA transfer tag %u failed: %d", tag, ret);
+		mgr->c.dma_errors++;
+		tag_truncate(mgr, t, bytes0, crc0);
+		t->has_expect = false;
+		if (c)
+			cont_fail(mgr, ctx, a, c);
+		ans_status(mgr, a, ret == -ENOSPC || ret == -ENOMEM ?
+				   EMU_NNC_E_NO_MEM : EMU_NNC_E_DMA);
+		/* Failed transfers do not use up the tag table. */
+		if (!t->bytes)
+			tag_free(mgr, t);
+		return;
+	}
+	if (c) {
+		c->xferred += total;
+		ctx->cont = c;
+		return;
+	}
+	/* A transfer in one piece: the announcement, if any, is used up. */
+	t->has_expect = false;
+}
+
+static bool ring_ok(uint64_t req, uint64_t rsp, uint32_t nelem,
+		    uint32_t buf_len)
+{
+	uint64_t req_len = (uint64_t)nelem * EMU_DBC_REQ_ELEM;
+	uint64_t rsp_len = (uint64_t)nelem * EMU_DBC_RSP_ELEM;
+
+	if (!nelem || !req || !rsp)
+		return false;
+	if (req + req_len < req || rsp + rsp_len < rsp)
+		return false;
+	/* The two rings must not overlap. */
+	if (req < rsp + rsp_len && rsp < req + req_len)
+		return false;
+	return buf_len >= req_len + rsp_len;
+}
+
+static void do_activate(struct emu_manager *mgr, struct msg_ctx *ctx,
+			struct answer *a, const uint8_t *p)
+{
+	uint64_t req = ld64(p + 8), rsp = ld64(p + 16);
+	uint32_t req_n = ld32(p + 24), rsp_n = ld32(p + 28);
+	uint32_t buf_len = ld32(p + 32), options = ld32(p + 36);
+	uint32_t status = EMU_NNC_OK;
+	unsigned int id = 0;
+	uint8_t *q;
+
+	if (req_n != rsp_n || !ring_ok(req, rsp, req_n, buf_len)) {
+		status = EMU_NNC_E_RANGE;
+	} else {
+		while (id < EMU_NUM_DBC && mgr->dbc[id].active)
+			id++;
+		if (id == EMU_NUM_DBC)
+			status = EMU_NNC_E_NO_DBC;
+	}
+
+	if (!status) {
+		struct emu_dbc_cfg *d = &mgr->dbc[id];
+
+		*d = (struct emu_dbc_cfg){
+			.active = true,
+			.owner = ctx->handle,
+			.partition_id = ctx->partition_id,
+			.req_q_addr = req,
+			.rsp_q_addr = rsp,
+			.nelem = req_n,
+			.buf_len = buf_len,
+			.options = options,
+		};
+		mgr->c.activates++;
+		ctx->activated = (int)id;
+		if (mgr->dbc_hook)
+			mgr->dbc_hook(mgr->dbc_hook_ctx, id, true);
+	} else {
+		/*
+		 * Linux 6.12 checks dbc_id against the DBC count before it
+		 * looks at the status: a refusal names DBC 0 so that the
+		 * user sees -ECANCELED and the status, not -ENODEV.
+		 */
+		id = 0;
+		mgr->c.activate_errors++;
+	}
+	q = ans_trans(a, T_ACTIVATE_FROM_DEV, ACT_RSP_LEN);
+	if (q) {
+		st32(q + 8, status);
+		st32(q + 12, id);
+	}
+}
+
+static void do_terminate(struct emu_manager *mgr, struct answer *a,
+			 const uint8_t *p)
+{
+	uint32_t handle = ld32(p + 8);
+
+	mgr->c.terminates++;
+	for (unsigned int i = 0; i < MAX_CONTS; i++)
+		if (mgr->conts[i].used && mgr->conts[i].handle == handle)
+			mgr->conts[i].used = false;
+	for (unsigned int i = 0; i < EMU_NUM_DBC; i++)
+		if (mgr->dbc[i].active && mgr->dbc[i].owner == handle)
+			dbc_release(mgr, i);
+	for (unsigned int i = 0; i < MAX_TAGS; i++)
+		if (mgr->tags[i].used && mgr->tags[i].handle == handle)
+			tag_free(mgr, &mgr->tags[i]);
+	ans_trans(a, T_TERMINATE_FROM_DEV, TERM_LEN);	/* status 0 */
+}
+
+static void do_validate_partition(struct emu_manager *mgr, struct answer *a,
+				  const uint8_t *p)
+{
+	uint8_t *q;
+
+	/* The emulated card is not partitioned: only "no partition" is valid. */
+	mgr->c.validate_partitions++;
+	q = ans_trans(a, T_VALIDATE_PARTITION_FROM_DEV, VALID_LEN);
+	if (q)
+		st32(q + 8, ld32(p + 8) == NNC_NO_PARTITION ? EMU_NNC_OK :
+							      EMU_NNC_E_RANGE);
+}
+
+/* The transfer is complete; its announcement, if any, is used up. */
+static void cont_done(struct emu_manager *mgr, struct mgr_cont *c)
+{
+	struct mgr_tag *t = tag_find(mgr, c->handle, c->tag, false);
+
+	if (t)
+		t->has_expect = false;
+	c->used = false;
+}
+
+/* Does a continued transfer want more after this message? */
+static bool cont_wants_more(struct emu_manager *mgr, struct msg_ctx *ctx)
+{
+	struct mgr_cont *c = ctx->cont;
+	struct mgr_tag *t = tag_find(mgr, c->handle, c->tag, false);
+
+	if (t && t->has_expect)
+		return c->xferred < t->expect;
+	return ctx->msg_len > NNC_MAX_REQ_LEN - CONT_FULL_SLACK;
 }
 
 size_t emu_manager_handle(struct emu_manager *mgr, const void *req, size_t len,
 			  void *rsp, size_t cap)
 {
-	(void)mgr; (void)req; (void)len; (void)rsp; (void)cap;
-	return 0;
+	const uint8_t *m = req;
+	struct msg_ctx ctx = { .activated = -1 };
+	struct answer a;
+	uint32_t st, count, off;
+
+	mgr->c.msgs++;
+	if (cap > NNC_MAX_RSP_LEN)
+		cap = NNC_MAX_RSP_LEN;
+	/* Without a header or the magic there is nobody to answer to. */
+	if (!m || len < HDR_LEN || ld32(m + H_MAGIC) != NNC_MAGIC || !rsp) {
+		mgr_log(mgr, "NNC message dropped: %zu bytes, no header/magic",
+			len);
+		mgr->c.bad_msgs++;
+		mgr->c.dropped++;
+		return 0;
+	}
+
+	ans_start(mgr, &a);
+	st = check_msg(mgr, m, len);
+	if (st) {
+		mgr_log(mgr, "NNC message seq %u refused: status %u",
+			ld32(m + H_SEQ), st);
+		mgr->c.bad_msgs++;
+		ans_status(mgr, &a, st);
+		return ans_finish(mgr, &a, m, rsp, cap);
+	}
+
+	ctx.handle = ld32(m + H_HANDLE);
+	ctx.partition_id = (int32_t)ld32(m + H_PART);
+	ctx.msg_len = ld32(m + H_LEN);
+	count = ld32(m + H_COUNT);
+	off = HDR_LEN;
+	for (uint32_t i = 0; i < count; i++) {
+		const uint8_t *p = m + off;
+		uint32_t type = ld32(p), tlen = ld32(p + 4);
+
+		mgr->c.transactions++;
+		switch (type) {
+		case T_STATUS_TO_DEV:
+			mgr->c.status++;
+			ans_status(mgr, &a, EMU_NNC_OK);
+			break;
+		case T_PASSTHROUGH_TO_DEV:
+			do_passthrough(mgr, &ctx, &a, p, tlen);
+			break;
+		case T_DMA_XFER_TO_DEV:
+			do_dma(mgr, &ctx, &a, p, tlen);
+			break;
+		case T_ACTIVATE_TO_DEV:
+			do_activate(mgr, &ctx, &a, p);
+			break;
+		case T_TERMINATE_TO_DEV:
+			do_terminate(mgr, &a, p);
+			break;
+		case T_VALIDATE_PARTITION_TO_DEV:
+			do_validate_partition(mgr, &a, p);
+			break;
+		}
+		off += tlen;
+	}
+
+	/* A continued transfer whose state a later transaction dropped. */
+	if (ctx.cont && !ctx.cont->used)
+		ctx.cont = NULL;
+	if (ctx.cont && !ctx.cont_failed) {
+		struct mgr_cont *c = ctx.cont;
+
+		if (ctx.activated >= 0)
+			c->dbc = ctx.activated;
+		if (cont_wants_more(mgr, &ctx)) {
+			uint32_t body = a.len - HDR_LEN;
+			uint8_t *q;
+
+			/* Keep this message's answers for the end. */
+			if (a.overflow || body > sizeof(c->deferred) - c->deferred_len) {
+				cont_abort(mgr, c);
+				ans_start(mgr, &a);
+				ans_status(mgr, &a, EMU_NNC_E_TOO_BIG);
+				return ans_finish(mgr, &a, m, rsp, cap);
+			}
+			memcpy(c->deferred + c->deferred_len, a.buf + HDR_LEN, body);
+			c->deferred_len += body;
+			c->deferred_count += a.count;
+			ans_start(mgr, &a);
+			q = ans_trans(&a, T_DMA_XFER_CONT, CONT_LEN);
+			if (q) {	/* always: the answer is empty here */
+				st32(q + 8, c->chunk_id);
+				st64(q + 16, c->xferred);
+			}
+			mgr->c.dma_conts++;
+			return ans_finish(mgr, &a, m, rsp, cap);
+		}
+		/* Done: the whole request is answered now. */
+		if (c->deferred_len) {
+			uint8_t body[NNC_MAX_RSP_LEN];
+			uint32_t blen = a.len - HDR_LEN, bcount = a.count;
+			bool overflow = a.overflow;
+
+			memcpy(body, a.buf + HDR_LEN, blen);
+			ans_start(mgr, &a);
+			ans_raw(&a, c->deferred, c->deferred_len, c->deferred_count);
+			ans_raw(&a, body, blen, bcount);
+			a.overflow |= overflow;
+		}
+		cont_done(mgr, c);
+	}
+	return ans_finish(mgr, &a, m, rsp, cap);
+}
+
+/* ------------------------------------------------------------------ */
+
+struct emu_manager *emu_manager_create(struct emu_device *dev)
+{
+	struct emu_manager *mgr = calloc(1, sizeof(*mgr));
+
+	if (!mgr)
+		return NULL;
+	if (!crc_table[1])
+		crc_init();
+	mgr->dev = dev;
+	mgr->mem_size = EMU_MGR_DEFAULT_MEM;
+	return mgr;
 }
 
 void emu_manager_reset(struct emu_manager *mgr)
 {
-	(void)mgr;
+	for (unsigned int i = 0; i < EMU_NUM_DBC; i++)
+		dbc_release(mgr, i);
+	for (unsigned int i = 0; i < MAX_TAGS; i++)
+		if (mgr->tags[i].used)
+			tag_free(mgr, &mgr->tags[i]);
+	for (unsigned int i = 0; i < MAX_CONTS; i++)
+		mgr->conts[i].used = false;
+	mgr->mem_used = 0;
+}
+
+void emu_manager_destroy(struct emu_manager *mgr)
+{
+	if (!mgr)
+		return;
+	mgr->dbc_hook = NULL;
+	emu_manager_reset(mgr);
+	free(mgr);
+}
+
+void emu_manager_set_crc(struct emu_manager *mgr, bool on)
+{
+	mgr->crc = on;
+}
+
+void emu_manager_set_mem_size(struct emu_manager *mgr, uint64_t bytes)
+{
+	mgr->mem_size = bytes;
+}
+
+const struct emu_dbc_cfg *emu_manager_dbc(struct emu_manager *mgr,
+					  unsigned int id)
+{
+	return id < EMU_NUM_DBC ? &mgr->dbc[id] : NULL;
+}
+
+void emu_manager_set_dbc_hook(struct emu_manager *mgr,
+			      void (*fn)(void *ctx, unsigned int id, bool active),
+			      void *ctx)
+{
+	mgr->dbc_hook = fn;
+	mgr->dbc_hook_ctx = ctx;
+}
+
+const void *emu_manager_tag_data(struct emu_manager *mgr, uint32_t handle,
+				 uint32_t tag, uint64_t *len)
+{
+	struct mgr_tag *t = tag_find(mgr, handle, tag, false);
+
+	*len = t ? t->bytes : 0;
+	return t && t->bytes ? t->data : NULL;
+}
+
+void emu_manager_print_counters(struct emu_manager *mgr, FILE *out)
+{
+	const struct mgr_counters *c = &mgr->c;
+	unsigned int active = 0;
+
+	for (unsigned int i = 0; i < EMU_NUM_DBC; i++)
+		active += mgr->dbc[i].active;
+	fprintf(out, "nnc_msgs %" PRIu64 "\n", c->msgs);
+	fprintf(out, "nnc_bad_msgs %" PRIu64 "\n", c->bad_msgs);
+	fprintf(out, "nnc_dropped %" PRIu64 "\n", c->dropped);
+	fprintf(out, "nnc_crc_errors %" PRIu64 "\n", c->crc_errors);
+	fprintf(out, "nnc_answers %" PRIu64 "\n", c->answers);
+	fprintf(out, "nnc_transactions %" PRIu64 "\n", c->transactions);
+	fprintf(out, "nnc_status %" PRIu64 "\n", c->status);
+	fprintf(out, "nnc_passthrough %" PRIu64 "\n", c->passthrough);
+	fprintf(out, "nnc_pt_errors %" PRIu64 "\n", c->pt_errors);
+	fprintf(out, "nnc_dma_xfers %" PRIu64 "\n", c->dma_xfers);
+	fprintf(out, "nnc_dma_bytes %" PRIu64 "\n", c->dma_bytes);
+	fprintf(out, "nnc_dma_errors %" PRIu64 "\n", c->dma_errors);
+	fprintf(out, "nnc_dma_conts %" PRIu64 "\n", c->dma_conts);
+	fprintf(out, "nnc_dma_aborts %" PRIu64 "\n", c->dma_aborts);
+	fprintf(out, "nnc_activates %" PRIu64 "\n", c->activates);
+	fprintf(out, "nnc_activate_errors %" PRIu64 "\n", c->activate_errors);
+	fprintf(out, "nnc_deactivates %" PRIu64 "\n", c->deactivates);
+	fprintf(out, "nnc_terminates %" PRIu64 "\n", c->terminates);
+	fprintf(out, "nnc_validate_partitions %" PRIu64 "\n",
+		c->validate_partitions);
+	fprintf(out, "nnc_dbc_active %u\n", active);
+	fprintf(out, "nnc_mem_used %" PRIu64 "\n", mgr->mem_used);
 }

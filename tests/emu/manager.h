@@ -14,8 +14,10 @@
 #ifndef QAIC_EMU_MANAGER_H
 #define QAIC_EMU_MANAGER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 struct emu_device;
 struct emu_manager;
@@ -26,6 +28,22 @@ struct emu_manager;
  */
 #define EMU_PT_ECHO		1	/* answer: the request payload, unchanged */
 #define EMU_PT_XFER_SUM		2	/* answer: struct emu_pt_xfer_sum for tag arg */
+/*
+ * Announce the size of the next DMA transfer with tag arg: a u64 byte
+ * count follows struct emu_pt_req. A continued transfer (non-zero chunk
+ * id) with such an announcement is asked for more (DMA_XFER_CONT) until
+ * that many bytes arrived; without one the manager guesses from the part's
+ * length (see Documentation/accel/qaic/emulator.rst). Answer: struct
+ * emu_pt_status.
+ */
+#define EMU_PT_XFER_EXPECT	3
+/*
+ * Release DBC arg, which the message's handle activated, as the real
+ * firmware does on its own (opaque) deactivate request. Answer: struct
+ * emu_pt_status, then a DEACTIVATE_FROM_DEV transaction when arg names a
+ * DBC (arg < EMU_NUM_DBC), which the host needs to free the rings.
+ */
+#define EMU_PT_DEACTIVATE	4
 
 struct emu_pt_req {
 	uint32_t op;
@@ -42,6 +60,63 @@ struct emu_pt_xfer_sum {
 	uint32_t status;	/* 0, or 1 if the tag is unknown */
 };
 
+/* Answer of EMU_PT_XFER_EXPECT, EMU_PT_DEACTIVATE and of any refused request. */
+struct emu_pt_status {
+	uint32_t op;		/* the request's op */
+	uint32_t arg;		/* the request's arg */
+	uint32_t status;	/* EMU_PT_OK or EMU_PT_E_* */
+	uint32_t pad;
+};
+
+#define EMU_PT_OK		0
+#define EMU_PT_E_NO_TAG		1	/* XFER_SUM: no transfer with this tag */
+#define EMU_PT_E_UNKNOWN_OP	2
+#define EMU_PT_E_SHORT		3	/* payload shorter than the op needs */
+#define EMU_PT_E_TOO_BIG	4	/* the answer would not fit 4 KiB */
+#define EMU_PT_E_DBC		5	/* DEACTIVATE: no such DBC, or not ours */
+#define EMU_PT_E_NO_ROOM	6	/* XFER_EXPECT: tag table full */
+
+/*
+ * Status codes the manager puts in the status field of STATUS_FROM_DEV,
+ * ACTIVATE_FROM_DEV, DEACTIVATE_FROM_DEV, TERMINATE_FROM_DEV and
+ * VALIDATE_PARTITION_FROM_DEV answers. 0 is success; the others are the
+ * emulator's own (the real firmware's values are not public).
+ */
+#define EMU_NNC_OK		0
+#define EMU_NNC_E_MALFORMED	1	/* lengths, count, padding */
+#define EMU_NNC_E_TYPE		2	/* unknown or device-only transaction type */
+#define EMU_NNC_E_CRC		3	/* CRC on and the message's CRC is wrong */
+#define EMU_NNC_E_RANGE		4	/* a field out of range */
+#define EMU_NNC_E_DMA		5	/* a DMA segment outside host memory */
+#define EMU_NNC_E_NO_MEM	6	/* device memory or tag table full */
+#define EMU_NNC_E_NO_DBC	7	/* activate: every DBC is in use */
+#define EMU_NNC_E_CHUNK		8	/* continuation: part with another tag */
+#define EMU_NNC_E_TOO_BIG	9	/* the answer would not fit 4 KiB */
+
+/* NNC protocol version the manager speaks. */
+#define EMU_NNC_MAJOR		5
+#define EMU_NNC_MINOR		0
+
+/* DMA Bridge Channels of AIC100 and the sizes of their ring elements. */
+#define EMU_NUM_DBC		16
+#define EMU_DBC_REQ_ELEM	64
+#define EMU_DBC_RSP_ELEM	4
+
+/* Device memory DMA transfers fill, by default. */
+#define EMU_MGR_DEFAULT_MEM	(64ull << 20)
+
+/* A DBC as the host's activate set it up; for the DBC engine. */
+struct emu_dbc_cfg {
+	bool active;
+	uint32_t owner;		/* handle of the user that activated it */
+	int32_t partition_id;	/* of the activate message */
+	uint64_t req_q_addr;	/* host request ring, nelem * 64 bytes */
+	uint64_t rsp_q_addr;	/* host response ring, nelem * 4 bytes */
+	uint32_t nelem;		/* elements in each ring */
+	uint32_t buf_len;	/* bytes of the host allocation holding both */
+	uint32_t options;	/* as the host sent them */
+};
+
 struct emu_manager *emu_manager_create(struct emu_device *dev);
 void emu_manager_destroy(struct emu_manager *mgr);
 
@@ -56,5 +131,40 @@ size_t emu_manager_handle(struct emu_manager *mgr, const void *req, size_t len,
 
 /* The host reset the device (MHI reset, SYS_ERROR): drop all state. */
 void emu_manager_reset(struct emu_manager *mgr);
+
+/*
+ * Message CRCs (status_flags bit 0): off by default. When on, requests with
+ * a wrong CRC are refused and answers carry one.
+ */
+void emu_manager_set_crc(struct emu_manager *mgr, bool on);
+
+/*
+ * Device memory that DMA transfers may fill, in bytes (default
+ * EMU_MGR_DEFAULT_MEM). Allocated as transfers arrive. Takes effect for
+ * later transfers; bytes already held are kept.
+ */
+void emu_manager_set_mem_size(struct emu_manager *mgr, uint64_t bytes);
+
+/* DBC @id (< EMU_NUM_DBC), or NULL. Valid until the next call into @mgr. */
+const struct emu_dbc_cfg *emu_manager_dbc(struct emu_manager *mgr,
+					  unsigned int id);
+
+/*
+ * Called when a DBC is activated (@active true, its config already set) or
+ * released (deactivate, terminate, abort, reset). NULL @fn: no hook.
+ */
+void emu_manager_set_dbc_hook(struct emu_manager *mgr,
+			      void (*fn)(void *ctx, unsigned int id, bool active),
+			      void *ctx);
+
+/*
+ * The bytes DMA transfers delivered for (@handle, @tag), in order, or NULL
+ * if there are none. *@len gets their count. Valid until the next call.
+ */
+const void *emu_manager_tag_data(struct emu_manager *mgr, uint32_t handle,
+				 uint32_t tag, uint64_t *len);
+
+/* "key value" lines: nnc_msgs, nnc_bad_msgs, nnc_dma_bytes, ... */
+void emu_manager_print_counters(struct emu_manager *mgr, FILE *out);
 
 #endif /* QAIC_EMU_MANAGER_H */

@@ -1,0 +1,1158 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The on-card manager: NNC 5.0 messages built by hand, answers checked
+ * field by field. Guest memory is a malloc'd region; DMA goes through the
+ * real emu_dma_read().
+ */
+#include <errno.h>
+#include <linux/pci_regs.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "device.h"
+#include "emu_test.h"
+#include "manager.h"
+
+/* Transaction types (uapi QAIC_TRANS_*). */
+enum {
+	PT_FROM_DEV = 3, PT_TO_DEV = 4, DMA_TO_DEV = 6, ACT_FROM_DEV = 8,
+	ACT_TO_DEV = 9, DEACT_FROM_DEV = 11, STATUS_FROM_DEV = 14,
+	STATUS_TO_DEV = 15, TERM_FROM_DEV = 16, TERM_TO_DEV = 17,
+	DMA_CONT = 18, VALID_FROM_DEV = 19, VALID_TO_DEV = 20,
+};
+
+#define MAGIC		0x43494151u
+#define GUEST_GPA	0x100000ull
+#define GUEST_SIZE	(4u << 20)
+
+static struct emu_device dev;
+static struct guest_mem gmem;
+static uint8_t *guest;
+static struct emu_manager *mgr;
+
+/* ---- little endian ---- */
+static uint32_t ld32(const uint8_t *p)
+{
+	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint64_t ld64(const uint8_t *p)
+{
+	return ld32(p) | (uint64_t)ld32(p + 4) << 32;
+}
+
+static void st32(uint8_t *p, uint32_t v)
+{
+	p[0] = v; p[1] = v >> 8; p[2] = v >> 16; p[3] = v >> 24;
+}
+
+static void st64(uint8_t *p, uint64_t v)
+{
+	st32(p, v);
+	st32(p + 4, v >> 32);
+}
+
+/* Reference CRC-32 (zlib), bit by bit. */
+static uint32_t ref_crc(uint32_t crc, const uint8_t *p, size_t n)
+{
+	crc = ~crc;
+	while (n--) {
+		crc ^= *p++;
+		for (int k = 0; k < 8; k++)
+			crc = crc & 1 ? (crc >> 1) ^ 0xedb88320u : crc >> 1;
+	}
+	return ~crc;
+}
+
+/* ---- message builder ---- */
+struct msgb {
+	uint8_t buf[0x10000 + 64];
+	uint32_t len;
+	uint32_t count;
+};
+
+static struct msgb mb;
+static uint8_t rsp[4096];
+static size_t rlen;
+
+static void mb_init(uint32_t seq, uint32_t handle)
+{
+	memset(&mb, 0, sizeof(mb));
+	st32(mb.buf + 4, MAGIC);
+	st32(mb.buf + 8, seq);
+	st32(mb.buf + 20, handle);
+	st32(mb.buf + 24, 0xffffffffu);
+	mb.len = 32;
+}
+
+static uint8_t *mb_trans(uint32_t type, uint32_t len)
+{
+	uint8_t *p = mb.buf + mb.len;
+
+	st32(p, type);
+	st32(p + 4, len);
+	mb.len += len;
+	mb.count++;
+	return p;
+}
+
+static void mb_pt(uint32_t op, uint32_t arg, const void *extra, uint32_t n)
+{
+	uint8_t *p = mb_trans(PT_TO_DEV, 16 + n);
+
+	st32(p + 8, op);
+	st32(p + 12, arg);
+	if (n)
+		memcpy(p + 16, extra, n);
+}
+
+struct seg { uint64_t addr, size; };
+
+static void mb_dma(uint32_t tag, uint32_t chunk, const struct seg *s, uint32_t n)
+{
+	uint8_t *p = mb_trans(DMA_TO_DEV, 24 + 16 * n);
+
+	st32(p + 8, tag);
+	st32(p + 12, n);
+	st32(p + 16, chunk);
+	for (uint32_t i = 0; i < n; i++) {
+		st64(p + 24 + 16 * i, s[i].addr);
+		st64(p + 32 + 16 * i, s[i].size);
+	}
+}
+
+static void mb_activate(uint64_t req, uint32_t nelem)
+{
+	uint8_t *p = mb_trans(ACT_TO_DEV, 40);
+	uint32_t buf_len = (nelem * 68 + 256 + 4095) & ~4095u;
+
+	st64(p + 8, req);
+	st64(p + 16, req + buf_len - nelem * 4);
+	st32(p + 24, nelem);
+	st32(p + 28, nelem);
+	st32(p + 32, buf_len);
+}
+
+static void mb_terminate(uint32_t handle)
+{
+	uint8_t *p = mb_trans(TERM_TO_DEV, 16);
+
+	st32(p + 8, handle);
+}
+
+/* Fill in len, count and (if @crc) the CRC; send; keep the answer. */
+static size_t mb_send_raw(size_t len, bool crc)
+{
+	st32(mb.buf + 12, mb.len);
+	st32(mb.buf + 16, mb.count);
+	st32(mb.buf, 0);
+	if (crc)
+		st32(mb.buf, ref_crc(0, mb.buf, mb.len));
+	memset(rsp, 0xa5, sizeof(rsp));
+	rlen = emu_manager_handle(mgr, mb.buf, len, rsp, sizeof(rsp));
+	return rlen;
+}
+
+static size_t mb_send(void)
+{
+	return mb_send_raw(mb.len, false);
+}
+
+/* ---- answer access ---- */
+static uint32_t r_count(void) { return ld32(rsp + 16); }
+
+/* Transaction @i of the answer, after checking the answer's framing. */
+static const uint8_t *r_trans(unsigned int i)
+{
+	uint32_t off = 32;
+
+	if (rlen < 32 || ld32(rsp + 4) != MAGIC || ld32(rsp + 12) != rlen)
+		return NULL;
+	for (unsigned int k = 0; k < r_count(); k++) {
+		if (off + 8 > rlen || ld32(rsp + off + 4) < 8 ||
+		    off + ld32(rsp + off + 4) > rlen)
+			return NULL;
+		if (k == i)
+			return rsp + off;
+		off += ld32(rsp + off + 4);
+	}
+	return NULL;
+}
+
+/* The answer is a single STATUS_FROM_DEV with @status. */
+static void check_status_answer(uint32_t status, int line)
+{
+	const uint8_t *t = r_trans(0);
+
+	if (!t || r_count() != 1 || ld32(t) != STATUS_FROM_DEV ||
+	    ld32(t + 12) != status) {
+		fprintf(stderr, "line %d: expected a status %u answer (rlen %zu, count %u, type %u, status %u)\n",
+			line, status, rlen, rlen >= 32 ? r_count() : 0,
+			t ? ld32(t) : 0, t ? ld32(t + 12) : 0);
+		emu_test_failures++;
+	}
+}
+#define CHECK_STATUS(st) check_status_answer(st, __LINE__)
+
+static void setup(void)
+{
+	if (mgr)
+		emu_manager_destroy(mgr);
+	emu_device_fini(&dev);
+	guest_mem_reset(&gmem);
+	if (emu_device_init(&dev, false))
+		abort();
+	emu_cfg_write(&dev, PCI_COMMAND, 2, PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER);
+	guest_mem_init(&gmem);
+	if (!guest)
+		guest = malloc(GUEST_SIZE);
+	if (!guest || guest_mem_add_host(&gmem, guest, GUEST_GPA, 0, GUEST_SIZE))
+		abort();
+	for (uint32_t i = 0; i < GUEST_SIZE; i++)
+		guest[i] = (uint8_t)(i * 7 + (i >> 12));
+	emu_device_set_guest_mem(&dev, &gmem);
+	mgr = emu_manager_create(&dev);
+	if (!mgr)
+		abort();
+}
+
+/* XFER_SUM for @tag of @handle; returns the transaction or NULL. */
+static const uint8_t *xfer_sum(uint32_t handle, uint32_t tag)
+{
+	mb_init(900, handle);
+	mb_pt(EMU_PT_XFER_SUM, tag, NULL, 0);
+	mb_send();
+	return r_trans(0);
+}
+
+static void test_status(void)
+{
+	const uint8_t *t;
+
+	setup();
+	mb_init(41, 0);
+	mb_trans(STATUS_TO_DEV, 8);
+	/* The first status query of a host always carries a CRC. */
+	CHECK_EQ(mb_send_raw(mb.len, true), 56);
+	CHECK_EQ(ld32(rsp), 0);			/* CRC off: 0 */
+	CHECK_EQ(ld32(rsp + 4), MAGIC);
+	CHECK_EQ(ld32(rsp + 8), 41);		/* sequence number echoed */
+	CHECK_EQ(ld32(rsp + 12), 56);
+	CHECK_EQ(ld32(rsp + 16), 1);
+	CHECK_EQ(ld32(rsp + 24), 0xffffffffu);	/* partition echoed */
+	CHECK_EQ(ld32(rsp + 28), 0);
+	t = r_trans(0);
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	CHECK_EQ(ld32(t), STATUS_FROM_DEV);
+	CHECK_EQ(ld32(t + 4), 24);
+	CHECK_EQ(t[8] | t[9] << 8, 5);		/* major */
+	CHECK_EQ(t[10] | t[11] << 8, 0);	/* minor */
+	CHECK_EQ(ld32(t + 12), 0);
+	CHECK_EQ(ld64(t + 16), 0);		/* status_flags: no CRC */
+
+	/* CRC off: whatever the crc field holds is ignored. */
+	mb_init(42, 0);
+	mb_trans(STATUS_TO_DEV, 8);
+	st32(mb.buf, 0x12345678);
+	mb_send();
+	st32(mb.buf + 12, mb.len);
+	st32(mb.buf + 16, 1);
+	st32(mb.buf, 0x12345678);
+	rlen = emu_manager_handle(mgr, mb.buf, mb.len, rsp, sizeof(rsp));
+	CHECK_STATUS(0);
+
+	/* An empty message (Linux sends one for a deactivate-only request). */
+	mb_init(43, 5);
+	CHECK_EQ(mb_send(), 32);
+	CHECK_EQ(r_count(), 0);
+	CHECK_EQ(ld32(rsp + 8), 43);
+	CHECK_EQ(ld32(rsp + 20), 5);
+}
+
+static void test_crc(void)
+{
+	const uint8_t *t;
+
+	setup();
+	emu_manager_set_crc(mgr, true);
+	mb_init(1, 0);
+	mb_trans(STATUS_TO_DEV, 8);
+	CHECK_EQ(mb_send_raw(mb.len, true), 56);
+	t = r_trans(0);
+	CHECK(t && ld64(t + 16) == 1);		/* status_flags bit 0 */
+	/* The answer's CRC covers len bytes with the field read as 0. */
+	{
+		uint8_t copy[56];
+
+		memcpy(copy, rsp, 56);
+		st32(copy, 0);
+		CHECK_EQ(ld32(rsp), ref_crc(0, copy, 56));
+	}
+	/* A wrong CRC is refused with a status; nothing is executed. */
+	mb_init(2, 0);
+	mb_activate(GUEST_GPA, 16);
+	st32(mb.buf + 12, mb.len);
+	st32(mb.buf + 16, mb.count);
+	st32(mb.buf, 0xdeadbeef);
+	rlen = emu_manager_handle(mgr, mb.buf, mb.len, rsp, sizeof(rsp));
+	CHECK_STATUS(EMU_NNC_E_CRC);
+	CHECK(!emu_manager_dbc(mgr, 0)->active);
+	/* The right CRC is accepted. */
+	mb_init(3, 0);
+	mb_pt(EMU_PT_ECHO, 9, NULL, 0);
+	mb_send_raw(mb.len, true);
+	t = r_trans(0);
+	CHECK(t && ld32(t) == PT_FROM_DEV && ld32(t + 12) == 9);
+}
+
+static void test_echo(void)
+{
+	static const char text[] = "hello, AIC100!!";	/* 16 bytes */
+	static uint8_t big[4096];
+	const uint8_t *t;
+
+	setup();
+	mb_init(7, 3);
+	mb_pt(EMU_PT_ECHO, 0xabcd, text, 16);
+	mb_trans(STATUS_TO_DEV, 8);
+	mb_send();
+	CHECK_EQ(r_count(), 2);
+	t = r_trans(0);
+	CHECK(t != NULL);
+	if (t) {
+		CHECK_EQ(ld32(t), PT_FROM_DEV);
+		CHECK_EQ(ld32(t + 4), 32);
+		CHECK_EQ(ld32(t + 8), EMU_PT_ECHO);
+		CHECK_EQ(ld32(t + 12), 0xabcd);
+		CHECK(!memcmp(t + 16, text, 16));
+	}
+	t = r_trans(1);
+	CHECK(t && ld32(t) == STATUS_FROM_DEV);
+
+	/* Unknown op: an error status in the passthrough answer. */
+	mb_init(8, 3);
+	mb_pt(0x77, 1, NULL, 0);
+	mb_send();
+	t = r_trans(0);
+	CHECK(t && ld32(t) == PT_FROM_DEV && ld32(t + 4) == 24 &&
+	      ld32(t + 8) == 0x77 && ld32(t + 16) == EMU_PT_E_UNKNOWN_OP);
+
+	/* No op at all. */
+	mb_init(9, 3);
+	mb_trans(PT_TO_DEV, 8);
+	mb_send();
+	t = r_trans(0);
+	CHECK(t && ld32(t) == PT_FROM_DEV && ld32(t + 16) == EMU_PT_E_SHORT);
+
+	/* An echo that cannot fit the 4 KiB answer. */
+	mb_init(10, 3);
+	mb_pt(EMU_PT_ECHO, 0, big, sizeof(big));
+	mb_send();
+	t = r_trans(0);
+	CHECK(t && ld32(t) == PT_FROM_DEV && ld32(t + 16) == EMU_PT_E_TOO_BIG);
+}
+
+static void test_dma(void)
+{
+	/* Three segments, one crossing a 4 KiB boundary, out of order. */
+	struct seg s[3] = {
+		{ GUEST_GPA + 0x3f00, 0x300 },
+		{ GUEST_GPA + 0x10, 100 },
+		{ GUEST_GPA + 0x20000, 0x2000 },
+	};
+	uint32_t crc = 0;
+	uint64_t total = 0, len;
+	const uint8_t *t, *data;
+
+	setup();
+	mb_init(11, 4);
+	mb_dma(55, 0, s, 3);
+	CHECK_EQ(mb_send(), 32);		/* no transaction answers a DMA */
+	CHECK_EQ(r_count(), 0);
+	for (int i = 0; i < 3; i++) {
+		crc = ref_crc(crc, guest + (s[i].addr - GUEST_GPA), s[i].size);
+		total += s[i].size;
+	}
+	t = xfer_sum(4, 55);
+	CHECK(t != NULL);
+	if (t) {
+		CHECK_EQ(ld32(t + 4), 32);
+		CHECK_EQ(ld32(t + 8), EMU_PT_XFER_SUM);
+		CHECK_EQ(ld32(t + 12), 55);
+		CHECK_EQ(ld64(t + 16), total);
+		CHECK_EQ(ld32(t + 24), crc);
+		CHECK_EQ(ld32(t + 28), 0);
+	}
+	data = emu_manager_tag_data(mgr, 4, 55, &len);
+	CHECK_EQ(len, total);
+	CHECK(data && !memcmp(data + 0x300, guest + 0x10, 100));
+
+	/* Tags are per user; an unknown tag says so. */
+	t = xfer_sum(5, 55);
+	CHECK(t && ld64(t + 16) == 0 && ld32(t + 28) == EMU_PT_E_NO_TAG);
+
+	/* A second transfer with the same tag appends. */
+	mb_init(12, 4);
+	mb_dma(55, 0, s, 1);
+	mb_send();
+	crc = ref_crc(crc, guest + (s[0].addr - GUEST_GPA), s[0].size);
+	t = xfer_sum(4, 55);
+	CHECK(t && ld64(t + 16) == total + s[0].size && ld32(t + 24) == crc);
+
+	/* Outside guest memory: an error status, nothing kept. */
+	{
+		struct seg bad[2] = {
+			{ GUEST_GPA, 64 },
+			{ GUEST_GPA + GUEST_SIZE - 16, 32 },
+		};
+
+		mb_init(13, 4);
+		mb_dma(56, 0, bad, 2);
+		mb_send();
+		CHECK_STATUS(EMU_NNC_E_DMA);
+		t = xfer_sum(4, 56);
+		CHECK(t && ld64(t + 16) == 0);
+	}
+	/* Bus mastering off: refused too. */
+	emu_cfg_write(&dev, PCI_COMMAND, 2, PCI_COMMAND_MEMORY);
+	mb_init(14, 4);
+	mb_dma(57, 0, s, 1);
+	mb_send();
+	CHECK_STATUS(EMU_NNC_E_DMA);
+	emu_cfg_write(&dev, PCI_COMMAND, 2, PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER);
+
+	/* Device memory full. */
+	setup();
+	emu_manager_set_mem_size(mgr, 0x4000);
+	mb_init(15, 4);
+	mb_dma(58, 0, &s[2], 1);
+	mb_dma(58, 0, &s[2], 1);
+	mb_dma(58, 0, &s[2], 1);
+	mb_send();
+	CHECK_EQ(r_count(), 1);		/* the first two fit: only the third fails */
+	t = r_trans(0);
+	CHECK(t && ld32(t) == STATUS_FROM_DEV && ld32(t + 12) == EMU_NNC_E_NO_MEM);
+	t = xfer_sum(4, 58);
+	CHECK(t && ld64(t + 16) == 0x4000);
+}
+
+/* Answer is one DMA_XFER_CONT for @chunk with @xferred bytes. */
+static void check_cont(uint32_t chunk, uint64_t xferred, int line)
+{
+	const uint8_t *t = r_trans(0);
+
+	if (!t || r_count() != 1 || ld32(t) != DMA_CONT || ld32(t + 4) != 24 ||
+	    ld32(t + 8) != chunk || ld64(t + 16) != xferred) {
+		fprintf(stderr, "line %d: expected DMA_XFER_CONT %u/%llu\n", line,
+			chunk, (unsigned long long)xferred);
+		emu_test_failures++;
+	}
+}
+#define CHECK_CONT(c, x) check_cont(c, x, __LINE__)
+
+static void test_continuation(void)
+{
+	struct seg s[8];
+	uint64_t expect = 0;
+	uint32_t crc = 0;
+	const uint8_t *t;
+
+	setup();
+	for (int i = 0; i < 8; i++) {
+		s[i] = (struct seg){ GUEST_GPA + 0x1000 * (i * 3 + 1) + i, 0x800 + i * 16 };
+		expect += s[i].size;
+		crc = ref_crc(crc, guest + (s[i].addr - GUEST_GPA), s[i].size);
+	}
+
+	/* Part 1: the announcement, an activate and the first 3 segments. */
+	mb_init(100, 9);
+	{
+		uint8_t n[8];
+
+		st64(n, expect);
+		mb_pt(EMU_PT_XFER_EXPECT, 77, n, 8);
+	}
+	mb_activate(GUEST_GPA + 0x200000, 32);
+	mb_dma(77, 5, s, 3);
+	mb_send();
+	CHECK_EQ(ld32(rsp + 8), 100);
+	CHECK_CONT(5, s[0].size + s[1].size + s[2].size);
+	CHECK(emu_manager_dbc(mgr, 0)->active);
+
+	/* Part 2: the host sends the next segments, count 1, same chunk id. */
+	mb_init(101, 9);
+	mb_dma(77, 5, s + 3, 3);
+	mb_send();
+	CHECK_EQ(ld32(rsp + 8), 101);
+	CHECK_CONT(5, expect - s[6].size - s[7].size);
+
+	/* Last part: now the whole request is answered. */
+	mb_init(102, 9);
+	mb_dma(77, 5, s + 6, 2);
+	mb_send();
+	CHECK_EQ(ld32(rsp + 8), 102);
+	CHECK_EQ(r_count(), 2);
+	t = r_trans(0);
+	CHECK(t && ld32(t) == PT_FROM_DEV && ld32(t + 8) == EMU_PT_XFER_EXPECT &&
+	      ld32(t + 16) == 0);
+	t = r_trans(1);
+	CHECK(t && ld32(t) == ACT_FROM_DEV && ld32(t + 8) == 0 && ld32(t + 12) == 0);
+	t = xfer_sum(9, 77);
+	CHECK(t && ld64(t + 16) == expect && ld32(t + 24) == crc);
+
+	/* Abort half way: bytes and the activated DBC go. */
+	mb_init(103, 9);
+	{
+		uint8_t n[8];
+
+		st64(n, 1 << 20);
+		mb_pt(EMU_PT_XFER_EXPECT, 77, n, 8);
+	}
+	mb_activate(GUEST_GPA + 0x300000, 8);
+	mb_dma(77, 6, s, 2);
+	mb_send();
+	CHECK_CONT(6, s[0].size + s[1].size);
+	CHECK(emu_manager_dbc(mgr, 1)->active);
+	mb_init(104, 9);
+	mb_dma(0, 6, NULL, 0);			/* count 0: abort */
+	CHECK_EQ(mb_send(), 32);
+	CHECK_EQ(r_count(), 0);
+	CHECK(!emu_manager_dbc(mgr, 1)->active);
+	CHECK(emu_manager_dbc(mgr, 0)->active);
+	t = xfer_sum(9, 77);
+	CHECK(t && ld64(t + 16) == expect && ld32(t + 24) == crc);
+	/* Aborting what is not in flight is harmless. */
+	mb_init(105, 9);
+	mb_dma(0, 6, NULL, 0);
+	CHECK_EQ(mb_send(), 32);
+
+	/* A part with another tag than the transfer's is refused. */
+	mb_init(106, 9);
+	{
+		uint8_t n[8];
+
+		st64(n, 1 << 20);
+		mb_pt(EMU_PT_XFER_EXPECT, 78, n, 8);
+	}
+	mb_dma(78, 7, s, 1);
+	mb_send();
+	CHECK_CONT(7, s[0].size);
+	mb_init(107, 9);
+	mb_dma(79, 7, s + 1, 1);
+	mb_send();
+	CHECK_EQ(r_count(), 2);		/* the deferred answer, then the error */
+	t = r_trans(0);
+	CHECK(t && ld32(t) == PT_FROM_DEV && ld32(t + 8) == EMU_PT_XFER_EXPECT);
+	t = r_trans(1);
+	CHECK(t && ld32(t) == STATUS_FROM_DEV && ld32(t + 12) == EMU_NNC_E_CHUNK);
+	t = xfer_sum(9, 78);
+	CHECK(t && ld64(t + 16) == 0);
+
+	/* A refused segment ends the transfer with the deferred answers. */
+	mb_init(108, 9);
+	{
+		uint8_t n[8];
+
+		st64(n, 1 << 20);
+		mb_pt(EMU_PT_XFER_EXPECT, 80, n, 8);
+	}
+	mb_dma(80, 8, s, 1);
+	mb_send();
+	CHECK_CONT(8, s[0].size);
+	mb_init(109, 9);
+	{
+		struct seg bad = { 0x10, 0x10 };
+
+		mb_dma(80, 8, &bad, 1);
+	}
+	mb_send();
+	CHECK_EQ(r_count(), 2);
+	t = r_trans(0);
+	CHECK(t && ld32(t) == PT_FROM_DEV);
+	t = r_trans(1);
+	CHECK(t && ld32(t) == STATUS_FROM_DEV && ld32(t + 12) == EMU_NNC_E_DMA);
+	mb_init(110, 9);
+	mb_dma(80, 8, s, 1);		/* a new transfer now, done at once */
+	mb_send();
+	CHECK_EQ(r_count(), 0);
+}
+
+/* Eight continued transfers in flight; a ninth evicts the oldest. */
+static void test_continuation_evict(void)
+{
+	struct seg s = { GUEST_GPA, 0x100 };
+	uint8_t n[8];
+
+	setup();
+	st64(n, 0x1000);
+	for (uint32_t i = 0; i < 9; i++) {
+		mb_init(700 + i, 2);
+		mb_pt(EMU_PT_XFER_EXPECT, 10 + i, n, 8);
+		if (i == 0)
+			mb_activate(GUEST_GPA + 0x100000, 16);
+		mb_dma(10 + i, 20 + i, &s, 1);
+		mb_send();
+		CHECK_CONT(20 + i, 0x100);
+		CHECK_EQ(emu_manager_dbc(mgr, 0)->active, i < 8);
+	}
+	/* The survivors go on. */
+	mb_init(720, 2);
+	mb_dma(18, 28, &s, 1);
+	mb_send();
+	CHECK_CONT(28, 0x200);
+}
+
+/* Without an announcement: a part that fills the message asks for more. */
+static void test_continuation_full(void)
+{
+	/* Linux 6.12 cuts a part with < 1 KiB + 16 bytes left of 64 KiB. */
+	uint32_t n = (0x10000 - 32 - 24 - 1030) / 16;
+	static struct seg s[4096];
+	uint64_t sent = 0;
+	uint32_t crc = 0;
+	const uint8_t *t;
+
+	setup();
+	for (uint32_t i = 0; i < 4096; i++) {
+		s[i] = (struct seg){ GUEST_GPA + 64 * i, 32 };
+		if (i < n + 10)
+			crc = ref_crc(crc, guest + 64 * i, 32);
+	}
+	mb_init(200, 1);
+	mb_dma(3, 99, s, n);
+	CHECK(mb.len > 0x10000 - 1040);
+	mb_send();
+	sent = 32ull * n;
+	CHECK_CONT(99, sent);
+	mb_init(201, 1);
+	mb_dma(3, 99, s + n, 10);
+	mb_send();
+	CHECK_EQ(r_count(), 0);
+	t = xfer_sum(1, 3);
+	CHECK(t && ld64(t + 16) == sent + 320 && ld32(t + 24) == crc);
+
+	/* Our driver fills the message to the last byte: same. */
+	n = (0x10000 - 32 - 24) / 16;
+	mb_init(202, 1);
+	mb_dma(4, 98, s, n);
+	CHECK_EQ(mb.len, 0x10000 - 8);
+	mb_send();
+	CHECK_CONT(98, 32ull * n);
+	mb_init(203, 1);
+	mb_dma(4, 98, s, 1);
+	mb_send();
+	CHECK_EQ(r_count(), 0);
+}
+
+static unsigned int hook_on, hook_off;
+
+static void dbc_hook(void *ctx, unsigned int id, bool active)
+{
+	const struct emu_dbc_cfg *d = emu_manager_dbc(mgr, id);
+
+	(void)ctx;
+	/* Called with the config already in place, or already gone. */
+	if (active && d->active && d->nelem)
+		hook_on++;
+	if (!active && !d->active)
+		hook_off++;
+}
+
+static void test_activate(void)
+{
+	const struct emu_dbc_cfg *d;
+	const uint8_t *t;
+
+	setup();
+	hook_on = hook_off = 0;
+	emu_manager_set_dbc_hook(mgr, dbc_hook, NULL);
+	for (int i = 0; i < 16; i++) {
+		mb_init(300 + i, i < 10 ? 1 : 2);
+		mb_activate(GUEST_GPA + 0x10000 * i, 64);
+		mb_send();
+		t = r_trans(0);
+		CHECK(t && ld32(t) == ACT_FROM_DEV && ld32(t + 4) == 24 &&
+		      ld32(t + 8) == 0 && ld32(t + 12) == (uint32_t)i);
+	}
+	d = emu_manager_dbc(mgr, 3);
+	CHECK(d && d->active && d->owner == 1 && d->nelem == 64 &&
+	      d->req_q_addr == GUEST_GPA + 0x30000 &&
+	      d->rsp_q_addr == GUEST_GPA + 0x30000 + 8192 - 256);
+	CHECK(emu_manager_dbc(mgr, 16) == NULL);
+
+	/* The 17th: no DBC left. dbc_id 0 so Linux reports -ECANCELED. */
+	mb_init(400, 3);
+	mb_activate(GUEST_GPA, 64);
+	mb_send();
+	t = r_trans(0);
+	CHECK(t && ld32(t) == ACT_FROM_DEV && ld32(t + 8) == EMU_NNC_E_NO_DBC &&
+	      ld32(t + 12) == 0);
+
+	/* Deactivate by passthrough: only the owner may. */
+	mb_init(401, 2);
+	mb_pt(EMU_PT_DEACTIVATE, 3, NULL, 0);
+	mb_send();
+	CHECK_EQ(r_count(), 2);
+	t = r_trans(1);
+	CHECK(t && ld32(t) == DEACT_FROM_DEV && ld32(t + 8) != 0 && ld32(t + 12) == 3);
+	CHECK(emu_manager_dbc(mgr, 3)->active);
+	mb_init(402, 1);
+	mb_pt(EMU_PT_DEACTIVATE, 3, NULL, 0);
+	mb_send();
+	t = r_trans(0);
+	CHECK(t && ld32(t) == PT_FROM_DEV && ld32(t + 16) == 0);
+	t = r_trans(1);
+	CHECK(t && ld32(t) == DEACT_FROM_DEV && ld32(t + 8) == 0 && ld32(t + 12) == 3);
+	CHECK(!emu_manager_dbc(mgr, 3)->active);
+	mb_init(403, 1);
+	mb_pt(EMU_PT_DEACTIVATE, 16, NULL, 0);
+	mb_send();
+	CHECK_EQ(r_count(), 1);		/* no DEACTIVATE_FROM_DEV for DBC 16 */
+
+	/* Terminate handle 1: its 9 DBCs go, handle 2's stay. */
+	mb_init(404, 1);
+	mb_terminate(1);
+	mb_send();
+	t = r_trans(0);
+	CHECK(t && r_count() == 1 && ld32(t) == TERM_FROM_DEV && ld32(t + 4) == 16 &&
+	      ld32(t + 8) == 0);
+	for (unsigned int i = 0; i < 16; i++)
+		if (i < 10)
+			CHECK(!emu_manager_dbc(mgr, i)->active);
+		else
+			CHECK(emu_manager_dbc(mgr, i)->active);
+	mb_init(405, 2);
+	mb_terminate(2);
+	mb_send();
+	for (unsigned int i = 0; i < 16; i++)
+		CHECK(!emu_manager_dbc(mgr, i)->active);
+	CHECK_EQ(hook_on, 16);
+	CHECK_EQ(hook_off, 16);
+
+	/* Bad rings: sizes differ, zero, overlapping, wrapping, short buffer. */
+	{
+		static const struct { uint64_t req, rsp; uint32_t rn, sn, buf; } bad[] = {
+			{ GUEST_GPA, GUEST_GPA + 0x4000, 16, 8, 0x5000 },
+			{ GUEST_GPA, GUEST_GPA + 0x4000, 0, 0, 0x5000 },
+			{ GUEST_GPA, GUEST_GPA + 0x100, 16, 16, 0x5000 },
+			{ ~0ull - 100, GUEST_GPA, 16, 16, 0x5000 },
+			{ GUEST_GPA, GUEST_GPA + 0x4000, 16, 16, 16 },
+			{ 0, GUEST_GPA, 16, 16, 0x5000 },
+		};
+
+		for (unsigned int i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			uint8_t *p;
+
+			mb_init(500 + i, 1);
+			p = mb_trans(ACT_TO_DEV, 40);
+			st64(p + 8, bad[i].req);
+			st64(p + 16, bad[i].rsp);
+			st32(p + 24, bad[i].rn);
+			st32(p + 28, bad[i].sn);
+			st32(p + 32, bad[i].buf);
+			mb_send();
+			t = r_trans(0);
+			CHECK(t && ld32(t) == ACT_FROM_DEV &&
+			      ld32(t + 8) == EMU_NNC_E_RANGE && ld32(t + 12) == 0);
+		}
+		CHECK(!emu_manager_dbc(mgr, 0)->active);
+	}
+
+	/* Terminate also drops the user's transfers; reset drops everything. */
+	{
+		struct seg s = { GUEST_GPA, 4096 };
+
+		mb_init(600, 7);
+		mb_dma(1, 0, &s, 1);
+		mb_activate(GUEST_GPA + 0x100000, 16);
+		mb_send();
+		CHECK(emu_manager_dbc(mgr, 0)->active);
+		mb_init(601, 7);
+		mb_terminate(7);
+		mb_send();
+		t = xfer_sum(7, 1);
+		CHECK(t && ld32(t + 28) == EMU_PT_E_NO_TAG);
+		mb_init(602, 7);
+		mb_dma(1, 0, &s, 1);
+		mb_activate(GUEST_GPA + 0x100000, 16);
+		mb_send();
+		emu_manager_reset(mgr);
+		CHECK(!emu_manager_dbc(mgr, 0)->active);
+		t = xfer_sum(7, 1);
+		CHECK(t && ld32(t + 28) == EMU_PT_E_NO_TAG);
+	}
+	CHECK_EQ(hook_on, 18);
+	CHECK_EQ(hook_off, 18);
+}
+
+static void test_validate_partition(void)
+{
+	const uint8_t *t;
+	uint8_t *p;
+
+	setup();
+	mb_init(1, 0);
+	p = mb_trans(VALID_TO_DEV, 16);
+	st32(p + 8, 0xffffffffu);
+	p = mb_trans(VALID_TO_DEV, 16);
+	st32(p + 8, 3);
+	mb_send();
+	CHECK_EQ(r_count(), 2);
+	t = r_trans(0);
+	CHECK(t && ld32(t) == VALID_FROM_DEV && ld32(t + 8) == 0);
+	t = r_trans(1);
+	CHECK(t && ld32(t) == VALID_FROM_DEV && ld32(t + 8) == EMU_NNC_E_RANGE);
+}
+
+static void test_malformed(void)
+{
+	uint8_t *p;
+
+	setup();
+	/* Shorter than a header, or not this protocol: no answer at all. */
+	mb_init(1, 0);
+	mb_trans(STATUS_TO_DEV, 8);
+	CHECK_EQ(mb_send_raw(31, false), 0);
+	CHECK_EQ(mb_send_raw(0, false), 0);
+	CHECK_EQ(emu_manager_handle(mgr, NULL, 100, rsp, sizeof(rsp)), 0);
+	st32(mb.buf + 4, 0x43494152);
+	rlen = emu_manager_handle(mgr, mb.buf, mb.len, rsp, sizeof(rsp));
+	CHECK_EQ(rlen, 0);
+
+	/* hdr.len disagrees with what arrived, both ways. */
+	mb_init(2, 0);
+	mb_trans(STATUS_TO_DEV, 8);
+	mb_send_raw(mb.len + 8, false);
+	CHECK_STATUS(EMU_NNC_E_MALFORMED);
+	CHECK_EQ(ld32(rsp + 8), 2);		/* still echoes the sequence */
+	mb_send_raw(mb.len - 4, false);
+	CHECK_STATUS(EMU_NNC_E_MALFORMED);
+
+	/* hdr.len below the header. */
+	mb_init(3, 0);
+	st32(mb.buf + 12, 16);
+	rlen = emu_manager_handle(mgr, mb.buf, 32, rsp, sizeof(rsp));
+	CHECK_STATUS(EMU_NNC_E_MALFORMED);
+
+	/* Huge hdr.len. */
+	st32(mb.buf + 12, 0xffffffffu);
+	rlen = emu_manager_handle(mgr, mb.buf, 32, rsp, sizeof(rsp));
+	CHECK_STATUS(EMU_NNC_E_MALFORMED);
+
+	/* count larger than the transactions present. */
+	mb_init(4, 0);
+	mb_trans(STATUS_TO_DEV, 8);
+	st32(mb.buf + 12, mb.len);
+	st32(mb.buf + 16, 2);
+	rlen = emu_manager_handle(mgr, mb.buf, mb.len, rsp, sizeof(rsp));
+	CHECK_STATUS(EMU_NNC_E_MALFORMED);
+	st32(mb.buf + 16, 0xffffffffu);
+	rlen = emu_manager_handle(mgr, mb.buf, mb.len, rsp, sizeof(rsp));
+	CHECK_STATUS(EMU_NNC_E_MALFORMED);
+
+	/* count smaller: bytes left over. */
+	mb_init(5, 0);
+	mb_trans(STATUS_TO_DEV, 8);
+	mb_trans(STATUS_TO_DEV, 8);
+	st32(mb.buf + 12, mb.len);
+	st32(mb.buf + 16, 1);
+	rlen = emu_manager_handle(mgr, mb.buf, mb.len, rsp, sizeof(rsp));
+	CHECK_STATUS(EMU_NNC_E_MALFORMED);
+
+	/* Transaction len 0, below its header, and huge. */
+	{
+		static const uint32_t lens[] = { 0, 4, 7, 0xffffffffu, 0x80000000u, 16 };
+
+		for (unsigned int i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+			mb_init(6, 0);
+			p = mb_trans(STATUS_TO_DEV, 8);
+			st32(p + 4, lens[i]);
+			mb_send();
+			CHECK_STATUS(EMU_NNC_E_MALFORMED);
+		}
+	}
+
+	/* Lengths summing past the end. */
+	mb_init(7, 0);
+	mb_trans(STATUS_TO_DEV, 8);
+	p = mb_trans(PT_TO_DEV, 16);
+	st32(p + 4, 24);
+	mb_send();
+	CHECK_STATUS(EMU_NNC_E_MALFORMED);
+
+	/* Unknown types, and types only the device sends. */
+	{
+		static const uint32_t types[] = {
+			0, 1, 2, 3, 5, 7, 8, 10, 11, 12, 13, 14, 16, 18, 19, 21, 0xffffffffu,
+		};
+
+		for (unsigned int i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+			mb_init(8, 0);
+			mb_trans(types[i], 24);
+			mb_send();
+			CHECK_STATUS(EMU_NNC_E_TYPE);
+		}
+	}
+
+	/* A refused message executes nothing, even its valid parts. */
+	mb_init(9, 0);
+	mb_activate(GUEST_GPA, 16);
+	mb_trans(99, 8);
+	mb_send();
+	CHECK_STATUS(EMU_NNC_E_TYPE);
+	CHECK(!emu_manager_dbc(mgr, 0)->active);
+
+	/* Type structs shorter than they must be. */
+	mb_init(10, 0);
+	mb_trans(ACT_TO_DEV, 32);
+	mb_send();
+	CHECK_STATUS(EMU_NNC_E_MALFORMED);
+	mb_init(10, 0);
+	mb_trans(TERM_TO_DEV, 8);
+	mb_send();
+	CHECK_STATUS(EMU_NNC_E_MALFORMED);
+	mb_init(10, 0);
+	mb_trans(DMA_TO_DEV, 16);
+	mb_send();
+	CHECK_STATUS(EMU_NNC_E_MALFORMED);
+	mb_init(10, 0);
+	mb_trans(PT_TO_DEV, 12);		/* not a multiple of 8 */
+	mb_send();
+	CHECK_STATUS(EMU_NNC_E_MALFORMED);
+
+	/* DMA: count disagrees with len (both ways, and huge). */
+	{
+		static const uint32_t counts[] = { 2, 0, 0xffffffffu, 0x10000000u };
+		struct seg s = { GUEST_GPA, 16 };
+
+		for (unsigned int i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
+			mb_init(11, 0);
+			mb_dma(1, 0, &s, 1);
+			st32(mb.buf + 32 + 12, counts[i]);
+			mb_send();
+			CHECK_STATUS(EMU_NNC_E_MALFORMED);
+		}
+	}
+	/* DMA: empty segment, wrapping segment. */
+	{
+		struct seg s0 = { GUEST_GPA, 0 }, sw = { ~0ull - 8, 0x100 };
+
+		mb_init(12, 0);
+		mb_dma(1, 0, &s0, 1);
+		mb_send();
+		CHECK_STATUS(EMU_NNC_E_RANGE);
+		mb_init(12, 0);
+		mb_dma(1, 0, &sw, 1);
+		mb_send();
+		CHECK_STATUS(EMU_NNC_E_RANGE);
+		/* Huge but not wrapping: refused by guest memory, or by size. */
+		sw = (struct seg){ GUEST_GPA, 1ull << 62 };
+		mb_init(12, 0);
+		mb_dma(1, 0, &sw, 1);
+		mb_send();
+		CHECK_STATUS(EMU_NNC_E_NO_MEM);
+		sw = (struct seg){ 0x10, 0x100 };
+		mb_init(12, 0);
+		mb_dma(1, 0, &sw, 1);
+		mb_send();
+		CHECK_STATUS(EMU_NNC_E_DMA);
+	}
+	/* Two continued transfers in one message; segment-less non-abort. */
+	{
+		struct seg s = { GUEST_GPA, 16 };
+
+		mb_init(13, 0);
+		mb_dma(1, 1, &s, 1);
+		mb_dma(1, 2, &s, 1);
+		mb_send();
+		CHECK_STATUS(EMU_NNC_E_MALFORMED);
+		mb_init(13, 0);
+		mb_dma(1, 0, NULL, 0);
+		mb_send();
+		CHECK_STATUS(EMU_NNC_E_MALFORMED);
+	}
+	/* Non-zero padding. */
+	mb_init(14, 0);
+	mb_trans(STATUS_TO_DEV, 8);
+	st32(mb.buf + 28, 1);
+	mb_send();
+	CHECK_STATUS(EMU_NNC_E_MALFORMED);
+	mb_init(14, 0);
+	p = mb_trans(TERM_TO_DEV, 16);
+	st32(p + 12, 1);
+	mb_send();
+	CHECK_STATUS(EMU_NNC_E_MALFORMED);
+
+	/* A message larger than 64 KiB. */
+	mb_init(15, 0);
+	p = mb_trans(PT_TO_DEV, 0x10000);
+	st32(p + 8, EMU_PT_ECHO);
+	mb_send();
+	CHECK_STATUS(EMU_NNC_E_MALFORMED);
+
+	/* The host's buffer too small for the answer. */
+	mb_init(16, 0);
+	mb_trans(STATUS_TO_DEV, 8);
+	st32(mb.buf + 12, mb.len);
+	st32(mb.buf + 16, 1);
+	CHECK_EQ(emu_manager_handle(mgr, mb.buf, mb.len, rsp, 40), 0);
+	CHECK_EQ(emu_manager_handle(mgr, mb.buf, mb.len, NULL, 4096), 0);
+}
+
+/* Random corruption of valid messages: no crash, no out-of-bounds access. */
+static void test_fuzz(void)
+{
+	uint32_t seed = 12345;
+	struct seg s[4] = {
+		{ GUEST_GPA, 100 }, { GUEST_GPA + 0x5000, 0x1000 },
+		{ GUEST_GPA + 0x9000, 8 }, { GUEST_GPA + 0x20000, 0x40 },
+	};
+
+	setup();
+	for (int iter = 0; iter < 20000; iter++) {
+		uint8_t *copy;
+		size_t len;
+
+		mb_init(iter, iter % 3);
+		switch (iter % 5) {
+		case 0: mb_trans(STATUS_TO_DEV, 8); mb_pt(EMU_PT_ECHO, 1, s, 16); break;
+		case 1: mb_dma(iter % 7, iter % 4 ? 0 : 3, s, 4); break;
+		case 2: mb_activate(GUEST_GPA + 0x100000, 32); mb_terminate(iter % 3); break;
+		case 3: mb_pt(EMU_PT_XFER_SUM, iter % 7, NULL, 0); mb_pt(EMU_PT_DEACTIVATE, iter % 17, NULL, 0); break;
+		case 4: mb_dma(1, 9, s, 2); mb_dma(0, 9, NULL, 0); break;
+		}
+		st32(mb.buf + 12, mb.len);
+		st32(mb.buf + 16, mb.count);
+		len = mb.len;
+		for (int k = 0; k < 1 + iter % 4; k++) {
+			seed = seed * 1103515245 + 12345;
+			mb.buf[(seed >> 8) % mb.len] ^= 1u << ((seed >> 4) & 7);
+		}
+		seed = seed * 1103515245 + 12345;
+		if (!(seed & 0x700))
+			len = (seed >> 12) % (mb.len + 1);
+		/* An exact-size heap copy, so ASan sees any over-read. */
+		copy = malloc(len ? len : 1);
+		if (!copy)
+			abort();
+		memcpy(copy, mb.buf, len);
+		rlen = emu_manager_handle(mgr, copy, len, rsp, sizeof(rsp));
+		free(copy);
+		CHECK(rlen == 0 || (rlen >= 32 && rlen <= sizeof(rsp) &&
+				    ld32(rsp + 12) == rlen && r_trans(r_count() ? r_count() - 1 : 0) != NULL) ||
+		      (rlen == 32 && r_count() == 0));
+	}
+}
+
+static uint32_t rnd_state = 777;
+
+static uint32_t rnd(void)
+{
+	rnd_state = rnd_state * 1103515245 + 12345;
+	return rnd_state >> 8;
+}
+
+/* Well-framed messages with random fields: every execution path. */
+static void test_fuzz_fields(void)
+{
+	static const uint32_t types[] = {
+		STATUS_TO_DEV, PT_TO_DEV, DMA_TO_DEV, ACT_TO_DEV, TERM_TO_DEV,
+		VALID_TO_DEV,
+	};
+	setup();
+	emu_manager_set_mem_size(mgr, 1 << 20);
+	for (int iter = 0; iter < 20000; iter++) {
+		uint32_t n = 1 + rnd() % 4;
+
+		mb_init(iter, rnd() % 3);
+		for (uint32_t k = 0; k < n; k++) {
+			uint32_t type = types[rnd() % 6];
+			struct seg sg[3];
+			uint8_t *p;
+			uint8_t x[16];
+
+			switch (type) {
+			case PT_TO_DEV:
+				st64(x, rnd() % 0x3000);
+				st64(x + 8, rnd());
+				mb_pt(rnd() % 6, rnd() % 20, x, (rnd() % 3) * 8);
+				break;
+			case DMA_TO_DEV:
+				for (int j = 0; j < 3; j++) {
+					sg[j].addr = GUEST_GPA - 0x1000 + rnd() % (GUEST_SIZE + 0x2000);
+					sg[j].size = 1 + rnd() % 0x3000;
+				}
+				mb_dma(rnd() % 8, rnd() % 4 ? 0 : rnd() % 12,
+				       sg, rnd() % 4);
+				break;
+			case ACT_TO_DEV:
+				mb_activate(GUEST_GPA + (rnd() % 64) * 0x10000, rnd() % 300);
+				break;
+			case TERM_TO_DEV:
+				mb_terminate(rnd() % 3);
+				break;
+			case VALID_TO_DEV:
+				p = mb_trans(VALID_TO_DEV, 16);
+				st32(p + 8, rnd() % 2 ? 0xffffffffu : rnd());
+				break;
+			default:
+				mb_trans(type, 8);
+				break;
+			}
+		}
+		mb_send();
+		CHECK(rlen >= 32 && ld32(rsp + 12) == rlen &&
+		      (r_count() == 0 || r_trans(r_count() - 1) != NULL));
+	}
+}
+
+static void test_counters(void)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *f;
+
+	setup();
+	mb_init(1, 0);
+	mb_activate(GUEST_GPA, 16);
+	mb_send();
+	mb_init(2, 0);
+	mb_trans(77, 8);
+	mb_send();
+	f = open_memstream(&text, &size);
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	emu_manager_print_counters(mgr, f);
+	fclose(f);
+	CHECK(strstr(text, "nnc_msgs 2\n") != NULL);
+	CHECK(strstr(text, "nnc_bad_msgs 1\n") != NULL);
+	CHECK(strstr(text, "nnc_activates 1\n") != NULL);
+	CHECK(strstr(text, "nnc_dma_bytes 0\n") != NULL);
+	CHECK(strstr(text, "nnc_dbc_active 1\n") != NULL);
+	free(text);
+}
+
+int main(void)
+{
+	RUN(test_status);
+	RUN(test_crc);
+	RUN(test_echo);
+	RUN(test_dma);
+	RUN(test_continuation);
+	RUN(test_continuation_evict);
+	RUN(test_continuation_full);
+	RUN(test_activate);
+	RUN(test_validate_partition);
+	RUN(test_malformed);
+	RUN(test_fuzz);
+	RUN(test_fuzz_fields);
+	RUN(test_counters);
+	emu_manager_destroy(mgr);
+	emu_device_fini(&dev);
+	guest_mem_reset(&gmem);
+	free(guest);
+	return emu_test_exit();
+}
