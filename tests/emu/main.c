@@ -4,7 +4,7 @@
  * kernel, attached through vhost-user + virtio_pcidev.
  *
  *   qaic-emu --socket PATH [--no-msix] [--counters FILE] [--ready FILE]
- *            [--verbose]
+ *            [--syserr-after-ms N] [--verbose]
  *
  * Listens on PATH (UML connects once at boot and never retries, so the
  * runner waits for the --ready file), serves one frontend until it goes
@@ -24,6 +24,8 @@
 #include <unistd.h>
 
 #include "device.h"
+#include "manager.h"
+#include "mhi.h"
 #include "vhost_user.h"
 #include "virtio_pcidev.h"
 
@@ -31,6 +33,7 @@ struct emu_options {
 	const char *socket_path;
 	const char *counters_path;
 	const char *ready_path;
+	unsigned int syserr_after_ms;
 	bool no_msix;
 	bool verbose;
 };
@@ -38,6 +41,8 @@ struct emu_options {
 /* The one emulator instance: device, transport and protocol glue. */
 struct emu {
 	struct emu_device dev;
+	struct emu_manager *mgr;	/* behind QAIC_CONTROL */
+	struct emu_mhi *mhi;		/* BAR0 */
 	struct vu_dev vu;
 	struct vpci vpci;
 };
@@ -46,7 +51,7 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: qaic-emu --socket PATH [--no-msix] [--counters FILE]\n"
-		"                [--ready FILE] [--verbose]\n");
+		"                [--ready FILE] [--syserr-after-ms N] [--verbose]\n");
 }
 
 static int parse_options(int argc, char **argv, struct emu_options *o)
@@ -57,6 +62,7 @@ static int parse_options(int argc, char **argv, struct emu_options *o)
 		{ "counters", required_argument, NULL, 'c' },
 		{ "ready", required_argument, NULL, 'r' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "syserr-after-ms", required_argument, NULL, 'E' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -69,6 +75,15 @@ static int parse_options(int argc, char **argv, struct emu_options *o)
 		case 'c': o->counters_path = optarg; break;
 		case 'r': o->ready_path = optarg; break;
 		case 'v': o->verbose = true; break;
+		case 'E': {
+			char *end;
+			unsigned long ms = strtoul(optarg, &end, 0);
+
+			if (*end || !*optarg || ms > 86400000)
+				return -1;
+			o->syserr_after_ms = (unsigned int)ms;
+			break;
+		}
 		case 'h': usage(stdout); exit(0);
 		default: return -1;
 		}
@@ -90,6 +105,8 @@ static int write_counters(const struct emu *emu, const char *path)
 	if (!f)
 		return -errno;
 	emu_counters_print(&emu->dev.counters, f);
+	emu_mhi_counters_print(emu->mhi, f);
+	emu_manager_print_counters(emu->mgr, f);
 	vu_stats_print(&emu->vu.stats, f);
 	if (fclose(f))
 		return -errno;
@@ -125,16 +142,21 @@ static void serve(struct emu *emu, int sig_fd)
 {
 	struct pollfd pfds[1 + VU_MAX_POLLFDS];
 	unsigned int n;
+	int ret;
 
 	for (;;) {
 		pfds[0] = (struct pollfd){ .fd = sig_fd, .events = POLLIN };
 		n = vu_pollfds(&emu->vu, &pfds[1], VU_MAX_POLLFDS);
-		if (poll(pfds, 1 + n, -1) < 0) {
+		ret = poll(pfds, 1 + n, emu_mhi_timeout_ms(emu->mhi));
+		if (ret < 0) {
 			if (errno == EINTR)
 				continue;
 			perror("qaic-emu: poll");
 			return;
 		}
+		emu_mhi_tick(emu->mhi);	/* timed fault injection */
+		if (!ret)
+			continue;
 		if (pfds[0].revents) {
 			emu_log(&emu->dev, "terminating on signal");
 			return;
@@ -156,6 +178,16 @@ static struct emu *emu_create(const struct emu_options *o)
 		free(emu);
 		return NULL;
 	}
+	emu->mgr = emu_manager_create(&emu->dev);
+	emu->mhi = emu->mgr ? emu_mhi_create(&emu->dev, emu->mgr) : NULL;
+	if (!emu->mhi) {
+		emu_manager_destroy(emu->mgr);
+		emu_device_fini(&emu->dev);
+		free(emu);
+		return NULL;
+	}
+	emu_mhi_attach(emu->mhi);
+	emu_mhi_set_syserr_after(emu->mhi, o->syserr_after_ms);
 	vu_init(&emu->vu, VPCI_NR_VQS, &vpci_vu_ops, &emu->vpci);
 	vpci_init(&emu->vpci, &emu->dev, &emu->vu);
 	emu->dev.verbose = o->verbose;
@@ -166,6 +198,8 @@ static struct emu *emu_create(const struct emu_options *o)
 static void emu_destroy(struct emu *emu)
 {
 	vu_close(&emu->vu);
+	emu_mhi_destroy(emu->mhi);
+	emu_manager_destroy(emu->mgr);
 	emu_device_fini(&emu->dev);
 	free(emu);
 }

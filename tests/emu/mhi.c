@@ -1,0 +1,1225 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * MHI device side on BAR0 of the emulated AIC100 (see mhi.h).
+ *
+ * Facts used (Linux 6.12, drivers/bus/mhi/common.h and host/): register
+ * offsets and fields; the 44-byte channel, event and command contexts and
+ * 16-byte ring elements; a host rings a doorbell by writing the upper half
+ * of the new write pointer, then the lower half; the device writes an event
+ * at the event ring's read pointer, advances it and stores it back into the
+ * event context, as long as the read pointer has not reached the write
+ * pointer the host gave; a command completion event points at the command
+ * element; a transfer event points at the last element it completes and
+ * carries the length written; the host leaves chained elements without an
+ * event unless it asked for one (IEOB) and asks for one at the end of each
+ * transfer (IEOT).
+ *
+ * Copyright (c) 2026 The qaic authors.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "device.h"
+#include "manager.h"
+#include "mhi.h"
+
+/* Registers (drivers/bus/mhi/common.h). */
+#define R_MHIREGLEN		0x00
+#define R_MHIVER		0x08
+#define R_MHICFG		0x10
+#define R_CHDBOFF		0x18
+#define R_ERDBOFF		0x20
+#define R_BHIOFF		0x28
+#define R_BHIEOFF		0x2c
+#define R_DEBUGOFF		0x30
+#define R_MHICTRL		0x38
+#define R_MHISTATUS		0x48
+#define R_CCABAP_LOWER		0x58
+#define R_CCABAP_HIGHER		0x5c
+#define R_ECABAP_LOWER		0x60
+#define R_ECABAP_HIGHER		0x64
+#define R_CRCBAP_LOWER		0x68
+#define R_CRCBAP_HIGHER		0x6c
+#define R_CRDB_LOWER		0x70
+#define R_CRDB_HIGHER		0x74
+#define R_MHICTRLBASE_LOWER	0x80
+#define R_MHICTRLBASE_HIGHER	0x84
+#define R_MHICTRLLIMIT_LOWER	0x88
+#define R_MHICTRLLIMIT_HIGHER	0x8c
+#define R_MHIDATABASE_LOWER	0x98
+#define R_MHIDATABASE_HIGHER	0x9c
+#define R_MHIDATALIMIT_LOWER	0xa0
+#define R_MHIDATALIMIT_HIGHER	0xa4
+
+/* BHI registers, relative to EMU_MHI_BHI_OFF. */
+#define BHI_VERSION_MINOR	0x00
+#define BHI_VERSION_MAJOR	0x04
+#define BHI_INTVEC		0x20
+#define BHI_EXECENV		0x28
+#define BHI_STATUS		0x2c
+#define BHI_SERIALNU		0x40
+#define BHI_MSMHWID0		0x4c
+#define BHI_SIZE		0xc8
+#define BHIE_SIZE		0x80
+
+#define MHICTRL_RESET		(1u << 1)
+#define MHICTRL_STATE_SHIFT	8
+#define MHISTATUS_READY		(1u << 0)
+#define MHISTATUS_SYSERR	(1u << 2)
+
+/* enum mhi_state */
+#define ST_RESET		0x0
+#define ST_READY		0x1
+#define ST_M0			0x2
+#define ST_M1			0x3
+#define ST_M2			0x4
+#define ST_M3			0x5
+#define ST_SYS_ERR		0xff
+
+#define EE_AMSS			2
+
+/* enum mhi_pkt_type */
+#define PKT_NOOP_CMD		0x01
+#define PKT_TRANSFER		0x02
+#define PKT_RESET_CHAN		0x10
+#define PKT_STOP_CHAN		0x11
+#define PKT_START_CHAN		0x12
+#define PKT_STATE_CHANGE_EV	0x20
+#define PKT_CMD_COMPLETION_EV	0x21
+#define PKT_TX_EV		0x22
+#define PKT_EE_EV		0x40
+
+/* enum mhi_ev_ccs */
+#define CC_SUCCESS		0x01
+#define CC_EOT			0x02
+#define CC_OVERFLOW		0x03
+#define CC_EOB			0x04
+#define CC_UNDEFINED_ERR	0x10
+#define CC_BAD_TRE		0x11
+
+/* enum mhi_ch_state, in the low byte of chcfg */
+#define CH_DISABLED		0
+#define CH_RUNNING		2
+#define CH_STOP			4
+
+/* chtype: the DMA direction */
+#define CHTYPE_UL		1	/* host to device */
+#define CHTYPE_DL		2	/* device to host */
+
+/* Contexts: three le32, then rbase, rlen, rp, wp as le64 (packed). */
+#define CTX_SIZE		44
+#define CTX_W0			0
+#define CTX_W1			4
+#define CTX_W2			8
+#define CTX_RBASE		12
+#define CTX_RLEN		20
+#define CTX_RP			28
+#define CTX_WP			36
+
+#define EL_SIZE			16
+/* Largest ring accepted: 64 Ki elements. */
+#define MAX_RING_BYTES		(65536ull * EL_SIZE)
+
+struct mhi_el {
+	uint64_t ptr;
+	uint32_t dw0;
+	uint32_t dw1;
+};
+
+/* The device's view of a ring in host memory (absolute addresses). */
+struct ring {
+	bool started;
+	uint64_t ctx;		/* where its context lives */
+	uint64_t base;
+	uint64_t len;
+	uint64_t rp;
+	uint64_t wp;
+};
+
+struct ev_ring {
+	struct ring r;
+	uint32_t msivec;
+	bool irq_due;
+	unsigned int nr_backlog;
+	struct mhi_el backlog[EMU_MHI_MAX_EV_BACKLOG];
+};
+
+struct answer {
+	uint8_t *data;
+	size_t len;
+};
+
+struct channel {
+	unsigned int state;	/* CH_DISABLED, CH_RUNNING, CH_STOP */
+	bool ul;
+	uint32_t erindex;
+	struct ring r;
+};
+
+struct emu_mhi {
+	struct emu_device *dev;
+	struct emu_manager *mgr;
+	emu_mhi_control_fn control_fn;	/* overrides mgr when set */
+	void *control_ctx;
+
+	/* Registers */
+	uint32_t mhictrl;
+	unsigned int state;		/* enum mhi_state the device is in */
+	uint32_t ner, nhwer;
+	uint64_t ccabap, ecabap, crcbap;
+	uint64_t ctrlbase, ctrllimit, database, datalimit;
+	uint32_t crdb[2];
+	uint32_t chdb[EMU_MHI_MAX_CHANNELS][2];
+	uint32_t erdb[EMU_MHI_MAX_EV_RINGS][2];
+	bool erdb_rung[EMU_MHI_MAX_EV_RINGS];	/* since the last reset */
+	uint32_t bhi_intvec;
+	uint32_t bhie[BHIE_SIZE / 4];
+	uint32_t serial;
+
+	bool ee_sent;			/* AMSS EE event sent since reset */
+	struct ring cmd;
+	struct ev_ring ev[EMU_MHI_MAX_EV_RINGS];
+	struct channel ch[EMU_MHI_MAX_CHANNELS];
+
+	/* QAIC_CONTROL: uplink message being assembled, answers held. */
+	uint8_t *msg;
+	size_t msg_len;
+	bool msg_bad;
+	uint8_t *answer;
+	struct answer held[EMU_MHI_MAX_HELD];
+	unsigned int held_head, nr_held;
+
+	/* SYS_ERROR fault injection */
+	unsigned int syserr_after_ms;
+	bool syserr_armed;		/* not yet triggered */
+	struct timespec syserr_at;
+	bool syserr_timer_running;
+
+	struct emu_mhi_counters c;
+};
+
+/* ---- little helpers ---------------------------------------------------- */
+
+static uint32_t get_le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+static uint64_t get_le64(const uint8_t *p)
+{
+	return (uint64_t)get_le32(p) | (uint64_t)get_le32(p + 4) << 32;
+}
+
+static void put_le32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+}
+
+static void put_le64(uint8_t *p, uint64_t v)
+{
+	put_le32(p, (uint32_t)v);
+	put_le32(p + 4, (uint32_t)(v >> 32));
+}
+
+static uint64_t hi_lo(uint32_t hi, uint32_t lo)
+{
+	return (uint64_t)hi << 32 | lo;
+}
+
+static uint64_t set_lo(uint64_t v, uint32_t lo)
+{
+	return (v & 0xffffffff00000000ull) | lo;
+}
+
+static uint64_t set_hi(uint64_t v, uint32_t hi)
+{
+	return (v & 0xffffffffull) | (uint64_t)hi << 32;
+}
+
+static bool el_read(struct emu_mhi *mhi, uint64_t addr, struct mhi_el *el)
+{
+	uint8_t b[EL_SIZE];
+
+	if (emu_dma_read(mhi->dev, addr, b, sizeof(b)))
+		return false;
+	el->ptr = get_le64(b);
+	el->dw0 = get_le32(b + 8);
+	el->dw1 = get_le32(b + 12);
+	return true;
+}
+
+static bool el_write(struct emu_mhi *mhi, uint64_t addr, const struct mhi_el *el)
+{
+	uint8_t b[EL_SIZE];
+
+	put_le64(b, el->ptr);
+	put_le32(b + 8, el->dw0);
+	put_le32(b + 12, el->dw1);
+	return !emu_dma_write(mhi->dev, addr, b, sizeof(b));
+}
+
+static unsigned int el_type(const struct mhi_el *el)
+{
+	return (el->dw1 >> 16) & 0xff;
+}
+
+/* [addr, addr + len) inside [base, limit] when the host set a window. */
+static bool in_window(uint64_t base, uint64_t limit, uint64_t addr,
+		      uint64_t len)
+{
+	if (limit <= base)
+		return true;		/* not configured */
+	return addr >= base && len && addr + len - 1 >= addr &&
+	       addr + len - 1 <= limit;
+}
+
+static bool ctrl_ok(struct emu_mhi *mhi, uint64_t addr, uint64_t len)
+{
+	if (!in_window(mhi->ctrlbase, mhi->ctrllimit, addr, len))
+		return false;
+	return mhi->dev->mem && guest_mem_gpa(mhi->dev->mem, addr, len);
+}
+
+static bool data_ok(struct emu_mhi *mhi, uint64_t addr, uint64_t len)
+{
+	return in_window(mhi->database, mhi->datalimit, addr, len ? len : 1);
+}
+
+static bool ring_ptr_ok(const struct ring *r, uint64_t p)
+{
+	return p >= r->base && p - r->base < r->len &&
+	       !((p - r->base) % EL_SIZE);
+}
+
+static uint64_t ring_next(const struct ring *r, uint64_t p)
+{
+	p += EL_SIZE;
+	return p - r->base >= r->len ? r->base : p;
+}
+
+static unsigned int ring_elements(const struct ring *r)
+{
+	return (unsigned int)(r->len / EL_SIZE);
+}
+
+/*
+ * Load a ring from the context at @ctx: base, length, read and write
+ * pointers. False (counted) when anything is out of bounds.
+ */
+static bool ring_load(struct emu_mhi *mhi, struct ring *r, uint64_t ctx,
+		      uint8_t raw[CTX_SIZE])
+{
+	struct ring n = { .ctx = ctx };
+
+	if (!ctrl_ok(mhi, ctx, CTX_SIZE) ||
+	    emu_dma_read(mhi->dev, ctx, raw, CTX_SIZE))
+		goto bad;
+	n.base = get_le64(raw + CTX_RBASE);
+	n.len = get_le64(raw + CTX_RLEN);
+	n.rp = get_le64(raw + CTX_RP);
+	n.wp = get_le64(raw + CTX_WP);
+	if (n.len < 2 * EL_SIZE || n.len > MAX_RING_BYTES || n.len % EL_SIZE ||
+	    n.base % EL_SIZE || !ctrl_ok(mhi, n.base, n.len) ||
+	    !ring_ptr_ok(&n, n.rp) || !ring_ptr_ok(&n, n.wp))
+		goto bad;
+	n.started = true;
+	*r = n;
+	return true;
+bad:
+	mhi->c.mhi_bad_ring++;
+	emu_log(mhi->dev, "MHI: bad ring context at %#" PRIx64, ctx);
+	return false;
+}
+
+/* Store the device's read pointer back into the ring's context. */
+static void ring_store_rp(struct emu_mhi *mhi, const struct ring *r)
+{
+	uint8_t b[8];
+
+	put_le64(b, r->rp);
+	emu_dma_write(mhi->dev, r->ctx + CTX_RP, b, sizeof(b));
+}
+
+/* Rewrite the state byte of a channel context's chcfg. */
+static void chan_ctx_set_state(struct emu_mhi *mhi, unsigned int chid,
+			       unsigned int state)
+{
+	uint64_t ctx = mhi->ccabap + (uint64_t)chid * CTX_SIZE;
+	uint8_t b[4];
+
+	if (!ctrl_ok(mhi, ctx, CTX_SIZE) || emu_dma_read(mhi->dev, ctx, b, 4))
+		return;
+	put_le32(b, (get_le32(b) & ~0xffu) | state);
+	emu_dma_write(mhi->dev, ctx, b, 4);
+}
+
+/* ---- event rings ------------------------------------------------------- */
+
+static bool ev_ring_start(struct emu_mhi *mhi, unsigned int er)
+{
+	struct ev_ring *ev;
+	uint8_t raw[CTX_SIZE];
+
+	if (er >= EMU_MHI_MAX_EV_RINGS || er >= mhi->ner) {
+		mhi->c.mhi_bad_ring++;
+		return false;
+	}
+	ev = &mhi->ev[er];
+	if (ev->r.started)
+		return true;
+	if (!ring_load(mhi, &ev->r, mhi->ecabap + (uint64_t)er * CTX_SIZE, raw))
+		return false;
+	ev->msivec = get_le32(raw + CTX_W2);
+	/* Like the hardware, trust the doorbell over the context's wp. */
+	if (mhi->erdb_rung[er]) {
+		uint64_t wp = hi_lo(mhi->erdb[er][1], mhi->erdb[er][0]);
+
+		if (ring_ptr_ok(&ev->r, wp))
+			ev->r.wp = wp;
+	}
+	return true;
+}
+
+/* Write one event if the host left room; false when the ring is full. */
+static bool ev_write(struct emu_mhi *mhi, struct ev_ring *ev,
+		     const struct mhi_el *el)
+{
+	struct ring *r = &ev->r;
+
+	if (r->rp == r->wp)
+		return false;
+	if (!el_write(mhi, r->rp, el)) {
+		/* Memory went away under the ring: lose the event. */
+		mhi->c.mhi_bad_ring++;
+		return true;
+	}
+	r->rp = ring_next(r, r->rp);
+	ring_store_rp(mhi, r);
+	mhi->c.mhi_events++;
+	return true;
+}
+
+static void ev_flush_backlog(struct emu_mhi *mhi, struct ev_ring *ev)
+{
+	unsigned int done = 0;
+
+	while (done < ev->nr_backlog && ev_write(mhi, ev, &ev->backlog[done]))
+		done++;
+	if (!done)
+		return;
+	memmove(ev->backlog, ev->backlog + done,
+		(ev->nr_backlog - done) * sizeof(ev->backlog[0]));
+	ev->nr_backlog -= done;
+	ev->irq_due = true;
+}
+
+/* Queue @el on event ring @er; the interrupt goes out in irq_flush(). */
+static void ev_send(struct emu_mhi *mhi, unsigned int er,
+		    const struct mhi_el *el, bool irq)
+{
+	struct ev_ring *ev;
+
+	if (!ev_ring_start(mhi, er)) {
+		emu_log(mhi->dev, "MHI: event ring %u unusable, event lost", er);
+		return;
+	}
+	ev = &mhi->ev[er];
+	if (!ev->nr_backlog && ev_write(mhi, ev, el)) {
+		if (irq)
+			ev->irq_due = true;
+		return;
+	}
+	/* Full: hold it until the host hands the slots back. */
+	if (ev->nr_backlog == EMU_MHI_MAX_EV_BACKLOG) {
+		mhi->c.mhi_events_lost++;
+		emu_log(mhi->dev, "MHI: event ring %u backlog full", er);
+		return;
+	}
+	ev->backlog[ev->nr_backlog++] = *el;
+}
+
+static void irq_flush(struct emu_mhi *mhi)
+{
+	unsigned int er;
+
+	for (er = 0; er < EMU_MHI_MAX_EV_RINGS; er++) {
+		if (!mhi->ev[er].irq_due)
+			continue;
+		mhi->ev[er].irq_due = false;
+		emu_irq_raise(mhi->dev, mhi->ev[er].msivec);
+	}
+}
+
+static void send_state_change(struct emu_mhi *mhi, unsigned int state)
+{
+	struct mhi_el el = {
+		.dw0 = state << 24,
+		.dw1 = PKT_STATE_CHANGE_EV << 16,
+	};
+
+	ev_send(mhi, 0, &el, true);
+}
+
+static void send_ee(struct emu_mhi *mhi, unsigned int ee)
+{
+	struct mhi_el el = {
+		.dw0 = ee << 24,
+		.dw1 = PKT_EE_EV << 16,
+	};
+
+	ev_send(mhi, 0, &el, true);
+}
+
+static void send_cmd_completion(struct emu_mhi *mhi, uint64_t cmd_el,
+				unsigned int code)
+{
+	struct mhi_el el = {
+		.ptr = cmd_el,
+		.dw0 = code << 24,
+		.dw1 = PKT_CMD_COMPLETION_EV << 16,
+	};
+
+	ev_send(mhi, 0, &el, true);
+}
+
+static void send_xfer(struct emu_mhi *mhi, unsigned int chid, uint64_t tre,
+		      unsigned int code, uint32_t len, bool bei)
+{
+	struct mhi_el el = {
+		.ptr = tre,
+		.dw0 = code << 24 | (len & 0xffff),
+		.dw1 = chid << 24 | PKT_TX_EV << 16,
+	};
+
+	ev_send(mhi, mhi->ch[chid].erindex, &el, !bei);
+}
+
+/* ---- state machine ----------------------------------------------------- */
+
+static void held_clear(struct emu_mhi *mhi)
+{
+	while (mhi->nr_held) {
+		free(mhi->held[mhi->held_head].data);
+		mhi->held[mhi->held_head].data = NULL;
+		mhi->held_head = (mhi->held_head + 1) % EMU_MHI_MAX_HELD;
+		mhi->nr_held--;
+		mhi->c.control_msgs_dropped++;
+	}
+	mhi->held_head = 0;
+}
+
+/* Everything the host set up is forgotten; the device is READY again. */
+static void mhi_reset(struct emu_mhi *mhi)
+{
+	mhi->state = ST_READY;
+	mhi->mhictrl = 0;
+	mhi->bhi_intvec = 0;
+	mhi->ee_sent = false;
+	memset(&mhi->cmd, 0, sizeof(mhi->cmd));
+	memset(mhi->ev, 0, sizeof(mhi->ev));
+	memset(mhi->erdb_rung, 0, sizeof(mhi->erdb_rung));
+	memset(mhi->ch, 0, sizeof(mhi->ch));
+	mhi->msg_len = 0;
+	mhi->msg_bad = false;
+	held_clear(mhi);
+	if (mhi->mgr)
+		emu_manager_reset(mhi->mgr);
+}
+
+static void arm_syserr_timer(struct emu_mhi *mhi)
+{
+	if (!mhi->syserr_armed || mhi->syserr_timer_running)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &mhi->syserr_at);
+	mhi->syserr_at.tv_sec += mhi->syserr_after_ms / 1000;
+	mhi->syserr_at.tv_nsec += (long)(mhi->syserr_after_ms % 1000) * 1000000;
+	if (mhi->syserr_at.tv_nsec >= 1000000000) {
+		mhi->syserr_at.tv_sec++;
+		mhi->syserr_at.tv_nsec -= 1000000000;
+	}
+	mhi->syserr_timer_running = true;
+}
+
+static void enter_m0(struct emu_mhi *mhi)
+{
+	mhi->state = ST_M0;
+	send_state_change(mhi, ST_M0);
+	if (!mhi->ee_sent) {
+		/* Mission mode firmware is up: tell the host once per reset. */
+		send_ee(mhi, EE_AMSS);
+		mhi->ee_sent = true;
+	}
+	arm_syserr_timer(mhi);
+	emu_log(mhi->dev, "MHI: M0");
+}
+
+static void mhictrl_write(struct emu_mhi *mhi, uint32_t val)
+{
+	unsigned int req = (val >> MHICTRL_STATE_SHIFT) & 0xff;
+
+	if (val & MHICTRL_RESET) {
+		mhi->c.mhi_resets++;
+		emu_log(mhi->dev, "MHI: reset (state %#x)", mhi->state);
+		mhi_reset(mhi);
+		return;		/* reset done: the RESET bit reads back 0 */
+	}
+	mhi->mhictrl = val & (0xffu << MHICTRL_STATE_SHIFT);
+	if (mhi->state == ST_SYS_ERR || req == mhi->state)
+		return;		/* only a reset leaves SYS_ERROR */
+
+	switch (req) {
+	case ST_M0:
+		if (mhi->state == ST_READY || mhi->state == ST_M3 ||
+		    mhi->state == ST_M1 || mhi->state == ST_M2)
+			enter_m0(mhi);
+		break;
+	case ST_M3:
+		if (mhi->state == ST_M0) {
+			mhi->state = ST_M3;
+			send_state_change(mhi, ST_M3);
+		}
+		break;
+	case ST_SYS_ERR:
+		/* The host may force SYS_ERROR (mhi_force_rddm_mode). */
+		emu_mhi_raise_syserr(mhi);
+		break;
+	default:
+		break;		/* M1/M2 are device-initiated; ignore */
+	}
+}
+
+/* ---- transfer rings ---------------------------------------------------- */
+
+/* Deliver held answers into the buffers the host queued on @chid. */
+static void dl_deliver(struct emu_mhi *mhi, unsigned int chid)
+{
+	struct channel *ch = &mhi->ch[chid];
+	unsigned int n = 0, limit = ring_elements(&ch->r);
+
+	if (ch->state != CH_RUNNING || !mhi->nr_held)
+		return;		/* held until the host queues a buffer */
+	while (mhi->nr_held && ch->r.rp != ch->r.wp && n++ < limit) {
+		struct answer *a = &mhi->held[mhi->held_head];
+		uint64_t tre_addr = ch->r.rp;
+		unsigned int code = CC_EOT;
+		struct mhi_el tre;
+		size_t len;
+
+		if (!el_read(mhi, tre_addr, &tre)) {
+			mhi->c.mhi_bad_ring++;
+			break;
+		}
+		ch->r.rp = ring_next(&ch->r, tre_addr);
+		if (el_type(&tre) != PKT_TRANSFER) {
+			mhi->c.mhi_bad_tre++;
+			send_xfer(mhi, chid, tre_addr, CC_BAD_TRE, 0, false);
+			continue;	/* the answer waits for a good buffer */
+		}
+		len = a->len;
+		if (len > (tre.dw0 & 0xffff)) {
+			len = tre.dw0 & 0xffff;
+			code = CC_OVERFLOW;
+		}
+		if (!data_ok(mhi, tre.ptr, len) ||
+		    emu_dma_write(mhi->dev, tre.ptr, a->data, len)) {
+			mhi->c.mhi_bad_tre++;
+			send_xfer(mhi, chid, tre_addr, CC_BAD_TRE, 0, false);
+			continue;
+		}
+		send_xfer(mhi, chid, tre_addr, code, (uint32_t)len,
+			  (tre.dw1 >> 10) & 1);
+		free(a->data);
+		a->data = NULL;
+		mhi->held_head = (mhi->held_head + 1) % EMU_MHI_MAX_HELD;
+		mhi->nr_held--;
+		mhi->c.control_msgs_out++;
+	}
+	ring_store_rp(mhi, &ch->r);
+}
+
+/* A complete uplink message on QAIC_CONTROL: to the manager and back. */
+static void control_message(struct emu_mhi *mhi)
+{
+	struct answer *a;
+	size_t n;
+
+	mhi->c.control_msgs_in++;
+	if (mhi->control_fn)
+		n = mhi->control_fn(mhi->control_ctx, mhi->msg, mhi->msg_len,
+				    mhi->answer, EMU_MHI_MAX_ANSWER);
+	else if (mhi->mgr)
+		n = emu_manager_handle(mhi->mgr, mhi->msg, mhi->msg_len,
+				       mhi->answer, EMU_MHI_MAX_ANSWER);
+	else
+		return;
+	if (!n)
+		return;
+	if (n > EMU_MHI_MAX_ANSWER || mhi->nr_held == EMU_MHI_MAX_HELD) {
+		mhi->c.control_msgs_dropped++;
+		emu_log(mhi->dev, "MHI: control answer of %zu bytes dropped", n);
+		return;
+	}
+	a = &mhi->held[(mhi->held_head + mhi->nr_held) % EMU_MHI_MAX_HELD];
+	a->data = malloc(n);
+	if (!a->data) {
+		mhi->c.control_msgs_dropped++;
+		return;
+	}
+	memcpy(a->data, mhi->answer, n);
+	a->len = n;
+	mhi->nr_held++;
+}
+
+static void ul_process(struct emu_mhi *mhi, unsigned int chid)
+{
+	struct channel *ch = &mhi->ch[chid];
+	bool control = chid == EMU_MHI_CH_CONTROL_UL;
+	unsigned int n = 0, limit = ring_elements(&ch->r);
+	bool answered = false;
+
+	while (ch->r.rp != ch->r.wp && n++ < limit) {
+		uint64_t tre_addr = ch->r.rp;
+		struct mhi_el tre;
+		uint32_t len;
+		bool chain;
+
+		if (!el_read(mhi, tre_addr, &tre)) {
+			mhi->c.mhi_bad_ring++;
+			break;
+		}
+		ch->r.rp = ring_next(&ch->r, tre_addr);
+		if (el_type(&tre) != PKT_TRANSFER) {
+			/* Not a transfer: whatever it was part of is lost. */
+			mhi->c.mhi_bad_tre++;
+			if (control) {
+				mhi->msg_len = 0;
+				mhi->msg_bad = false;
+			}
+			send_xfer(mhi, chid, tre_addr, CC_BAD_TRE, 0, false);
+			continue;
+		}
+		len = tre.dw0 & 0xffff;
+		chain = tre.dw1 & 1;
+		if (control && !mhi->msg_bad) {
+			if (mhi->msg_len + len > EMU_MHI_MAX_MSG ||
+			    !data_ok(mhi, tre.ptr, len) ||
+			    emu_dma_read(mhi->dev, tre.ptr,
+					 mhi->msg + mhi->msg_len, len)) {
+				mhi->c.mhi_bad_tre++;
+				mhi->msg_bad = true;
+			} else {
+				mhi->msg_len += len;
+			}
+		}
+		if (chain && ((tre.dw1 >> 8) & 1))
+			send_xfer(mhi, chid, tre_addr, CC_EOB, len,
+				  (tre.dw1 >> 10) & 1);
+		else if (!chain && ((tre.dw1 >> 9) & 1))
+			send_xfer(mhi, chid, tre_addr, CC_EOT, len,
+				  (tre.dw1 >> 10) & 1);
+		if (chain || !control)
+			continue;
+		/* End of the message. */
+		if (!mhi->msg_bad && mhi->msg_len) {
+			control_message(mhi);
+			answered = true;
+		}
+		mhi->msg_len = 0;
+		mhi->msg_bad = false;
+	}
+	ring_store_rp(mhi, &ch->r);
+	if (answered)
+		dl_deliver(mhi, EMU_MHI_CH_CONTROL_DL);
+}
+
+static void chan_doorbell(struct emu_mhi *mhi, unsigned int chid)
+{
+	struct channel *ch = &mhi->ch[chid];
+	uint64_t wp = hi_lo(mhi->chdb[chid][1], mhi->chdb[chid][0]);
+
+	if (chid == EMU_MHI_WAKE_DB)
+		return;			/* DEV_WAKE: nothing to wake */
+	if (mhi->state != ST_M0 || ch->state != CH_RUNNING)
+		return;			/* the host rings again after START/M0 */
+	if (!ring_ptr_ok(&ch->r, wp)) {
+		mhi->c.mhi_bad_ring++;
+		emu_log(mhi->dev, "MHI: channel %u doorbell %#" PRIx64
+			" outside its ring", chid, wp);
+		return;
+	}
+	ch->r.wp = wp;
+	if (ch->ul)
+		ul_process(mhi, chid);
+	else if (chid == EMU_MHI_CH_CONTROL_DL)
+		dl_deliver(mhi, chid);
+	/* Other downlink buffers stay queued: those channels never talk. */
+}
+
+static void ev_doorbell(struct emu_mhi *mhi, unsigned int er)
+{
+	struct ev_ring *ev = &mhi->ev[er];
+	uint64_t wp = hi_lo(mhi->erdb[er][1], mhi->erdb[er][0]);
+
+	mhi->erdb_rung[er] = true;
+	if (!ev->r.started)
+		return;			/* the context is read at first use */
+	if (!ring_ptr_ok(&ev->r, wp)) {
+		mhi->c.mhi_bad_ring++;
+		return;
+	}
+	ev->r.wp = wp;
+	ev_flush_backlog(mhi, ev);
+}
+
+/* ---- command ring ------------------------------------------------------ */
+
+static unsigned int cmd_start(struct emu_mhi *mhi, unsigned int chid)
+{
+	struct channel *ch = &mhi->ch[chid];
+	uint8_t raw[CTX_SIZE];
+	uint32_t chtype, erindex;
+	struct ring r;
+
+	if (ch->state == CH_STOP || ch->state == CH_RUNNING) {
+		ch->state = CH_RUNNING;
+		chan_ctx_set_state(mhi, chid, CH_RUNNING);
+		return CC_SUCCESS;
+	}
+	if (!ring_load(mhi, &r, mhi->ccabap + (uint64_t)chid * CTX_SIZE, raw))
+		return CC_UNDEFINED_ERR;
+	chtype = get_le32(raw + CTX_W1);
+	erindex = get_le32(raw + CTX_W2);
+	if ((chtype != CHTYPE_UL && chtype != CHTYPE_DL) ||
+	    erindex >= mhi->ner || erindex >= EMU_MHI_MAX_EV_RINGS) {
+		mhi->c.mhi_bad_ring++;
+		emu_log(mhi->dev, "MHI: channel %u: chtype %u erindex %u",
+			chid, chtype, erindex);
+		return CC_UNDEFINED_ERR;
+	}
+	ch->r = r;
+	ch->ul = chtype == CHTYPE_UL;
+	ch->erindex = erindex;
+	ch->state = CH_RUNNING;
+	put_le32(raw, (get_le32(raw) & ~0xffu) | CH_RUNNING);
+	emu_dma_write(mhi->dev, r.ctx, raw, 4);
+	if (chid == EMU_MHI_CH_CONTROL_UL) {
+		mhi->msg_len = 0;
+		mhi->msg_bad = false;
+	}
+	emu_log(mhi->dev, "MHI: channel %u started (%s, %u elements)", chid,
+		ch->ul ? "uplink" : "downlink", ring_elements(&r));
+	return CC_SUCCESS;
+}
+
+static unsigned int cmd_stop(struct emu_mhi *mhi, unsigned int chid)
+{
+	struct channel *ch = &mhi->ch[chid];
+
+	if (ch->state == CH_RUNNING) {
+		ch->state = CH_STOP;
+		chan_ctx_set_state(mhi, chid, CH_STOP);
+	}
+	return CC_SUCCESS;
+}
+
+static unsigned int cmd_reset(struct emu_mhi *mhi, unsigned int chid)
+{
+	struct channel *ch = &mhi->ch[chid];
+
+	if (ch->state != CH_DISABLED)
+		chan_ctx_set_state(mhi, chid, CH_DISABLED);
+	memset(ch, 0, sizeof(*ch));
+	if (chid == EMU_MHI_CH_CONTROL_UL) {
+		mhi->msg_len = 0;
+		mhi->msg_bad = false;
+	}
+	if (chid == EMU_MHI_CH_CONTROL_DL)
+		held_clear(mhi);
+	return CC_SUCCESS;
+}
+
+static void cmd_one(struct emu_mhi *mhi, uint64_t addr, const struct mhi_el *el)
+{
+	unsigned int type = el_type(el), chid = el->dw1 >> 24;
+	unsigned int code;
+
+	mhi->c.mhi_cmds++;
+	if (type == PKT_NOOP_CMD) {
+		code = CC_SUCCESS;
+	} else if (type != PKT_START_CHAN && type != PKT_STOP_CHAN &&
+		   type != PKT_RESET_CHAN) {
+		mhi->c.mhi_bad_tre++;
+		code = CC_UNDEFINED_ERR;
+	} else if (chid >= EMU_MHI_MAX_CHANNELS || chid == EMU_MHI_WAKE_DB) {
+		mhi->c.mhi_bad_tre++;
+		code = CC_UNDEFINED_ERR;
+	} else if (type == PKT_START_CHAN) {
+		code = cmd_start(mhi, chid);
+	} else if (type == PKT_STOP_CHAN) {
+		code = cmd_stop(mhi, chid);
+	} else {
+		code = cmd_reset(mhi, chid);
+	}
+	emu_log(mhi->dev, "MHI: command %#x channel %u -> %#x", type, chid, code);
+	send_cmd_completion(mhi, addr, code);
+}
+
+static void cmd_doorbell(struct emu_mhi *mhi)
+{
+	uint64_t wp = hi_lo(mhi->crdb[1], mhi->crdb[0]);
+	unsigned int n = 0;
+	uint8_t raw[CTX_SIZE];
+
+	if (mhi->state != ST_M0)
+		return;		/* the host rings again once in M0 */
+	if (!mhi->cmd.started && !ring_load(mhi, &mhi->cmd, mhi->crcbap, raw))
+		return;
+	if (!ring_ptr_ok(&mhi->cmd, wp)) {
+		mhi->c.mhi_bad_ring++;
+		return;
+	}
+	mhi->cmd.wp = wp;
+	while (mhi->cmd.rp != mhi->cmd.wp && n++ < ring_elements(&mhi->cmd)) {
+		uint64_t addr = mhi->cmd.rp;
+		struct mhi_el el;
+
+		if (!el_read(mhi, addr, &el)) {
+			mhi->c.mhi_bad_ring++;
+			break;
+		}
+		mhi->cmd.rp = ring_next(&mhi->cmd, addr);
+		cmd_one(mhi, addr, &el);
+		if (mhi->state != ST_M0)
+			break;
+	}
+	ring_store_rp(mhi, &mhi->cmd);
+}
+
+/* ---- registers --------------------------------------------------------- */
+
+static uint32_t bhi_read(struct emu_mhi *mhi, uint32_t off)
+{
+	switch (off) {
+	case BHI_VERSION_MINOR: return 0;
+	case BHI_VERSION_MAJOR: return 1;
+	case BHI_INTVEC: return mhi->bhi_intvec;
+	case BHI_EXECENV: return EE_AMSS;
+	case BHI_STATUS: return 0;
+	case BHI_SERIALNU: return mhi->serial;
+	case BHI_MSMHWID0: return EMU_MHI_SOC_HW_VERSION;
+	default: return 0;
+	}
+}
+
+static uint32_t reg_read(struct emu_mhi *mhi, uint32_t off)
+{
+	if (off >= EMU_MHI_BHI_OFF && off < EMU_MHI_BHI_OFF + BHI_SIZE)
+		return bhi_read(mhi, off - EMU_MHI_BHI_OFF);
+	if (off >= EMU_MHI_BHIE_OFF && off < EMU_MHI_BHIE_OFF + BHIE_SIZE)
+		return mhi->bhie[(off - EMU_MHI_BHIE_OFF) / 4];
+	if (off >= EMU_MHI_CHDB_OFF &&
+	    off < EMU_MHI_CHDB_OFF + 8 * EMU_MHI_MAX_CHANNELS)
+		return mhi->chdb[(off - EMU_MHI_CHDB_OFF) / 8][(off / 4) & 1];
+	if (off >= EMU_MHI_ERDB_OFF &&
+	    off < EMU_MHI_ERDB_OFF + 8 * EMU_MHI_MAX_EV_RINGS)
+		return mhi->erdb[(off - EMU_MHI_ERDB_OFF) / 8][(off / 4) & 1];
+
+	switch (off) {
+	case R_MHIREGLEN: return EMU_MHI_REGLEN;
+	case R_MHIVER: return EMU_MHI_VERSION;
+	case R_MHICFG:
+		return mhi->nhwer << 24 | mhi->ner << 16 | EMU_MHI_MAX_CHANNELS;
+	case R_CHDBOFF: return EMU_MHI_CHDB_OFF;
+	case R_ERDBOFF: return EMU_MHI_ERDB_OFF;
+	case R_BHIOFF: return EMU_MHI_BHI_OFF;
+	case R_BHIEOFF: return EMU_MHI_BHIE_OFF;
+	case R_MHICTRL: return mhi->mhictrl;
+	case R_MHISTATUS:
+		return (mhi->state & 0xff) << 8 |
+		       (mhi->state == ST_SYS_ERR ? MHISTATUS_SYSERR : 0) |
+		       MHISTATUS_READY;
+	case R_CCABAP_LOWER: return (uint32_t)mhi->ccabap;
+	case R_CCABAP_HIGHER: return (uint32_t)(mhi->ccabap >> 32);
+	case R_ECABAP_LOWER: return (uint32_t)mhi->ecabap;
+	case R_ECABAP_HIGHER: return (uint32_t)(mhi->ecabap >> 32);
+	case R_CRCBAP_LOWER: return (uint32_t)mhi->crcbap;
+	case R_CRCBAP_HIGHER: return (uint32_t)(mhi->crcbap >> 32);
+	case R_CRDB_LOWER: return mhi->crdb[0];
+	case R_CRDB_HIGHER: return mhi->crdb[1];
+	case R_MHICTRLBASE_LOWER: return (uint32_t)mhi->ctrlbase;
+	case R_MHICTRLBASE_HIGHER: return (uint32_t)(mhi->ctrlbase >> 32);
+	case R_MHICTRLLIMIT_LOWER: return (uint32_t)mhi->ctrllimit;
+	case R_MHICTRLLIMIT_HIGHER: return (uint32_t)(mhi->ctrllimit >> 32);
+	case R_MHIDATABASE_LOWER: return (uint32_t)mhi->database;
+	case R_MHIDATABASE_HIGHER: return (uint32_t)(mhi->database >> 32);
+	case R_MHIDATALIMIT_LOWER: return (uint32_t)mhi->datalimit;
+	case R_MHIDATALIMIT_HIGHER: return (uint32_t)(mhi->datalimit >> 32);
+	case EMU_MHI_SOC_HW_VERSION_OFF: return EMU_MHI_SOC_HW_VERSION;
+	default: return 0;
+	}
+}
+
+static void reg_write(struct emu_mhi *mhi, uint32_t off, uint32_t val)
+{
+	if (off >= EMU_MHI_BHI_OFF && off < EMU_MHI_BHI_OFF + BHI_SIZE) {
+		if (off - EMU_MHI_BHI_OFF == BHI_INTVEC)
+			mhi->bhi_intvec = val;
+		return;		/* no image download in mission mode */
+	}
+	if (off >= EMU_MHI_BHIE_OFF && off < EMU_MHI_BHIE_OFF + BHIE_SIZE) {
+		mhi->bhie[(off - EMU_MHI_BHIE_OFF) / 4] = val;
+		return;
+	}
+	if (off >= EMU_MHI_CHDB_OFF &&
+	    off < EMU_MHI_CHDB_OFF + 8 * EMU_MHI_MAX_CHANNELS) {
+		unsigned int chid = (off - EMU_MHI_CHDB_OFF) / 8;
+
+		mhi->chdb[chid][(off / 4) & 1] = val;
+		if (!(off & 4))
+			chan_doorbell(mhi, chid);
+		return;
+	}
+	if (off >= EMU_MHI_ERDB_OFF &&
+	    off < EMU_MHI_ERDB_OFF + 8 * EMU_MHI_MAX_EV_RINGS) {
+		unsigned int er = (off - EMU_MHI_ERDB_OFF) / 8;
+
+		mhi->erdb[er][(off / 4) & 1] = val;
+		if (!(off & 4))
+			ev_doorbell(mhi, er);
+		return;
+	}
+
+	switch (off) {
+	case R_MHICFG:
+		mhi->ner = (val >> 16) & 0xff;
+		if (mhi->ner > EMU_MHI_MAX_EV_RINGS)
+			mhi->ner = EMU_MHI_MAX_EV_RINGS;
+		mhi->nhwer = (val >> 24) & 0xff;
+		if (mhi->nhwer > mhi->ner)
+			mhi->nhwer = mhi->ner;
+		break;
+	case R_MHICTRL: mhictrl_write(mhi, val); break;
+	case R_CCABAP_LOWER: mhi->ccabap = set_lo(mhi->ccabap, val); break;
+	case R_CCABAP_HIGHER: mhi->ccabap = set_hi(mhi->ccabap, val); break;
+	case R_ECABAP_LOWER: mhi->ecabap = set_lo(mhi->ecabap, val); break;
+	case R_ECABAP_HIGHER: mhi->ecabap = set_hi(mhi->ecabap, val); break;
+	case R_CRCBAP_LOWER: mhi->crcbap = set_lo(mhi->crcbap, val); break;
+	case R_CRCBAP_HIGHER: mhi->crcbap = set_hi(mhi->crcbap, val); break;
+	case R_CRDB_LOWER: mhi->crdb[0] = val; cmd_doorbell(mhi); break;
+	case R_CRDB_HIGHER: mhi->crdb[1] = val; break;
+	case R_MHICTRLBASE_LOWER: mhi->ctrlbase = set_lo(mhi->ctrlbase, val); break;
+	case R_MHICTRLBASE_HIGHER: mhi->ctrlbase = set_hi(mhi->ctrlbase, val); break;
+	case R_MHICTRLLIMIT_LOWER: mhi->ctrllimit = set_lo(mhi->ctrllimit, val); break;
+	case R_MHICTRLLIMIT_HIGHER: mhi->ctrllimit = set_hi(mhi->ctrllimit, val); break;
+	case R_MHIDATABASE_LOWER: mhi->database = set_lo(mhi->database, val); break;
+	case R_MHIDATABASE_HIGHER: mhi->database = set_hi(mhi->database, val); break;
+	case R_MHIDATALIMIT_LOWER: mhi->datalimit = set_lo(mhi->datalimit, val); break;
+	case R_MHIDATALIMIT_HIGHER: mhi->datalimit = set_hi(mhi->datalimit, val); break;
+	case EMU_MHI_SOC_RESET_OFF:
+		if (val & 1) {
+			/* SoC reset: the card reboots straight into mission mode. */
+			mhi->c.mhi_resets++;
+			emu_log(mhi->dev, "MHI: SoC reset");
+			mhi_reset(mhi);
+		}
+		break;
+	default:
+		break;		/* read-only or unknown: ignored */
+	}
+}
+
+/*
+ * BAR0 accesses of any size: split into 32-bit registers. A partial
+ * register write merges into the current value. An 8-byte write stores the
+ * upper half first, so a 64-bit doorbell write rings once, complete.
+ */
+static void mhi_bar_read(struct emu_device *dev, void *priv, uint64_t off,
+			 void *buf, uint64_t len)
+{
+	struct emu_mhi *mhi = priv;
+	uint8_t *out = buf;
+	uint64_t pos;
+
+	(void)dev;
+	for (pos = off & ~3ull; pos < off + len; pos += 4) {
+		uint8_t b[4];
+		uint64_t i;
+
+		put_le32(b, reg_read(mhi, (uint32_t)pos));
+		for (i = 0; i < 4; i++)
+			if (pos + i >= off && pos + i < off + len)
+				out[pos + i - off] = b[i];
+	}
+}
+
+static void write_dword(struct emu_mhi *mhi, uint64_t pos, uint64_t off,
+			const uint8_t *in, uint64_t len)
+{
+	uint8_t b[4];
+	uint64_t i;
+
+	if (pos >= off && pos + 4 <= off + len) {
+		reg_write(mhi, (uint32_t)pos, get_le32(in + (pos - off)));
+		return;
+	}
+	put_le32(b, reg_read(mhi, (uint32_t)pos));
+	for (i = 0; i < 4; i++)
+		if (pos + i >= off && pos + i < off + len)
+			b[i] = in[pos + i - off];
+	reg_write(mhi, (uint32_t)pos, get_le32(b));
+}
+
+static void mhi_bar_write(struct emu_device *dev, void *priv, uint64_t off,
+			  const void *buf, uint64_t len)
+{
+	struct emu_mhi *mhi = priv;
+	uint64_t pos;
+
+	(void)dev;
+	if (len == 8 && !(off & 7)) {
+		write_dword(mhi, off + 4, off, buf, len);
+		write_dword(mhi, off, off, buf, len);
+	} else {
+		for (pos = off & ~3ull; pos < off + len; pos += 4)
+			write_dword(mhi, pos, off, buf, len);
+	}
+	irq_flush(mhi);
+}
+
+static const struct emu_bar_ops mhi_bar_ops = {
+	.name = "mhi",
+	.read = mhi_bar_read,
+	.write = mhi_bar_write,
+};
+
+/* ---- API --------------------------------------------------------------- */
+
+struct emu_mhi *emu_mhi_create(struct emu_device *dev, struct emu_manager *mgr)
+{
+	struct emu_mhi *mhi = calloc(1, sizeof(*mhi));
+
+	if (!mhi)
+		return NULL;
+	mhi->msg = malloc(EMU_MHI_MAX_MSG);
+	mhi->answer = malloc(EMU_MHI_MAX_ANSWER);
+	if (!mhi->msg || !mhi->answer) {
+		emu_mhi_destroy(mhi);
+		return NULL;
+	}
+	mhi->dev = dev;
+	mhi->mgr = mgr;
+	mhi->serial = EMU_MHI_DEFAULT_SERIAL;
+	mhi->ner = EMU_MHI_MAX_EV_RINGS;
+	mhi_reset(mhi);
+	return mhi;
+}
+
+void emu_mhi_destroy(struct emu_mhi *mhi)
+{
+	if (!mhi)
+		return;
+	held_clear(mhi);
+	free(mhi->msg);
+	free(mhi->answer);
+	free(mhi);
+}
+
+void emu_mhi_attach(struct emu_mhi *mhi)
+{
+	emu_device_set_bar_ops(mhi->dev, 0, &mhi_bar_ops, mhi);
+}
+
+void emu_mhi_set_serial(struct emu_mhi *mhi, uint32_t serial)
+{
+	mhi->serial = serial;
+}
+
+void emu_mhi_set_control_handler(struct emu_mhi *mhi, emu_mhi_control_fn fn,
+				 void *ctx)
+{
+	mhi->control_fn = fn;
+	mhi->control_ctx = ctx;
+}
+
+void emu_mhi_raise_syserr(struct emu_mhi *mhi)
+{
+	if (mhi->state == ST_SYS_ERR)
+		return;
+	mhi->state = ST_SYS_ERR;
+	mhi->c.mhi_syserr++;
+	emu_log(mhi->dev, "MHI: SYS_ERROR");
+	/* The host reads MHISTATUS from its BHI interrupt handler. */
+	emu_irq_raise(mhi->dev, mhi->bhi_intvec);
+}
+
+void emu_mhi_set_syserr_after(struct emu_mhi *mhi, unsigned int ms)
+{
+	mhi->syserr_after_ms = ms;
+	mhi->syserr_armed = ms > 0;
+	mhi->syserr_timer_running = false;
+}
+
+static int64_t ms_until(const struct timespec *t)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (int64_t)(t->tv_sec - now.tv_sec) * 1000 +
+	       (t->tv_nsec - now.tv_nsec) / 1000000;
+}
+
+int emu_mhi_timeout_ms(const struct emu_mhi *mhi)
+{
+	int64_t ms;
+
+	if (!mhi->syserr_armed || !mhi->syserr_timer_running)
+		return -1;
+	ms = ms_until(&mhi->syserr_at);
+	if (ms < 0)
+		return 0;
+	return ms > 60000 ? 60000 : (int)ms + 1;
+}
+
+void emu_mhi_tick(struct emu_mhi *mhi)
+{
+	if (!mhi->syserr_armed || !mhi->syserr_timer_running ||
+	    ms_until(&mhi->syserr_at) > 0)
+		return;
+	mhi->syserr_armed = false;
+	mhi->syserr_timer_running = false;
+	emu_mhi_raise_syserr(mhi);
+}
+
+unsigned int emu_mhi_state(const struct emu_mhi *mhi)
+{
+	return mhi->state;
+}
+
+const struct emu_mhi_counters *emu_mhi_counters(const struct emu_mhi *mhi)
+{
+	return &mhi->c;
+}
+
+void emu_mhi_counters_print(const struct emu_mhi *mhi, FILE *out)
+{
+	const struct emu_mhi_counters *c = &mhi->c;
+
+	fprintf(out, "mhi_bad_ring %" PRIu64 "\n", c->mhi_bad_ring);
+	fprintf(out, "mhi_bad_tre %" PRIu64 "\n", c->mhi_bad_tre);
+	fprintf(out, "mhi_cmds %" PRIu64 "\n", c->mhi_cmds);
+	fprintf(out, "mhi_events %" PRIu64 "\n", c->mhi_events);
+	fprintf(out, "mhi_events_lost %" PRIu64 "\n", c->mhi_events_lost);
+	fprintf(out, "mhi_resets %" PRIu64 "\n", c->mhi_resets);
+	fprintf(out, "mhi_syserr %" PRIu64 "\n", c->mhi_syserr);
+	fprintf(out, "control_msgs_in %" PRIu64 "\n", c->control_msgs_in);
+	fprintf(out, "control_msgs_out %" PRIu64 "\n", c->control_msgs_out);
+	fprintf(out, "control_msgs_dropped %" PRIu64 "\n",
+		c->control_msgs_dropped);
+}

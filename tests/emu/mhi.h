@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The device side of MHI (Modem Host Interface) on BAR0 of the emulated
+ * AIC100: the MHI and BHI registers, the MHI state machine (RESET -> READY
+ * -> M0 in mission mode, M3, SYS_ERROR), the command ring, event rings and
+ * one transfer ring per channel the host starts, all in host memory.
+ *
+ * The card comes out of reset already running its mission-mode firmware
+ * (BHI EXECENV = AMSS), so the host never downloads an image. The
+ * QAIC_CONTROL channel pair carries the on-card manager (manager.h): each
+ * message the host queues on the uplink channel is handed to it and its
+ * answer is written into the next buffer the host queued on the downlink
+ * channel. Every other channel starts, stops, completes uplink buffers and
+ * keeps downlink buffers, and says nothing.
+ *
+ * Everything the host writes (context arrays, ring bases and sizes, write
+ * pointers, ring elements) is untrusted: bad values are counted and skipped,
+ * never fatal, and no loop runs longer than one ring.
+ *
+ * Threading: runs on the transport's thread. Doorbells are processed
+ * synchronously inside the BAR0 write that rang them; reads never do more
+ * than look at registers.
+ *
+ * Copyright (c) 2026 The qaic authors.
+ */
+#ifndef QAIC_EMU_MHI_H
+#define QAIC_EMU_MHI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct emu_device;
+struct emu_manager;
+struct emu_mhi;
+
+/* Register layout of BAR0 (offsets the host discovers by reading them). */
+#define EMU_MHI_REGLEN		0x1000
+#define EMU_MHI_VERSION		0x01000000	/* MHI 1.0 */
+#define EMU_MHI_BHI_OFF		0x100
+#define EMU_MHI_BHIE_OFF	0x300
+#define EMU_MHI_CHDB_OFF	0x400		/* 128 channels x 8 bytes */
+#define EMU_MHI_ERDB_OFF	0x800		/* event rings x 8 bytes */
+#define EMU_MHI_SOC_HW_VERSION_OFF 0x224
+#define EMU_MHI_SOC_HW_VERSION	0x60110200	/* AIC100 */
+#define EMU_MHI_SOC_RESET_OFF	0xb0
+
+#define EMU_MHI_MAX_CHANNELS	128		/* MHICFG.NCH */
+#define EMU_MHI_MAX_EV_RINGS	32		/* MHICFG.NER upper bound */
+#define EMU_MHI_WAKE_DB		127		/* channel doorbell 127 = DEV_WAKE */
+
+/* The channel pair of the on-card manager (drivers/accel/qaic). */
+#define EMU_MHI_CH_CONTROL_UL	10
+#define EMU_MHI_CH_CONTROL_DL	11
+
+/* Largest uplink message (a chain of TREs) handed to the manager. */
+#define EMU_MHI_MAX_MSG		(128 * 1024)
+/* Largest answer the manager may produce. */
+#define EMU_MHI_MAX_ANSWER	(64 * 1024)
+/* Answers held for a downlink channel with no buffer queued. */
+#define EMU_MHI_MAX_HELD	64
+/* Events held while an event ring is full. */
+#define EMU_MHI_MAX_EV_BACKLOG	256
+
+/* Serial number reported in BHI_SERIALNU unless told otherwise. */
+#define EMU_MHI_DEFAULT_SERIAL	0x0a100001
+
+struct emu_mhi_counters {
+	uint64_t mhi_bad_ring;		/* context/ring/pointer out of bounds */
+	uint64_t mhi_bad_tre;		/* bad element type, bad buffer, oversize */
+	uint64_t mhi_cmds;		/* command ring elements processed */
+	uint64_t mhi_events;		/* events written into host memory */
+	uint64_t mhi_events_lost;	/* event backlog overflowed */
+	uint64_t mhi_resets;		/* MHI resets (host or SoC) */
+	uint64_t mhi_syserr;		/* SYS_ERROR entered */
+	uint64_t control_msgs_in;	/* QAIC_CONTROL messages to the manager */
+	uint64_t control_msgs_out;	/* answers written to the host */
+	uint64_t control_msgs_dropped;	/* answers dropped (held queue full, reset) */
+};
+
+/* @mgr may be NULL: the control channel then swallows messages. */
+struct emu_mhi *emu_mhi_create(struct emu_device *dev, struct emu_manager *mgr);
+void emu_mhi_destroy(struct emu_mhi *mhi);
+
+/* Plug the MHI register model into BAR0 of @dev. */
+void emu_mhi_attach(struct emu_mhi *mhi);
+
+void emu_mhi_set_serial(struct emu_mhi *mhi, uint32_t serial);
+
+/*
+ * Who answers QAIC_CONTROL messages: by default the manager given at
+ * create (emu_manager_handle()); tests plug a fake one in here. Same
+ * contract as emu_manager_handle(). NULL @fn: back to the manager.
+ */
+typedef size_t (*emu_mhi_control_fn)(void *ctx, const void *req, size_t len,
+				     void *rsp, size_t cap);
+void emu_mhi_set_control_handler(struct emu_mhi *mhi, emu_mhi_control_fn fn,
+				 void *ctx);
+
+/*
+ * Fault injection: the device enters SYS_ERROR (MHISTATUS.MHISTATE =
+ * SYS_ERR, SYSERR bit) and interrupts the host on the BHI interrupt vector.
+ * It stops serving rings until the host writes MHICTRL.RESET.
+ */
+void emu_mhi_raise_syserr(struct emu_mhi *mhi);
+
+/*
+ * One-shot SYS_ERROR @ms milliseconds after the device first reaches M0
+ * (0: never). The main loop drives it with emu_mhi_timeout_ms() and
+ * emu_mhi_tick().
+ */
+void emu_mhi_set_syserr_after(struct emu_mhi *mhi, unsigned int ms);
+/* poll() timeout until the next timed event, -1 for none. */
+int emu_mhi_timeout_ms(const struct emu_mhi *mhi);
+void emu_mhi_tick(struct emu_mhi *mhi);
+
+/* State as the host would read it (for tests). */
+unsigned int emu_mhi_state(const struct emu_mhi *mhi);
+const struct emu_mhi_counters *emu_mhi_counters(const struct emu_mhi *mhi);
+
+/* "key value" lines, one per counter. */
+void emu_mhi_counters_print(const struct emu_mhi *mhi, FILE *out);
+
+#endif /* QAIC_EMU_MHI_H */
