@@ -31,7 +31,9 @@
 
 #include <uapi/drm/qaic_accel.h>
 
+#include "qaic_cntl.h"
 #include "qaic_drv.h"
+#include "qaic_mhi.h"
 
 /* DBC i's registers start here in BAR2; the BAR must cover all of them. */
 #define QAIC_DBC_BASE		0x20000
@@ -50,13 +52,22 @@ static int qaic_open(struct drm_device *drm, struct drm_file *file)
 	if (!drm_dev_enter(drm, &idx))
 		return -ENODEV;
 
+	/* The version check failed: the card is not usable at all. */
+	if (qaic_cntl_refused(qdev->cntl)) {
+		drm_dev_exit(idx);
+		return -ENODEV;
+	}
+
 	priv = kzalloc(sizeof(*priv), GFP_KERNEL);
 	if (!priv) {
 		drm_dev_exit(idx);
 		return -ENOMEM;
 	}
 	priv->qdev = qdev;
-	priv->id = atomic_inc_return(&next_id);
+	INIT_LIST_HEAD(&priv->stale_rings);
+	do {
+		priv->id = atomic_inc_return(&next_id);
+	} while (!priv->id);
 	file->driver_priv = priv;
 	drm_dbg(drm, "file %u opened\n", priv->id);
 
@@ -69,6 +80,7 @@ static void qaic_postclose(struct drm_device *drm, struct drm_file *file)
 	struct qaic_file_priv *priv = file->driver_priv;
 
 	drm_dbg(drm, "file %u closed\n", priv->id);
+	qaic_manage_release_file(priv->qdev, priv);
 	kfree(priv);
 }
 
@@ -153,7 +165,9 @@ static int qaic_pci_init(struct qaic_device *qdev)
 
 /*
  * One vector per interrupt source (MHI and each DBC) when the platform has
- * them, MSI-X preferred; else a single MSI vector that every source shares.
+ * them, MSI-X preferred; else a single vector that every source shares.
+ * Asking for no more than the sources leaves vectors for other cards on
+ * platforms with few of them (User-Mode Linux's PCI has 32 in all).
  * The vectors are released by pcim when the driver detaches.
  */
 static int qaic_irq_init(struct qaic_device *qdev)
@@ -164,18 +178,24 @@ static int qaic_irq_init(struct qaic_device *qdev)
 	nvec = pci_alloc_irq_vectors(pdev, QAIC_NUM_IRQS, QAIC_NUM_IRQS,
 				     PCI_IRQ_MSIX | PCI_IRQ_MSI);
 	if (nvec < 0) {
-		nvec = pci_alloc_irq_vectors(pdev, 1, 1, PCI_IRQ_MSI);
+		nvec = pci_alloc_irq_vectors(pdev, 1, 1, PCI_IRQ_MSIX | PCI_IRQ_MSI);
 		if (nvec < 0) {
 			pci_err(pdev, "no MSI or MSI-X interrupts: %d\n", nvec);
 			return nvec;
 		}
-		pci_info(pdev, "one MSI vector shared by all interrupt sources\n");
+		pci_info(pdev, "one vector shared by all interrupt sources\n");
 	}
 
 	qdev->num_irqs = nvec;
 	qdev->irq_msix = pdev->msix_enabled;
 	pci_dbg(pdev, "%u %s vectors\n", qdev->num_irqs, qdev->irq_msix ? "MSI-X" : "MSI");
 	return 0;
+}
+
+/* Runs at detach, once MHI is down and the DRM device unplugged. */
+static void qaic_release_dbcs(void *data)
+{
+	qaic_manage_release_all(data);
 }
 
 static int qaic_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
@@ -198,16 +218,36 @@ static int qaic_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	if (ret)
 		return ret;
 
+	ret = drmm_mutex_init(&qdev->drm, &qdev->dbc_lock);
+	if (ret)
+		return ret;
+
+	ret = qaic_cntl_init(qdev);
+	if (ret)
+		return ret;
+
+	ret = devm_add_action_or_reset(&pdev->dev, qaic_release_dbcs, qdev);
+	if (ret)
+		return ret;
+
+	/* The control path comes up asynchronously, after this returns. */
+	ret = qaic_mhi_init(qdev);
+	if (ret)
+		return ret;
+
 	return drm_dev_register(&qdev->drm, 0);
 }
 
 /*
  * Stop userspace from reaching the hardware. Both ->shutdown and ->remove
  * call this, and ->remove may follow ->shutdown (User-Mode Linux does that
- * at power-off), so the second call must be harmless.
+ * at power-off), so the second call must be harmless. MHI goes down first:
+ * that wakes the ioctls waiting for the card, which drm_dev_unplug() then
+ * waits for.
  */
 static void qaic_unplug(struct qaic_device *qdev)
 {
+	qaic_mhi_stop(qdev);
 	if (drm_dev_is_unplugged(&qdev->drm))
 		return;
 
@@ -238,7 +278,30 @@ static struct pci_driver qaic_pci_driver = {
 	.remove		= qaic_pci_remove,
 	.shutdown	= qaic_pci_shutdown,
 };
-module_pci_driver(qaic_pci_driver);
+
+static int __init qaic_init(void)
+{
+	int ret;
+
+	/* Before the PCI driver, so QAIC_CONTROL binds as soon as it appears. */
+	ret = qaic_cntl_register();
+	if (ret)
+		return ret;
+
+	ret = pci_register_driver(&qaic_pci_driver);
+	if (ret)
+		qaic_cntl_unregister();
+	return ret;
+}
+
+static void __exit qaic_exit(void)
+{
+	pci_unregister_driver(&qaic_pci_driver);
+	qaic_cntl_unregister();
+}
+
+module_init(qaic_init);
+module_exit(qaic_exit);
 
 MODULE_AUTHOR("The qaic authors");
 MODULE_DESCRIPTION(QAIC_DESC " driver");

@@ -6,6 +6,7 @@
 #ifndef _QAIC_DRV_H_
 #define _QAIC_DRV_H_
 
+#include <linux/mutex.h>
 #include <linux/pci.h>
 #include <linux/types.h>
 
@@ -26,7 +27,30 @@
  * With a single vector every source shares vector 0.
  */
 #define QAIC_NUM_DBC		16
-#define QAIC_NUM_IRQS		32
+#define QAIC_NUM_IRQS		(1 + QAIC_NUM_DBC)
+
+struct mhi_controller;
+struct qaic_cntl;
+
+/**
+ * struct qaic_dbc - Host side of one DMA Bridge Channel.
+ * @owner: Id of the file the channel is activated for; 0 if it is free.
+ * @draining: The owner asked for the channel to be deactivated; it is its
+ *	      no more, but the rings stay until the card reports the release
+ *	      (or fails it, and the owner gets the channel back).
+ * @ring: CPU address of the request and response rings; NULL if none.
+ * @ring_dma: DMA address of @ring.
+ * @ring_size: Bytes at @ring.
+ * @nelem: Entries in each ring.
+ */
+struct qaic_dbc {
+	u32 owner;
+	bool draining;
+	void *ring;
+	dma_addr_t ring_dma;
+	size_t ring_size;
+	u32 nelem;
+};
 
 /**
  * struct qaic_device - One AIC100 card.
@@ -37,6 +61,17 @@
  * @bar_dbc: Mapped DMA Bridge Channel register BAR; same rule.
  * @num_irqs: Interrupt vectors allocated: %QAIC_NUM_IRQS or 1.
  * @irq_msix: The vectors are MSI-X rather than MSI.
+ * @mhi: MHI controller on @bar_mhi; NULL until registered.
+ * @mhi_up: The MHI controller is powered up; cleared by the first of
+ *	    shutdown and remove.
+ * @cntl: The QAIC_CONTROL transport; lives as long as @drm.
+ * @dbc_lock: Protects @dbc: ownership and rings change only under it.
+ *	      Taken by MANAGE, postclose, remove and the MHI system-error
+ *	      callback; never from atomic context, and never while holding
+ *	      the transport's locks.
+ * @dbc: The DMA Bridge Channels.
+ * @next_chunk_id: Source of ids of DMA transfers continued over several
+ *		   messages.
  */
 struct qaic_device {
 	struct drm_device drm;
@@ -45,16 +80,30 @@ struct qaic_device {
 	void __iomem *bar_dbc;
 	unsigned int num_irqs;
 	bool irq_msix;
+	struct mhi_controller *mhi;
+	bool mhi_up;
+	struct qaic_cntl *cntl;
+	struct mutex dbc_lock; /* Protects @dbc; see above */
+	struct qaic_dbc dbc[QAIC_NUM_DBC];
+	atomic_t next_chunk_id;
 };
 
 /**
  * struct qaic_file_priv - State of one open file of a card.
  * @qdev: The card.
- * @id: Number of the file, unique per card, for log lines.
+ * @id: Number of the file, unique per card, never 0: the user handle in
+ *	control messages, and the owner of the DBCs it activates.
+ * @nnc_used: The file sent a control message; set by MANAGE, read at
+ *	      postclose (a terminate message is due).
+ * @stale_rings: Rings of activates whose answer never came or made no
+ *		 sense: the card may use them until the file's terminate.
+ *		 Protected by &qaic_device.dbc_lock.
  */
 struct qaic_file_priv {
 	struct qaic_device *qdev;
 	u32 id;
+	bool nnc_used;
+	struct list_head stale_rings;
 };
 
 static inline struct qaic_device *to_qaic_device(struct drm_device *drm)
@@ -64,6 +113,8 @@ static inline struct qaic_device *to_qaic_device(struct drm_device *drm)
 
 /* qaic_manage.c */
 int qaic_manage_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
+void qaic_manage_release_file(struct qaic_device *qdev, struct qaic_file_priv *priv);
+void qaic_manage_release_all(struct qaic_device *qdev);
 
 /* qaic_gem.c */
 int qaic_create_bo_ioctl(struct drm_device *drm, void *data, struct drm_file *file);

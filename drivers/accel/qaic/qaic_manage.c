@@ -9,35 +9,667 @@
  * DRM_IOCTL_QAIC_MANAGE carries a message of transactions for the card's
  * manager (activate and deactivate DMA Bridge Channels, load a network by
  * DMA transfer, passthrough requests) and returns the manager's answer in
- * the same buffer. This file owns the ioctl: copy-in and the checks on the
- * message as a whole.
+ * the same buffer. This file is the glue between the user, the NNC codec
+ * (qaic_nnc.c) and the control transport (qaic_cntl.c):
+ *
+ * 1. Copy the message in and parse it. A deactivate of a DMA Bridge Channel
+ *    (DBC) the file did not activate, or already deactivated, fails with
+ *    -EPERM before anything is sent. Deactivate transactions have no wire
+ *    form: the DBC is taken from the file at once, and its rings are freed
+ *    when the card reports the release (it goes back to the file if the
+ *    card fails the release).
+ * 2. Wait for the control path to be up (bounded; -ENODEV).
+ * 3. Pin the user pages of every DMA transfer, build an sg_table and map
+ *    it for the device; allocate the rings of an activate with
+ *    dma_alloc_coherent(): @queue_size request elements of 64 bytes, a
+ *    256-byte gap, then @queue_size response elements of 4 bytes at the
+ *    end of a 4 KiB-aligned buffer.
+ * 4. Encode, send, and send the rest of a DMA transfer that did not fit one
+ *    message each time the card asks for it; decode the answer.
+ * 5. Record the DBC the card activated as owned by the file (it keeps the
+ *    rings); free the rings of the DBCs it released. Copy the answer out.
+ *
+ * Errors of the user fail with -EINVAL (or -EPERM, -EFAULT) and a
+ * ``drm_dbg`` line. An answer the codec rejects fails with -EIO; a
+ * transaction the card refused fails with -ECANCELED, the answer still
+ * being copied out so that the user sees the card's status. The user
+ * handle in the messages is the file's id.
+ *
+ * When a file that talked to the card is closed, the driver sends a
+ * terminate message for its handle, so that the card releases whatever the
+ * file held, then frees the file's rings. When the card is gone, the rings
+ * were already freed at remove.
  */
+
+#include <linux/dma-mapping.h>
+#include <linux/mm.h>
+#include <linux/overflow.h>
+#include <linux/scatterlist.h>
+#include <linux/sizes.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
 
 #include <drm/drm_drv.h>
 #include <drm/drm_print.h>
 
 #include <uapi/drm/qaic_accel.h>
 
+#include "qaic_cntl.h"
 #include "qaic_drv.h"
+#include "qaic_nnc.h"
+
+/* DBC ring layout, as the card expects it. */
+#define QAIC_DBC_REQ_ELEM_SIZE	64
+#define QAIC_DBC_RSP_ELEM_SIZE	4
+#define QAIC_DBC_RING_GAP	SZ_256
+#define QAIC_DBC_RING_ALIGN	SZ_4K
+
+/**
+ * struct qaic_manage_pin - The user buffer of one DMA transfer, pinned and mapped.
+ * @pages: The pinned pages.
+ * @npages: Pages pinned, the first @npages of @pages.
+ * @sgt: The pages as a scatterlist.
+ * @sgt_ready: @sgt is allocated.
+ * @mapped: @sgt is DMA-mapped.
+ * @segs: The mapped segments, for the codec.
+ */
+struct qaic_manage_pin {
+	struct page **pages;
+	unsigned int npages;
+	struct sg_table sgt;
+	bool sgt_ready;
+	bool mapped;
+	struct qaic_nnc_seg *segs;
+};
+
+/**
+ * struct qaic_manage_call - One MANAGE call on its way.
+ * @qdev: The card.
+ * @priv: The caller's file.
+ * @umsg: The copied-in user message.
+ * @plan: What the codec found in it.
+ * @xfers: Its DMA transfers.
+ * @pins: Their buffers, one per entry of @xfers.
+ * @ring: The rings of its activate, for the codec.
+ * @ring_cpu: CPU address of the rings; NULL when there are none.
+ * @ring_dma: DMA address of the rings.
+ * @ring_size: Bytes of the rings.
+ * @sent: A message went to the card.
+ */
+struct qaic_manage_call {
+	struct qaic_device *qdev;
+	struct qaic_file_priv *priv;
+	struct qaic_nnc_user_msg umsg;
+	struct qaic_nnc_plan plan;
+	struct qaic_nnc_xfer *xfers;
+	struct qaic_manage_pin *pins;
+	struct qaic_nnc_ring ring;
+	void *ring_cpu;
+	dma_addr_t ring_dma;
+	size_t ring_size;
+	bool sent;
+};
+
+/**
+ * struct qaic_manage_stale_ring - Rings the card may still use.
+ * @node: In &qaic_file_priv.stale_rings.
+ * @cpu: CPU address.
+ * @dma: DMA address.
+ * @size: Bytes.
+ */
+struct qaic_manage_stale_ring {
+	struct list_head node;
+	void *cpu;
+	dma_addr_t dma;
+	size_t size;
+};
+
+static void qaic_manage_unpin(struct qaic_device *qdev, struct qaic_manage_pin *pin)
+{
+	struct device *dev = &qdev->pdev->dev;
+
+	kvfree(pin->segs);
+	if (pin->mapped)
+		dma_unmap_sgtable(dev, &pin->sgt, DMA_TO_DEVICE, 0);
+	if (pin->sgt_ready)
+		sg_free_table(&pin->sgt);
+	if (pin->npages)
+		unpin_user_pages(pin->pages, pin->npages);
+	kvfree(pin->pages);
+	memset(pin, 0, sizeof(*pin));
+}
+
+/* Pins and maps the buffer of @xfer and fills its segments. */
+static int qaic_manage_pin(struct qaic_device *qdev, struct qaic_nnc_xfer *xfer,
+			   struct qaic_manage_pin *pin)
+{
+	struct drm_device *drm = &qdev->drm;
+	unsigned long offset = offset_in_page(xfer->addr);
+	struct scatterlist *sg;
+	u64 npages;
+	unsigned int i;
+	int ret;
+
+	/* The codec checked that addr + size does not wrap. */
+	npages = DIV_ROUND_UP_ULL(offset + xfer->size, PAGE_SIZE);
+	if (npages > INT_MAX) {
+		drm_dbg(drm, "manage: DMA transfer of %llu bytes too large\n", xfer->size);
+		return -EINVAL;
+	}
+
+	pin->pages = kvmalloc_array(npages, sizeof(*pin->pages), GFP_KERNEL);
+	if (!pin->pages)
+		return -ENOMEM;
+	ret = pin_user_pages_fast(xfer->addr - offset, npages, 0, pin->pages);
+	if (ret < 0)
+		goto fail;
+	pin->npages = ret;
+	if (pin->npages != npages) {
+		drm_dbg(drm, "manage: pinned %u of %llu pages\n", pin->npages, npages);
+		ret = -EFAULT;
+		goto fail;
+	}
+
+	ret = sg_alloc_table_from_pages(&pin->sgt, pin->pages, npages, offset, xfer->size,
+					GFP_KERNEL);
+	if (ret)
+		goto fail;
+	pin->sgt_ready = true;
+	ret = dma_map_sgtable(&qdev->pdev->dev, &pin->sgt, DMA_TO_DEVICE, 0);
+	if (ret)
+		goto fail;
+	pin->mapped = true;
+
+	pin->segs = kvmalloc_array(pin->sgt.nents, sizeof(*pin->segs), GFP_KERNEL);
+	if (!pin->segs) {
+		ret = -ENOMEM;
+		goto fail;
+	}
+	for_each_sgtable_dma_sg(&pin->sgt, sg, i) {
+		pin->segs[i].addr = sg_dma_address(sg);
+		pin->segs[i].size = sg_dma_len(sg);
+	}
+	xfer->segs = pin->segs;
+	xfer->nsegs = pin->sgt.nents;
+	return 0;
+
+fail:
+	qaic_manage_unpin(qdev, pin);
+	return ret;
+}
+
+static void qaic_manage_free_ring(struct qaic_device *qdev, void *cpu, dma_addr_t dma,
+				  size_t size)
+{
+	if (cpu)
+		dma_free_coherent(&qdev->pdev->dev, size, cpu, dma);
+}
+
+/* Allocates the rings of the message's activate. */
+static int qaic_manage_alloc_ring(struct qaic_manage_call *call)
+{
+	struct qaic_device *qdev = call->qdev;
+	u32 nelem = call->plan.activate_nelem;
+	u64 size;
+
+	size = (u64)nelem * (QAIC_DBC_REQ_ELEM_SIZE + QAIC_DBC_RSP_ELEM_SIZE);
+	size = ALIGN(size + QAIC_DBC_RING_GAP, QAIC_DBC_RING_ALIGN);
+	if (size > U32_MAX) {
+		drm_dbg(&qdev->drm, "manage: queue size %u too large\n", nelem);
+		return -EINVAL;
+	}
+
+	call->ring_cpu = dma_alloc_coherent(&qdev->pdev->dev, size, &call->ring_dma,
+					    GFP_KERNEL | __GFP_NOWARN);
+	if (!call->ring_cpu)
+		return -ENOMEM;
+	call->ring_size = size;
+	call->ring = (struct qaic_nnc_ring){
+		.req_addr = call->ring_dma,
+		.rsp_addr = call->ring_dma + size - (u64)nelem * QAIC_DBC_RSP_ELEM_SIZE,
+		.nelem = nelem,
+		.buf_len = size,
+	};
+	return 0;
+}
+
+/* Bit i set: the file activated DBC i and did not deactivate it. */
+static u32 qaic_manage_owned_locked(struct qaic_device *qdev, u32 id)
+{
+	u32 mask = 0;
+	unsigned int i;
+
+	lockdep_assert_held(&qdev->dbc_lock);
+
+	for (i = 0; i < QAIC_NUM_DBC; i++)
+		if (qdev->dbc[i].owner == id && !qdev->dbc[i].draining)
+			mask |= BIT(i);
+	return mask;
+}
+
+/* Takes the DBCs of @mask from the file, or gives them back. */
+static void qaic_manage_set_draining_locked(struct qaic_device *qdev, u32 id,
+					    unsigned long mask, bool draining)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&qdev->dbc_lock);
+
+	for_each_set_bit(i, &mask, QAIC_NUM_DBC)
+		if (qdev->dbc[i].owner == id)
+			qdev->dbc[i].draining = draining;
+}
+
+static void qaic_manage_release_dbc_locked(struct qaic_device *qdev, struct qaic_dbc *dbc)
+{
+	lockdep_assert_held(&qdev->dbc_lock);
+
+	qaic_manage_free_ring(qdev, dbc->ring, dbc->ring_dma, dbc->ring_size);
+	memset(dbc, 0, sizeof(*dbc));
+}
+
+/* Acts on what the card activated and released. */
+static void qaic_manage_account(struct qaic_manage_call *call, const struct qaic_nnc_answer *ans,
+				bool released)
+{
+	struct qaic_device *qdev = call->qdev;
+	struct drm_device *drm = &qdev->drm;
+	u32 id = call->priv->id;
+	unsigned long bits;
+	unsigned int i;
+
+	guard(mutex)(&qdev->dbc_lock);
+
+	if (ans->activated) {
+		struct qaic_dbc *dbc = &qdev->dbc[ans->dbc_id];
+
+		/*
+		 * The card only grants a channel it considers free: rings
+		 * still recorded here (an answer to a deactivate that was
+		 * lost) are not in use any more.
+		 */
+		if (dbc->owner)
+			drm_dbg(drm, "manage: DBC %u granted again, was file %u's\n",
+				ans->dbc_id, dbc->owner);
+		qaic_manage_release_dbc_locked(qdev, dbc);
+		*dbc = (struct qaic_dbc){
+			.owner = id,
+			.ring = call->ring_cpu,
+			.ring_dma = call->ring_dma,
+			.ring_size = call->ring_size,
+			.nelem = call->ring.nelem,
+		};
+		call->ring_cpu = NULL;
+	}
+
+	if (!released)
+		return;
+	/* The card kept these: they are the file's again. */
+	qaic_manage_set_draining_locked(qdev, id, ans->deactivate_failed, false);
+	bits = ans->deactivated;
+	for_each_set_bit(i, &bits, QAIC_NUM_DBC) {
+		if (qdev->dbc[i].owner != id || !qdev->dbc[i].draining) {
+			drm_dbg(drm, "manage: card released DBC %u, not deactivated by file %u\n",
+				i, id);
+			continue;
+		}
+		qaic_manage_release_dbc_locked(qdev, &qdev->dbc[i]);
+	}
+}
+
+/* Sends the message, and the rest of a continued DMA transfer; the answer is at @rsp. */
+static int qaic_manage_exchange(struct qaic_manage_call *call, void *rsp, size_t *rsp_len)
+{
+	struct qaic_device *qdev = call->qdev;
+	struct drm_device *drm = &qdev->drm;
+	struct qaic_nnc_req req = {
+		.umsg = call->umsg,
+		.num_dbc = QAIC_NUM_DBC,
+		.xfers = call->xfers,
+		.num_xfers = call->plan.num_xfers,
+		.ring = call->ring_cpu ? &call->ring : NULL,
+		.handle = call->priv->id,
+		.partition_id = QAIC_NNC_NO_PARTITION,
+	};
+	u64 size = call->plan.wire_len;
+	ssize_t len;
+	void *wbuf;
+	u32 i;
+	int ret;
+
+	do {
+		req.chunk_id = atomic_inc_return(&qdev->next_chunk_id);
+	} while (!req.chunk_id);
+
+	for (i = 0; i < call->plan.num_xfers; i++)
+		size += (u64)call->xfers[i].nsegs * sizeof(struct qaic_wire_dma_seg);
+	size = min_t(u64, size, QAIC_CNTL_MAX_REQ_LEN);
+	wbuf = kvmalloc(size, GFP_KERNEL);
+	if (!wbuf)
+		return -ENOMEM;
+
+	for (;;) {
+		len = qaic_nnc_encode(&req, wbuf, size);
+		if (len < 0) {
+			ret = len;
+			drm_dbg(drm, "manage: cannot encode message %u: %d\n", req.msgs, ret);
+			break;
+		}
+		WRITE_ONCE(call->priv->nnc_used, true);
+		call->sent = true;
+		ret = qaic_cntl_xfer(qdev->cntl, wbuf, len, rsp, rsp_len);
+		if (ret) {
+			drm_dbg(drm, "manage: no answer: %d\n", ret);
+			break;
+		}
+		ret = qaic_nnc_check_cont(&req, rsp, *rsp_len);
+		if (ret <= 0) {
+			if (ret) {
+				drm_dbg(drm, "manage: malformed continuation request\n");
+				ret = -EIO;
+			}
+			break;
+		}
+	}
+
+	/* Tell the card to drop a transfer it will not get the rest of. */
+	if (ret && req.msgs && req.cont && qaic_cntl_is_up(qdev->cntl)) {
+		size_t abort_len;
+
+		len = qaic_nnc_encode_abort(&req, wbuf, size);
+		if (len > 0)
+			qaic_cntl_xfer(qdev->cntl, wbuf, len, rsp, &abort_len);
+	}
+	kvfree(wbuf);
+	return ret;
+}
+
+/* Decodes the answer into @out, acts on it. */
+static int qaic_manage_answer(struct qaic_manage_call *call, const void *rsp, size_t rsp_len,
+			      struct qaic_nnc_answer *ans)
+{
+	struct drm_device *drm = &call->qdev->drm;
+	int ret;
+
+	ret = qaic_nnc_decode(rsp, rsp_len, ans);
+	qaic_manage_account(call, ans, !ret || ret == -ECANCELED);
+	if (ret == -ECANCELED) {
+		drm_dbg(drm, "manage: the card refused a transaction\n");
+	} else if (ret) {
+		drm_dbg(drm, "manage: bad answer from the card: %d\n", ret);
+		ret = -EIO;
+	}
+	return ret;
+}
+
+/* Takes the DBCs the message deactivates from the file, if they are its. */
+static int qaic_manage_take_dbcs(struct qaic_manage_call *call)
+{
+	struct qaic_device *qdev = call->qdev;
+	u32 mask = call->plan.deactivate_mask;
+	u32 id = call->priv->id;
+	u32 owned;
+
+	if (!mask)
+		return 0;
+
+	guard(mutex)(&qdev->dbc_lock);
+	owned = qaic_manage_owned_locked(qdev, id);
+	if (mask & ~owned) {
+		drm_dbg(&qdev->drm, "manage: deactivate of DBCs %#x that file %u does not hold\n",
+			mask & ~owned, id);
+		return -EPERM;
+	}
+	qaic_manage_set_draining_locked(qdev, id, mask, true);
+	return 0;
+}
+
+/* Gives the DBCs back: the message never reached the card. */
+static void qaic_manage_return_dbcs(struct qaic_manage_call *call)
+{
+	struct qaic_device *qdev = call->qdev;
+
+	guard(mutex)(&qdev->dbc_lock);
+	qaic_manage_set_draining_locked(qdev, call->priv->id, call->plan.deactivate_mask, false);
+}
+
+static int qaic_manage_prepare(struct qaic_manage_call *call)
+{
+	struct qaic_device *qdev = call->qdev;
+	struct drm_device *drm = &qdev->drm;
+	u32 n;
+	int ret;
+
+	ret = qaic_nnc_parse(&call->umsg, QAIC_NUM_DBC, &call->plan, NULL, 0);
+	if (ret) {
+		drm_dbg(drm, "manage: malformed message\n");
+		return ret;
+	}
+	n = call->plan.num_xfers;
+	if (n) {
+		call->xfers = kcalloc(n, sizeof(*call->xfers), GFP_KERNEL);
+		call->pins = kcalloc(n, sizeof(*call->pins), GFP_KERNEL);
+		if (!call->xfers || !call->pins)
+			return -ENOMEM;
+		ret = qaic_nnc_parse(&call->umsg, QAIC_NUM_DBC, &call->plan, call->xfers, n);
+		if (ret)
+			return ret;
+	}
+
+	return 0;
+}
+
+/* Waits for the control path, pins the transfers, allocates the rings. */
+static int qaic_manage_acquire(struct qaic_manage_call *call)
+{
+	struct qaic_device *qdev = call->qdev;
+	struct drm_device *drm = &qdev->drm;
+	u32 i;
+	int ret;
+
+	ret = qaic_cntl_wait_up(qdev->cntl);
+	if (ret) {
+		drm_dbg(drm, "manage: control path not up: %d\n", ret);
+		return ret;
+	}
+
+	for (i = 0; i < call->plan.num_xfers; i++) {
+		ret = qaic_manage_pin(qdev, &call->xfers[i], &call->pins[i]);
+		if (ret)
+			return ret;
+	}
+	if (call->plan.activate_nelem)
+		return qaic_manage_alloc_ring(call);
+	return 0;
+}
+
+/*
+ * Keeps the rings of an activate the card may have granted without the
+ * driver learning of it, until the file's terminate; frees them if that
+ * fails.
+ */
+static void qaic_manage_park_ring(struct qaic_manage_call *call)
+{
+	struct qaic_device *qdev = call->qdev;
+	struct qaic_manage_stale_ring *stale;
+
+	stale = kmalloc(sizeof(*stale), GFP_KERNEL);
+	if (!stale)
+		return;
+	stale->cpu = call->ring_cpu;
+	stale->dma = call->ring_dma;
+	stale->size = call->ring_size;
+	mutex_lock(&qdev->dbc_lock);
+	list_add_tail(&stale->node, &call->priv->stale_rings);
+	mutex_unlock(&qdev->dbc_lock);
+	call->ring_cpu = NULL;
+}
+
+static void qaic_manage_cleanup(struct qaic_manage_call *call, bool answered)
+{
+	u32 i;
+
+	if (call->ring_cpu && call->sent && !answered)
+		qaic_manage_park_ring(call);
+	qaic_manage_free_ring(call->qdev, call->ring_cpu, call->ring_dma, call->ring_size);
+	if (call->pins)
+		for (i = 0; i < call->plan.num_xfers; i++)
+			qaic_manage_unpin(call->qdev, &call->pins[i]);
+	kfree(call->pins);
+	kfree(call->xfers);
+}
+
+static int qaic_manage(struct qaic_device *qdev, struct qaic_file_priv *priv,
+		       struct qaic_manage_msg *msg, const void *data, void *out)
+{
+	struct qaic_manage_call call = {
+		.qdev = qdev,
+		.priv = priv,
+		.umsg = { .data = data, .len = msg->len, .count = msg->count },
+	};
+	struct qaic_nnc_answer ans = {
+		.buf = out,
+		.size = QAIC_NNC_MAX_USER_LEN,
+		.num_dbc = QAIC_NUM_DBC,
+	};
+	bool answered;
+	size_t rsp_len;
+	void *rsp;
+	int ret;
+
+	rsp = kmalloc(QAIC_CNTL_RSP_SIZE, GFP_KERNEL);
+	if (!rsp)
+		return -ENOMEM;
+
+	ret = qaic_manage_prepare(&call);
+	if (!ret)
+		ret = qaic_manage_take_dbcs(&call);
+	if (!ret) {
+		ret = qaic_manage_acquire(&call);
+		if (!ret)
+			ret = qaic_manage_exchange(&call, rsp, &rsp_len);
+		if (ret && !call.sent)
+			qaic_manage_return_dbcs(&call);
+	}
+	if (!ret) {
+		ans.activate_sent = !!call.ring_cpu;
+		ret = qaic_manage_answer(&call, rsp, rsp_len, &ans);
+	}
+	answered = !ret || ret == -ECANCELED;
+	if (answered) {
+		if (copy_to_user(u64_to_user_ptr(msg->data), out, ans.len))
+			ret = -EFAULT;
+		msg->len = ans.len;
+		msg->count = ans.count;
+	}
+
+	/* Without a sound answer, the card may have granted the activate. */
+	qaic_manage_cleanup(&call, answered);
+	kfree(rsp);
+	return ret;
+}
 
 int qaic_manage_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 {
+	struct qaic_device *qdev = to_qaic_device(drm);
 	struct qaic_manage_msg *msg = data;
-	int ret = -EOPNOTSUPP;
+	void *in, *out;
+	int ret;
 	int idx;
 
 	if (!drm_dev_enter(drm, &idx))
 		return -ENODEV;
 
-	if (msg->len < sizeof(struct qaic_manage_trans_hdr) ||
-	    msg->len > QAIC_MANAGE_MAX_MSG_LENGTH - sizeof(msg->len) - sizeof(msg->count)) {
+	if (msg->len < sizeof(struct qaic_manage_trans_hdr) || msg->len > QAIC_NNC_MAX_USER_LEN) {
 		drm_dbg(drm, "manage: len %u out of range\n", msg->len);
 		ret = -EINVAL;
-	} else if (!msg->count || msg->count > msg->len / sizeof(struct qaic_manage_trans_hdr)) {
+		goto exit;
+	}
+	if (!msg->count || msg->count > msg->len / sizeof(struct qaic_manage_trans_hdr)) {
 		drm_dbg(drm, "manage: count %u does not fit len %u\n", msg->count, msg->len);
 		ret = -EINVAL;
+		goto exit;
 	}
 
+	in = memdup_user(u64_to_user_ptr(msg->data), msg->len);
+	if (IS_ERR(in)) {
+		ret = PTR_ERR(in);
+		goto exit;
+	}
+	out = kzalloc(QAIC_NNC_MAX_USER_LEN, GFP_KERNEL);
+	if (out)
+		ret = qaic_manage(qdev, file->driver_priv, msg, in, out);
+	else
+		ret = -ENOMEM;
+	kfree(out);
+	kfree(in);
+exit:
 	drm_dev_exit(idx);
 	return ret;
+}
+
+/* Asks the card to release whatever the user @handle holds. */
+static void qaic_manage_terminate(struct qaic_device *qdev, u32 handle)
+{
+	u8 msg[sizeof(struct qaic_wire_msg_hdr) + sizeof(struct qaic_wire_terminate_to_dev)];
+	size_t rsp_len;
+	ssize_t len;
+	void *rsp;
+	int ret;
+
+	len = qaic_nnc_encode_terminate(handle, msg, sizeof(msg));
+	if (len < 0)
+		return;
+	rsp = kmalloc(QAIC_CNTL_RSP_SIZE, GFP_KERNEL);
+	if (!rsp)
+		return;
+	ret = qaic_cntl_xfer(qdev->cntl, msg, len, rsp, &rsp_len);
+	if (ret)
+		drm_dbg(&qdev->drm, "terminate of file %u: %d\n", handle, ret);
+	kfree(rsp);
+}
+
+/**
+ * qaic_manage_release_file() - Release what a closing file holds on the card.
+ * @qdev: The card.
+ * @priv: The file.
+ *
+ * Sends a terminate message for the file's handle if it talked to the card
+ * and the card is still there, then frees the rings of its DBCs and those
+ * of activates whose answer was lost.
+ */
+void qaic_manage_release_file(struct qaic_device *qdev, struct qaic_file_priv *priv)
+{
+	struct qaic_manage_stale_ring *stale, *next;
+	unsigned int i;
+	int idx;
+
+	if (READ_ONCE(priv->nnc_used) && drm_dev_enter(&qdev->drm, &idx)) {
+		if (qaic_cntl_is_up(qdev->cntl))
+			qaic_manage_terminate(qdev, priv->id);
+		drm_dev_exit(idx);
+	}
+
+	guard(mutex)(&qdev->dbc_lock);
+	for (i = 0; i < QAIC_NUM_DBC; i++)
+		if (qdev->dbc[i].owner == priv->id)
+			qaic_manage_release_dbc_locked(qdev, &qdev->dbc[i]);
+	list_for_each_entry_safe(stale, next, &priv->stale_rings, node) {
+		qaic_manage_free_ring(qdev, stale->cpu, stale->dma, stale->size);
+		kfree(stale);
+	}
+}
+
+/**
+ * qaic_manage_release_all() - Free every DBC's rings: the card is gone.
+ * @qdev: The card, its MHI powered down and its DRM device unplugged.
+ */
+void qaic_manage_release_all(struct qaic_device *qdev)
+{
+	unsigned int i;
+
+	guard(mutex)(&qdev->dbc_lock);
+	for (i = 0; i < QAIC_NUM_DBC; i++)
+		qaic_manage_release_dbc_locked(qdev, &qdev->dbc[i]);
 }

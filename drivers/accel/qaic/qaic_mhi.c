@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The qaic authors.
+ */
+
+/**
+ * DOC: qaic MHI controller
+ *
+ * BAR0 of the card is an MHI (Modem Host Interface) register block. The
+ * driver registers it with the kernel's MHI bus as a controller; the MHI
+ * core then runs the state machine, the command and event rings, and
+ * creates one MHI device per channel pair the card offers in its current
+ * execution environment. The driver uses one of them, QAIC_CONTROL
+ * (channels 10 up and 11 down, in mission mode), for the card's manager;
+ * qaic_cntl.c binds to it.
+ *
+ * Every MHI interrupt (the BHI state-change interrupt and the one event
+ * ring) uses vector 0, whether the card got one MSI vector or 32 MSI-X
+ * vectors: the other vectors belong to the DMA Bridge Channels.
+ *
+ * The card boots its mission-mode firmware (AMSS) by itself, so the
+ * controller has no firmware image: power-up finds the card in AMSS and
+ * the MHI core goes straight to the READY and M0 states. A card found in
+ * another execution environment is not brought up. The MHI core waits at
+ * most ``mhi_timeout_ms`` (a module parameter, 2000 by default) for each
+ * state change of the card. Power-up is asynchronous: the control path
+ * comes up when the MHI core reaches mission mode and probes QAIC_CONTROL,
+ * some time after the PCI probe.
+ *
+ * When the card reports a system error, the MHI core resets it and brings
+ * it back to mission mode by itself. The driver fails the control requests
+ * in flight (the core then removes QAIC_CONTROL and probes it again) and
+ * forgets every DBC activation, which the reset undid, freeing the rings.
+ *
+ * Shutdown powers MHI down; remove powers it down unless shutdown already
+ * did, then unregisters the controller.
+ */
+
+#include <linux/device.h>
+#include <linux/mhi.h>
+#include <linux/moduleparam.h>
+#include <linux/pci.h>
+#include <linux/sizes.h>
+
+#include "qaic_cntl.h"
+#include "qaic_drv.h"
+#include "qaic_mhi.h"
+
+static unsigned int mhi_timeout_ms = 2000;
+module_param(mhi_timeout_ms, uint, 0600);
+MODULE_PARM_DESC(mhi_timeout_ms, "Timeout of MHI state changes, in milliseconds (default 2000)");
+
+/* SOC_HW_VERSION is not reliable on the card: its known value is served. */
+#define QAIC_MHI_SOC_HW_VERSION_OFF	0x224
+#define QAIC_MHI_SOC_HW_VERSION		0x60110200
+
+/* The two channels of QAIC_CONTROL; the numbers are the card's. */
+#define QAIC_MHI_CONTROL_UL		10
+#define QAIC_MHI_CONTROL_DL		11
+#define QAIC_MHI_CONTROL_ELEMS		128
+
+/**
+ * struct qaic_mhi - The MHI controller of one card.
+ * @cntrl: The controller the MHI core sees.
+ * @qdev: The card.
+ * @irq: The controller's interrupt, vector 0.
+ */
+struct qaic_mhi {
+	struct mhi_controller cntrl;
+	struct qaic_device *qdev;
+	int irq;
+};
+
+#define QAIC_MHI_CONTROL_CHAN(_num, _dir)			\
+	{							\
+		.name = "QAIC_CONTROL",				\
+		.num = (_num),					\
+		.num_elements = QAIC_MHI_CONTROL_ELEMS,		\
+		.event_ring = 0,				\
+		.dir = (_dir),					\
+		.ee_mask = MHI_CH_EE_AMSS,			\
+		.doorbell = MHI_DB_BRST_DISABLE,		\
+	}
+
+static const struct mhi_channel_config qaic_mhi_channels[] = {
+	QAIC_MHI_CONTROL_CHAN(QAIC_MHI_CONTROL_UL, DMA_TO_DEVICE),
+	QAIC_MHI_CONTROL_CHAN(QAIC_MHI_CONTROL_DL, DMA_FROM_DEVICE),
+};
+
+/* One event ring for state changes and transfer completions alike. */
+static struct mhi_event_config qaic_mhi_events[] = {
+	{
+		.num_elements = 32,
+		.irq = 0,
+		.channel = U32_MAX,
+		.priority = 1,
+		.mode = MHI_DB_BRST_DISABLE,
+		.data_type = MHI_ER_CTRL,
+	},
+};
+
+static struct qaic_mhi *to_qaic_mhi(struct mhi_controller *cntrl)
+{
+	return container_of(cntrl, struct qaic_mhi, cntrl);
+}
+
+static int qaic_mhi_read_reg(struct mhi_controller *cntrl, void __iomem *addr, u32 *out)
+{
+	u32 val;
+
+	if (addr - cntrl->regs == QAIC_MHI_SOC_HW_VERSION_OFF) {
+		*out = QAIC_MHI_SOC_HW_VERSION;
+		return 0;
+	}
+
+	/* All ones: the card fell off the bus. */
+	val = readl_relaxed(addr);
+	if (val == U32_MAX)
+		return -EIO;
+	*out = val;
+	return 0;
+}
+
+static void qaic_mhi_write_reg(struct mhi_controller *cntrl, void __iomem *addr, u32 val)
+{
+	writel_relaxed(val, addr);
+}
+
+/* The card has no runtime power management. */
+static int qaic_mhi_runtime_get(struct mhi_controller *cntrl)
+{
+	return 0;
+}
+
+static void qaic_mhi_runtime_put(struct mhi_controller *cntrl)
+{
+}
+
+static void qaic_mhi_status_cb(struct mhi_controller *cntrl, enum mhi_callback reason)
+{
+	struct qaic_device *qdev = to_qaic_mhi(cntrl)->qdev;
+
+	switch (reason) {
+	case MHI_CB_SYS_ERROR:
+		/* Process context; the MHI core recovers the card next. */
+		drm_err(&qdev->drm, "card reported a system error, resetting it\n");
+		qaic_cntl_sys_error(qdev->cntl);
+		/* The reset releases every DBC on the card. */
+		qaic_manage_release_all(qdev);
+		break;
+	case MHI_CB_FATAL_ERROR:
+		/* Atomic context. */
+		drm_err(&qdev->drm, "card reported a fatal error\n");
+		break;
+	default:
+		break;
+	}
+}
+
+/**
+ * qaic_mhi_to_qdev() - The card of an MHI controller, if it is one of ours.
+ * @mhi: An MHI controller.
+ *
+ * Return: the card, or NULL if another driver registered @mhi.
+ */
+struct qaic_device *qaic_mhi_to_qdev(struct mhi_controller *mhi)
+{
+	if (mhi->status_cb != qaic_mhi_status_cb)
+		return NULL;
+	return to_qaic_mhi(mhi)->qdev;
+}
+
+/**
+ * qaic_mhi_stop() - Power MHI down.
+ * @qdev: The card.
+ *
+ * Called by shutdown and by remove, which may follow shutdown: the second
+ * call does nothing. Both run under the device lock, which orders them.
+ */
+void qaic_mhi_stop(struct qaic_device *qdev)
+{
+	if (!qdev->mhi_up)
+		return;
+	qdev->mhi_up = false;
+	qaic_cntl_stopping(qdev->cntl);
+	mhi_power_down(qdev->mhi, !pci_channel_offline(qdev->pdev));
+	mhi_unprepare_after_power_down(qdev->mhi);
+}
+
+static void qaic_mhi_fini(void *data)
+{
+	struct qaic_device *qdev = data;
+	struct qaic_mhi *qmhi = to_qaic_mhi(qdev->mhi);
+
+	qaic_mhi_stop(qdev);
+	mhi_unregister_controller(&qmhi->cntrl);
+	qdev->mhi = NULL;
+	kfree(qmhi);
+}
+
+static void qaic_mhi_power_up(struct qaic_device *qdev)
+{
+	struct mhi_controller *mhi = qdev->mhi;
+	int ret;
+
+	ret = mhi_prepare_for_power_up(mhi);
+	if (ret) {
+		drm_err(&qdev->drm, "MHI prepare failed: %d; no control path\n", ret);
+		return;
+	}
+
+	qaic_cntl_powering_up(qdev->cntl);
+	ret = mhi_async_power_up(mhi);
+	if (ret) {
+		drm_err(&qdev->drm, "MHI power-up failed: %d; no control path\n", ret);
+		qaic_cntl_stopping(qdev->cntl);
+		mhi_unprepare_after_power_down(mhi);
+		return;
+	}
+	qdev->mhi_up = true;
+}
+
+/**
+ * qaic_mhi_init() - Register the card's MHI controller and power it up.
+ * @qdev: The card; BAR0 mapped, interrupt vectors allocated.
+ *
+ * The controller is powered down and unregistered when the driver
+ * detaches (a devm action). A card that does not power up leaves the
+ * control path down; the DRM device still registers.
+ *
+ * Return: 0, or a negative errno if the controller could not be registered.
+ */
+int qaic_mhi_init(struct qaic_device *qdev)
+{
+	struct mhi_controller_config config = {
+		.max_channels = 128,
+		.timeout_ms = mhi_timeout_ms,
+		.num_channels = ARRAY_SIZE(qaic_mhi_channels),
+		.ch_cfg = qaic_mhi_channels,
+		.num_events = ARRAY_SIZE(qaic_mhi_events),
+		.event_cfg = qaic_mhi_events,
+	};
+	struct pci_dev *pdev = qdev->pdev;
+	struct mhi_controller *mhi;
+	struct qaic_mhi *qmhi;
+	int ret;
+
+	qmhi = kzalloc(sizeof(*qmhi), GFP_KERNEL);
+	if (!qmhi)
+		return -ENOMEM;
+	qmhi->qdev = qdev;
+	qmhi->irq = pci_irq_vector(pdev, 0);
+
+	mhi = &qmhi->cntrl;
+	mhi->cntrl_dev = &pdev->dev;
+	mhi->regs = qdev->bar_mhi;
+	mhi->reg_len = SZ_4K;
+	/* The card can reach all of host memory. */
+	mhi->iova_start = 0;
+	mhi->iova_stop = PHYS_ADDR_MAX - 1;
+	mhi->irq = &qmhi->irq;
+	mhi->nr_irqs = 1;
+	mhi->status_cb = qaic_mhi_status_cb;
+	mhi->runtime_get = qaic_mhi_runtime_get;
+	mhi->runtime_put = qaic_mhi_runtime_put;
+	mhi->read_reg = qaic_mhi_read_reg;
+	mhi->write_reg = qaic_mhi_write_reg;
+	/* Mission-mode firmware boots from the card's flash. */
+	mhi->fw_image = NULL;
+
+	ret = mhi_register_controller(mhi, &config);
+	if (ret) {
+		drm_err(&qdev->drm, "MHI controller registration failed: %d\n", ret);
+		kfree(qmhi);
+		return ret;
+	}
+	qdev->mhi = mhi;
+
+	ret = devm_add_action_or_reset(&pdev->dev, qaic_mhi_fini, qdev);
+	if (ret)
+		return ret;
+
+	qaic_mhi_power_up(qdev);
+	return 0;
+}
