@@ -156,8 +156,36 @@ void igt_log(const char *domain, enum igt_log_level level,
 					  __n1, __n2); \
 	} while (0)
 
+#define igt_assert_cmpuint(n1, cmp, ncmp, n2) \
+	do { \
+		uint32_t __n1 = (n1), __n2 = (n2); \
+		if (__n1 cmp __n2) \
+			; \
+		else \
+			__igt_fail_assert(IGT_LOG_DOMAIN, __FILE__, __LINE__, \
+					  __func__, #n1 " " #cmp " " #n2, \
+					  "error: %#x " #ncmp " %#x\n", \
+					  __n1, __n2); \
+	} while (0)
+
+#define igt_assert_cmpu64(n1, cmp, ncmp, n2) \
+	do { \
+		uint64_t __n1 = (n1), __n2 = (n2); \
+		if (__n1 cmp __n2) \
+			; \
+		else \
+			__igt_fail_assert(IGT_LOG_DOMAIN, __FILE__, __LINE__, \
+					  __func__, #n1 " " #cmp " " #n2, \
+					  "error: %#llx " #ncmp " %#llx\n", \
+					  (long long)__n1, (long long)__n2); \
+	} while (0)
+
 #define igt_assert_eq(n1, n2) igt_assert_cmpint(n1, ==, !=, n2)
+#define igt_assert_eq_u32(n1, n2) igt_assert_cmpuint(n1, ==, !=, n2)
+#define igt_assert_eq_u64(n1, n2) igt_assert_cmpu64(n1, ==, !=, n2)
 #define igt_assert_neq(n1, n2) igt_assert_cmpint(n1, !=, ==, n2)
+#define igt_assert_neq_u32(n1, n2) igt_assert_cmpuint(n1, !=, ==, n2)
+#define igt_assert_lte(n1, n2) igt_assert_cmpint(n1, <=, >, n2)
 #define igt_assert_lt(n1, n2) igt_assert_cmpint(n1, <, >=, n2)
 #define igt_assert_fd(fd) \
 	igt_assert_f((fd) >= 0, "file descriptor " #fd " failed\n")

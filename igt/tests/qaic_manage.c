@@ -1,0 +1,1319 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Copyright (c) 2026 The qaic authors.
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "igt_qaic.h"
+
+/**
+ * TEST: qaic manage
+ * Category: Infrastructure
+ * Description: Checks of MANAGE, the qaic control path to the card's manager.
+ * Feature: qaic
+ *
+ * SUBTEST: status
+ * Description: Check that the device reports its status and protocol version 5.0.
+ * Run type: BAT
+ *
+ * SUBTEST: passthrough-echo
+ * Description: Check that passthrough requests reach the manager and come back intact.
+ * Run type: BAT
+ *
+ * SUBTEST: activate
+ * Description: Check that activating a DMA Bridge Channel yields one of the 16.
+ * Run type: BAT
+ *
+ * SUBTEST: deactivate
+ * Description: Check that a DMA Bridge Channel can be given back and had again.
+ * Run type: BAT
+ *
+ * SUBTEST: deactivate-twice
+ * Description: Check that a DMA Bridge Channel cannot be given back twice.
+ * Run type: FULL
+ *
+ * SUBTEST: deactivate-bad-id
+ * Description: Check that deactivating a channel the device lacks is rejected.
+ * Run type: FULL
+ *
+ * SUBTEST: activate-queue-size-zero
+ * Description: Check that activating a channel with empty rings is rejected.
+ * Run type: FULL
+ *
+ * SUBTEST: dma-xfer
+ * Description: Check that a DMA transfer delivers a buffer to the device intact.
+ * Run type: BAT
+ *
+ * SUBTEST: dma-xfer-unaligned
+ * Description: Check that a DMA transfer off page boundaries is delivered intact.
+ * Run type: FULL
+ *
+ * SUBTEST: dma-xfer-multi
+ * Description: Check that several DMA transfers in one message are each delivered.
+ * Run type: FULL
+ *
+ * SUBTEST: dma-xfer-large
+ * Description: Check that a DMA transfer needing several device messages arrives intact.
+ * Run type: FULL
+ *
+ * SUBTEST: dma-xfer-readonly
+ * Description: Check that a DMA transfer can read a read-only buffer.
+ * Run type: FULL
+ *
+ * SUBTEST: len-zero-count
+ * Description: Check that a message of no transactions is rejected.
+ * Run type: FULL
+ *
+ * SUBTEST: len-smaller-than-header
+ * Description: Check that a message shorter than a transaction header is rejected.
+ * Run type: FULL
+ *
+ * SUBTEST: count-larger-than-transactions
+ * Description: Check that a count of more transactions than there are is rejected.
+ * Run type: FULL
+ *
+ * SUBTEST: trans-len-zero
+ * Description: Check that a transaction claiming no length is rejected.
+ * Run type: FULL
+ *
+ * SUBTEST: trans-len-overflow
+ * Description: Check that transaction lengths whose sum wraps around are rejected.
+ * Run type: FULL
+ *
+ * SUBTEST: unknown-trans-type
+ * Description: Check that transaction types the uapi does not define are rejected.
+ * Run type: FULL
+ *
+ * SUBTEST: device-only-trans-type
+ * Description: Check that device-side and answer transaction types are rejected.
+ * Run type: FULL
+ *
+ * SUBTEST: oversize-message
+ * Description: Check that a message longer than the uapi allows is rejected.
+ * Run type: FULL
+ *
+ * SUBTEST: data-unmapped
+ * Description: Check that a message at an unmapped address is rejected.
+ * Run type: FULL
+ *
+ * SUBTEST: dma-xfer-addr-wrap
+ * Description: Check that a DMA transfer that wraps the address space is rejected.
+ * Run type: FULL
+ *
+ * SUBTEST: dma-xfer-unmapped
+ * Description: Check that a DMA transfer from unmapped memory is rejected.
+ * Run type: FULL
+ *
+ * SUBTEST: dma-xfer-partly-unmapped
+ * Description: Check that a DMA transfer from a partly unmapped buffer is rejected.
+ * Run type: FULL
+ *
+ * SUBTEST: dma-xfer-size-zero
+ * Description: Check that an empty DMA transfer is rejected.
+ * Run type: FULL
+ *
+ * SUBTEST: dma-xfer-pad
+ * Description: Check that a DMA transfer with a non-zero pad is rejected.
+ * Run type: FULL
+ *
+ * SUBTEST: activate-pad
+ * Description: Check that an activate with a non-zero pad is rejected.
+ * Run type: FULL
+ *
+ * SUBTEST: deactivate-pad
+ * Description: Check that a deactivate with a non-zero pad is rejected.
+ * Run type: FULL
+ *
+ * SUBTEST: deactivate-other-file
+ * Description: Check that another file of the process cannot give back a channel.
+ * Run type: FULL
+ *
+ * SUBTEST: deactivate-other-process
+ * Description: Check that another process cannot give back a channel it does not own.
+ * Run type: FULL
+ *
+ * SUBTEST: close-releases
+ * Description: Check that the channels of a process are released when it exits.
+ * Run type: FULL
+ *
+ * SUBTEST: eight-processes
+ * Description: Check that eight processes using the manager at once get their own answers.
+ * Run type: FULL
+ *
+ * SUBTEST: deactivate-then-close
+ * Description: Check that a channel deactivated but kept by the card is freed on close.
+ * Run type: FULL
+ */
+
+IGT_TEST_DESCRIPTION("Checks of MANAGE, the qaic control path to the card's manager.");
+
+/* DMA Bridge Channels of an AIC100 */
+#define NUM_DBC 16
+
+/* Ring entries of the channels the tests activate */
+#define QUEUE_SIZE 64
+
+/* Control protocol version the device and the driver speak */
+#define NNC_MAJOR 5
+#define NNC_MINOR 0
+
+/*
+ * Passthrough requests of the emulated card's manager, as tests/emu/manager.h
+ * declares them and Documentation/accel/qaic/emulator.rst describes them. The
+ * payload of a passthrough transaction starts with struct emu_pt_req; all of
+ * it is little endian, like the machines the tests run on.
+ */
+#define EMU_PT_ECHO		1	/* answer: the request payload, unchanged */
+#define EMU_PT_XFER_SUM		2	/* answer: struct emu_pt_xfer_sum for tag arg */
+#define EMU_PT_XFER_EXPECT	3	/* u64 size of the next transfer to tag arg */
+#define EMU_PT_DEACTIVATE	4	/* release DBC arg, as the firmware would */
+
+struct emu_pt_req {
+	uint32_t op;
+	uint32_t arg;
+};
+
+/* What the device received by DMA transfer for one tag so far */
+struct emu_pt_xfer_sum {
+	uint32_t op;		/* EMU_PT_XFER_SUM */
+	uint32_t tag;
+	uint64_t bytes;		/* bytes received for the tag */
+	uint32_t crc32;		/* zlib crc32 of those bytes, in order */
+	uint32_t status;	/* 0, or 1 if the tag is unknown */
+};
+
+/* Answer of EMU_PT_XFER_EXPECT and EMU_PT_DEACTIVATE */
+struct emu_pt_status {
+	uint32_t op;
+	uint32_t arg;
+	uint32_t status;	/* 0 on success */
+	uint32_t pad;
+};
+
+#define EMU_PT_E_NO_TAG 1	/* emu_pt_xfer_sum.status: tag unknown */
+
+/* The largest answer the device sends is 4 KiB, its 32-byte header included */
+#define MAX_PASSTHROUGH_LEN (4096 - 32)
+
+#define SZ_1M (1024 * 1024)
+
+static size_t page_size(void)
+{
+	return sysconf(_SC_PAGESIZE);
+}
+
+/* Fills @buf with a sequence that depends on @seed (xorshift32) */
+static void fill_pattern(void *buf, size_t len, uint32_t seed)
+{
+	uint8_t *p = buf;
+	uint32_t x = seed | 1;
+
+	for (size_t i = 0; i < len; i++) {
+		x ^= x << 13;
+		x ^= x >> 17;
+		x ^= x << 5;
+		p[i] = x >> 24;
+	}
+}
+
+/*
+ * Appends an echo request: struct emu_pt_req, then @size - sizeof(req)
+ * bytes of pattern @seed. Returns the transaction, to compare the answer with.
+ */
+static const void *add_echo(struct igt_qaic_msg *msg, uint32_t size,
+			    uint32_t seed)
+{
+	struct emu_pt_req req = {
+		.op = EMU_PT_ECHO,
+		.arg = seed,
+	};
+	uint8_t payload[MAX_PASSTHROUGH_LEN];
+
+	igt_assert(size >= sizeof(req) && size <= sizeof(payload));
+	memcpy(payload, &req, sizeof(req));
+	fill_pattern(payload + sizeof(req), size - sizeof(req), seed);
+
+	return igt_qaic_msg_passthrough(msg, payload, size);
+}
+
+/* Checks that answer @index is the echo of @request */
+static void check_echo(const struct igt_qaic_msg *msg, uint32_t index,
+		       const struct qaic_manage_trans_hdr *request)
+{
+	const struct qaic_manage_trans_hdr *answer;
+
+	answer = igt_qaic_msg_answer(msg, index,
+				     QAIC_TRANS_PASSTHROUGH_FROM_DEV,
+				     request->len);
+	igt_assert_f(memcmp(answer + 1, request + 1,
+			    request->len - sizeof(*request)) == 0,
+		     "echo #%u of %u bytes came back changed\n",
+		     index, request->len);
+}
+
+static struct emu_pt_xfer_sum xfer_sum(int fd, uint32_t tag)
+{
+	struct emu_pt_req req = {
+		.op = EMU_PT_XFER_SUM,
+		.arg = tag,
+	};
+	struct emu_pt_xfer_sum sum;
+	struct igt_qaic_msg msg;
+	const uint8_t *answer;
+
+	igt_qaic_msg_init(&msg);
+	igt_qaic_msg_passthrough(&msg, &req, sizeof(req));
+	igt_qaic_manage(fd, &msg);
+
+	igt_assert_eq_u32(msg.count, 1);
+	answer = igt_qaic_msg_answer(&msg, 0, QAIC_TRANS_PASSTHROUGH_FROM_DEV,
+				     sizeof(struct qaic_manage_trans_hdr) +
+				     sizeof(sum));
+	memcpy(&sum, answer + sizeof(struct qaic_manage_trans_hdr),
+	       sizeof(sum));
+	igt_assert_eq_u32(sum.op, EMU_PT_XFER_SUM);
+	igt_assert_eq_u32(sum.tag, tag);
+
+	return sum;
+}
+
+/*
+ * Sends one passthrough request @op @arg, with @extra bytes after it, and
+ * returns the struct emu_pt_status that answers it.
+ */
+static struct emu_pt_status emu_pt_call(int fd, uint32_t op, uint32_t arg,
+					const void *extra, uint32_t size)
+{
+	struct emu_pt_req req = {
+		.op = op,
+		.arg = arg,
+	};
+	const uint32_t hdr_len = sizeof(struct qaic_manage_trans_hdr);
+	struct emu_pt_status status;
+	struct qaic_manage_trans_passthrough *trans;
+	struct igt_qaic_msg msg;
+
+	igt_qaic_msg_init(&msg);
+	trans = igt_qaic_msg_append(&msg, QAIC_TRANS_PASSTHROUGH_FROM_USR,
+				    hdr_len + sizeof(req) + size);
+	memcpy(trans->data, &req, sizeof(req));
+	if (size)
+		memcpy(trans->data + sizeof(req), extra, size);
+	igt_qaic_manage(fd, &msg);
+
+	igt_assert_eq_u32(msg.count, 1);
+	memcpy(&status, (const uint8_t *)
+	       igt_qaic_msg_answer(&msg, 0, QAIC_TRANS_PASSTHROUGH_FROM_DEV,
+				   hdr_len + sizeof(status)) + hdr_len,
+	       sizeof(status));
+	igt_assert_eq_u32(status.op, op);
+	igt_assert_eq_u32(status.arg, arg);
+
+	return status;
+}
+
+/*
+ * Gives DBC @dbc_id back for good: the deactivate transaction takes it from
+ * the file, and the passthrough in front of it asks the card to release it,
+ * as a real runtime asks the firmware in its own terms. The card answers the
+ * passthrough, then reports the release, which the driver consumes.
+ */
+static void emu_release(int fd, uint32_t dbc_id)
+{
+	struct emu_pt_req req = {
+		.op = EMU_PT_DEACTIVATE,
+		.arg = dbc_id,
+	};
+	const uint32_t hdr_len = sizeof(struct qaic_manage_trans_hdr);
+	struct emu_pt_status status;
+	struct igt_qaic_msg msg;
+
+	igt_qaic_msg_init(&msg);
+	igt_qaic_msg_passthrough(&msg, &req, sizeof(req));
+	igt_qaic_msg_deactivate(&msg, dbc_id);
+	igt_qaic_manage(fd, &msg);
+
+	/*
+	 * Only the passthrough is answered to the user. (Linux 6.12 counts
+	 * the card's release report in count all the same: len tells.)
+	 */
+	igt_assert_lte(1, msg.count);
+	igt_assert_eq_u32(msg.len, hdr_len + sizeof(status));
+	memcpy(&status, (const uint8_t *)
+	       igt_qaic_msg_answer(&msg, 0, QAIC_TRANS_PASSTHROUGH_FROM_DEV,
+				   hdr_len + sizeof(status)) + hdr_len,
+	       sizeof(status));
+	igt_assert_eq_u32(status.op, EMU_PT_DEACTIVATE);
+	igt_assert_eq_u32(status.arg, dbc_id);
+	igt_assert_eq_u32(status.status, 0);
+}
+
+/*
+ * A tag no DMA transfer of this file used yet; different @salt, different
+ * tag. (The emulated card keeps sums per file and tag until the file is
+ * closed.)
+ */
+static uint32_t fresh_tag(int fd, uint32_t salt)
+{
+	uint32_t tag = ((uint32_t)getpid() * 2654435761u ^ (uint32_t)time(NULL)) +
+		       salt * 0x10001u;
+
+	for (int i = 0; i < 64; i++, tag++) {
+		struct emu_pt_xfer_sum sum = xfer_sum(fd, tag);
+
+		if (sum.status == EMU_PT_E_NO_TAG) {
+			igt_assert_eq_u64(sum.bytes, 0);
+			return tag;
+		}
+	}
+
+	igt_assert_f(false, "no unused DMA transfer tag found\n");
+	return 0;
+}
+
+/* Checks that the device got exactly @size bytes at @buf for @tag */
+static void check_xfer_sum(int fd, uint32_t tag, const void *buf, size_t size)
+{
+	struct emu_pt_xfer_sum sum = xfer_sum(fd, tag);
+
+	igt_assert_eq_u32(sum.status, 0);
+	igt_assert_eq_u64(sum.bytes, size);
+	igt_assert_eq_u32(sum.crc32, igt_qaic_crc32(0, buf, size));
+}
+
+/*
+ * Transfers @size bytes at @buf to a fresh tag and checks what arrived. The
+ * size is announced first: a real card knows it from the request that set
+ * the tag up, and the emulated one asks for the rest of a transfer that
+ * needs several messages until that many bytes arrived.
+ */
+static void xfer_and_check(int fd, const void *buf, size_t size)
+{
+	uint32_t tag = fresh_tag(fd, 0);
+	uint64_t expect = size;
+
+	igt_assert_eq_u32(emu_pt_call(fd, EMU_PT_XFER_EXPECT, tag,
+				      &expect, sizeof(expect)).status, 0);
+	igt_qaic_dma_xfer(fd, tag, buf, size);
+	check_xfer_sum(fd, tag, buf, size);
+}
+
+/* Runs a message that must fail with @err */
+static void manage_err(int fd, struct igt_qaic_msg *msg, int err)
+{
+	int ret = __igt_qaic_manage(fd, msg);
+
+	igt_assert_f(ret == -err, "MANAGE: got %s, expected %s\n",
+		     ret ? strerror(-ret) : "success", strerror(err));
+}
+
+static void test_status(int fd)
+{
+	struct qaic_manage_trans_status_from_dev status;
+	struct igt_qaic_msg msg;
+
+	igt_qaic_msg_init(&msg);
+	igt_qaic_msg_status(&msg);
+	igt_qaic_manage(fd, &msg);
+
+	/*
+	 * Linux 6.12 answers with the device's transaction type, not
+	 * QAIC_TRANS_STATUS_TO_USR, and so must any driver of this uapi.
+	 */
+	igt_assert_eq_u32(msg.count, 1);
+	igt_assert_eq_u32(msg.len, sizeof(status));
+	memcpy(&status, igt_qaic_msg_answer(&msg, 0, QAIC_TRANS_STATUS_FROM_DEV,
+					    sizeof(status)), sizeof(status));
+	igt_info("control protocol %u.%u, status %u, flags %#llx\n",
+		 status.major, status.minor, status.status,
+		 (unsigned long long)status.status_flags);
+
+	igt_assert_eq_u32(status.status, 0);
+	igt_assert_eq(status.major, NNC_MAJOR);
+	igt_assert_eq(status.minor, NNC_MINOR);
+}
+
+static void test_passthrough_echo(int fd)
+{
+	/* Transaction lengths, from a bare request header to the largest */
+	static const uint32_t lens[] = { 16, 24, 64, 1024, MAX_PASSTHROUGH_LEN };
+	static const uint32_t multi_lens[] = { 16, 40, 128, 512 };
+	const uint32_t hdr_len = sizeof(struct qaic_manage_trans_hdr);
+	struct igt_qaic_msg msg, request;
+	uint32_t off = 0;
+
+	/* One echo a message */
+	for (unsigned int i = 0; i < ARRAY_SIZE(lens); i++) {
+		igt_qaic_msg_init(&msg);
+		add_echo(&msg, lens[i] - hdr_len, i + 1);
+		request = msg;
+
+		igt_qaic_manage(fd, &msg);
+		igt_assert_eq_u32(msg.count, 1);
+		igt_assert_eq_u32(msg.len, lens[i]);
+		check_echo(&msg, 0, (const void *)request.buf);
+	}
+
+	/* Several in one message, answered in order */
+	igt_qaic_msg_init(&msg);
+	for (unsigned int i = 0; i < ARRAY_SIZE(multi_lens); i++)
+		add_echo(&msg, multi_lens[i] - hdr_len, 100 + i);
+	request = msg;
+
+	igt_qaic_manage(fd, &msg);
+	igt_assert_eq_u32(msg.count, ARRAY_SIZE(multi_lens));
+	igt_assert_eq_u32(msg.len, request.len);
+	for (unsigned int i = 0; i < ARRAY_SIZE(multi_lens); i++) {
+		check_echo(&msg, i, (const void *)(request.buf + off));
+		off += multi_lens[i];
+	}
+}
+
+static void test_activate(void)
+{
+	struct qaic_manage_trans_activate_from_dev answer;
+	struct igt_qaic_msg msg;
+	int fd = __igt_qaic_open();
+
+	igt_assert_fd(fd);
+
+	igt_qaic_msg_init(&msg);
+	igt_qaic_msg_activate(&msg, QUEUE_SIZE, 0);
+	igt_qaic_manage(fd, &msg);
+
+	/* As with status, the answer carries the device's type */
+	igt_assert_eq_u32(msg.count, 1);
+	igt_assert_eq_u32(msg.len, sizeof(answer));
+	memcpy(&answer, igt_qaic_msg_answer(&msg, 0,
+					    QAIC_TRANS_ACTIVATE_FROM_DEV,
+					    sizeof(answer)), sizeof(answer));
+	igt_info("DBC %u, options %#llx\n", answer.dbc_id,
+		 (unsigned long long)answer.options);
+	igt_assert_eq_u32(answer.status, 0);
+	igt_assert_f(answer.dbc_id < NUM_DBC, "DBC %u\n", answer.dbc_id);
+
+	emu_release(fd, answer.dbc_id);
+	close(fd);
+}
+
+/*
+ * Takes all the channels, gives one back, and gets that one again: the
+ * driver must have given up its rings when the card reported the release.
+ */
+static void test_deactivate(void)
+{
+	uint32_t dbc_id, seen = 0, victim = 0;
+	int fd = __igt_qaic_open();
+
+	igt_assert_fd(fd);
+	for (int i = 0; i < NUM_DBC; i++) {
+		dbc_id = igt_qaic_activate(fd, QUEUE_SIZE);
+		igt_assert_f(dbc_id < NUM_DBC && !(seen & (1u << dbc_id)),
+			     "DBC %u\n", dbc_id);
+		seen |= 1u << dbc_id;
+		if (i == NUM_DBC / 2)
+			victim = dbc_id;
+	}
+
+	emu_release(fd, victim);
+	dbc_id = igt_qaic_activate(fd, QUEUE_SIZE);
+	igt_assert_eq_u32(dbc_id, victim);
+
+	close(fd);
+}
+
+/*
+ * A channel given back is owned by no file any more: giving it back again
+ * is the EPERM of a channel owned by someone else, as in Linux 6.12.
+ */
+static void test_deactivate_twice(void)
+{
+	uint32_t dbc_id;
+	int fd = __igt_qaic_open();
+
+	igt_assert_fd(fd);
+	dbc_id = igt_qaic_activate(fd, QUEUE_SIZE);
+	emu_release(fd, dbc_id);
+
+	igt_assert_eq(__igt_qaic_deactivate(fd, dbc_id), -EPERM);
+
+	close(fd);
+}
+
+static void test_deactivate_bad_id(int fd)
+{
+	igt_assert_eq(__igt_qaic_deactivate(fd, NUM_DBC), -EINVAL);
+	igt_assert_eq(__igt_qaic_deactivate(fd, ~0u), -EINVAL);
+}
+
+static void test_activate_queue_size_zero(int fd)
+{
+	uint32_t dbc_id;
+
+	igt_assert_eq(__igt_qaic_activate(fd, 0, &dbc_id), -EINVAL);
+}
+
+static void test_dma_xfer(int fd)
+{
+	uint8_t *buf = aligned_alloc(page_size(), SZ_1M);
+
+	igt_assert(buf);
+	fill_pattern(buf, SZ_1M, 0x1234);
+
+	xfer_and_check(fd, buf, SZ_1M);
+
+	free(buf);
+}
+
+static void test_dma_xfer_unaligned(int fd)
+{
+	const size_t size = SZ_1M - 1000 + 3;
+	uint8_t *buf = aligned_alloc(page_size(), SZ_1M + page_size());
+
+	igt_assert(buf);
+	fill_pattern(buf, SZ_1M + page_size(), 0x4321);
+
+	/* Odd start in a page, odd end in another */
+	xfer_and_check(fd, buf + 123, size);
+
+	free(buf);
+}
+
+static void test_dma_xfer_multi(int fd)
+{
+	static const size_t sizes[] = { 4096, 100000, 8 };
+	uint32_t tags[ARRAY_SIZE(sizes)];
+	uint8_t *bufs[ARRAY_SIZE(sizes)];
+	struct igt_qaic_msg msg;
+
+	/* Tags first: finding one sends messages of its own */
+	for (unsigned int i = 0; i < ARRAY_SIZE(sizes); i++) {
+		tags[i] = fresh_tag(fd, i);
+		for (unsigned int j = 0; j < i; j++)
+			igt_assert_neq(tags[i], tags[j]);
+	}
+
+	igt_qaic_msg_init(&msg);
+	for (unsigned int i = 0; i < ARRAY_SIZE(sizes); i++) {
+		bufs[i] = malloc(sizes[i]);
+		igt_assert(bufs[i]);
+		fill_pattern(bufs[i], sizes[i], 77 + i);
+		igt_qaic_msg_dma_xfer(&msg, tags[i], to_user_pointer(bufs[i]),
+				      sizes[i]);
+	}
+	igt_qaic_manage(fd, &msg);
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(sizes); i++) {
+		check_xfer_sum(fd, tags[i], bufs[i], sizes[i]);
+		free(bufs[i]);
+	}
+}
+
+/*
+ * Runs of physically contiguous pages in [buf, buf + size), from
+ * /proc/self/pagemap; -1 when it does not show page frames (no
+ * CAP_SYS_ADMIN).
+ */
+static long phys_runs(const void *buf, size_t size)
+{
+	const size_t page = page_size();
+	uintptr_t start = (uintptr_t)buf & ~(page - 1);
+	uintptr_t end = (uintptr_t)buf + size;
+	uint64_t prev = 0;
+	long runs = 0;
+	int fd;
+
+	fd = open("/proc/self/pagemap", O_RDONLY);
+	if (fd < 0)
+		return -1;
+
+	for (uintptr_t addr = start; addr < end; addr += page) {
+		uint64_t entry, pfn;
+
+		if (pread(fd, &entry, sizeof(entry),
+			  addr / page * sizeof(entry)) != sizeof(entry)) {
+			runs = -1;
+			break;
+		}
+		pfn = entry & ((1ull << 55) - 1);
+		if (!(entry >> 63) || !pfn) {
+			runs = -1;
+			break;
+		}
+		if (pfn != prev + 1)
+			runs++;
+		prev = pfn;
+	}
+
+	close(fd);
+	return runs;
+}
+
+/*
+ * 48 MiB of pages in as many pieces as can be had is more than one message
+ * to the device can describe (64 KiB, 16 bytes a piece): the driver must
+ * send the rest in further messages as the device asks for them. (The
+ * emulated card holds 64 MiB of transferred data in all.)
+ */
+static void test_dma_xfer_large(int fd)
+{
+	const size_t size = 48 * SZ_1M;
+	const size_t page = page_size();
+	uint8_t *buf = malloc(size);
+	long runs;
+
+	igt_assert(buf);
+	madvise((void *)((uintptr_t)buf & ~(page - 1)), size, MADV_NOHUGEPAGE);
+
+	/* Fault the odd pages in first, then the even ones, to scatter them */
+	for (size_t off = page; off < size; off += 2 * page)
+		buf[off] = 1;
+	for (size_t off = 0; off < size; off += 2 * page)
+		buf[off] = 1;
+	fill_pattern(buf, size, 0xbeef);
+
+	runs = phys_runs(buf, size);
+	if (runs >= 0)
+		igt_info("%zu MiB in %ld physically contiguous runs\n",
+			 size / SZ_1M, runs);
+
+	xfer_and_check(fd, buf, size);
+
+	free(buf);
+}
+
+/* A transfer to the device only reads the buffer: read-only memory will do */
+static void test_dma_xfer_readonly(int fd)
+{
+	uint8_t *buf;
+
+	buf = mmap(NULL, SZ_1M, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	igt_assert(buf != MAP_FAILED);
+	fill_pattern(buf, SZ_1M, 0xf00d);
+	igt_assert_eq(mprotect(buf, SZ_1M, PROT_READ), 0);
+
+	xfer_and_check(fd, buf, SZ_1M);
+
+	munmap(buf, SZ_1M);
+}
+
+/*
+ * The validation subtests below break one rule each in a message that is
+ * otherwise valid, so that a driver that misses the rule fails differently.
+ */
+
+static void test_len_zero_count(int fd)
+{
+	struct igt_qaic_msg msg;
+
+	igt_qaic_msg_init(&msg);
+	igt_qaic_msg_status(&msg);
+	msg.count = 0;
+
+	manage_err(fd, &msg, EINVAL);
+}
+
+static void test_len_smaller_than_header(int fd)
+{
+	struct igt_qaic_msg msg;
+
+	igt_qaic_msg_init(&msg);
+	igt_qaic_msg_status(&msg);
+	msg.len = sizeof(struct qaic_manage_trans_hdr) - 1;
+
+	manage_err(fd, &msg, EINVAL);
+}
+
+static void test_count_larger_than_transactions(int fd)
+{
+	struct igt_qaic_msg msg;
+
+	igt_qaic_msg_init(&msg);
+	igt_qaic_msg_status(&msg);
+	msg.count = 2;
+
+	manage_err(fd, &msg, EINVAL);
+}
+
+static void test_trans_len_zero(int fd)
+{
+	struct qaic_manage_trans_hdr *hdr;
+	struct igt_qaic_msg msg;
+
+	igt_qaic_msg_init(&msg);
+	hdr = igt_qaic_msg_status(&msg);
+	hdr->len = 0;
+
+	manage_err(fd, &msg, EINVAL);
+}
+
+/*
+ * Three passthrough transactions in 24 bytes: #0 at 0 of length 16, #1 at 16
+ * of length 0xfffffff8, so that a 32-bit running offset wraps to 8, where
+ * #2 of length 16 ends the message exactly. A driver that adds lengths
+ * without checking them would take it, reading #2 from inside #0.
+ */
+static void test_trans_len_overflow(int fd)
+{
+	const struct qaic_manage_trans_hdr hdrs[3] = {
+		{ QAIC_TRANS_PASSTHROUGH_FROM_USR, 16 },		/* #0 */
+		{ QAIC_TRANS_PASSTHROUGH_FROM_USR, 16 },		/* #2 */
+		{ QAIC_TRANS_PASSTHROUGH_FROM_USR, 0xfffffff8 },	/* #1 */
+	};
+	struct igt_qaic_msg msg;
+
+	igt_qaic_msg_init(&msg);
+	memcpy(msg.buf, hdrs, sizeof(hdrs));
+	msg.len = sizeof(hdrs);
+	msg.count = 3;
+
+	manage_err(fd, &msg, EINVAL);
+}
+
+static void test_unknown_trans_type(int fd)
+{
+	static const uint32_t types[] = {
+		QAIC_TRANS_UNDEFINED,
+		QAIC_TRANS_VALIDATE_PARTITION_TO_DEV + 1,
+		0x8000 | QAIC_TRANS_STATUS_FROM_USR,
+		~0u,
+	};
+	struct igt_qaic_msg msg;
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(types); i++) {
+		igt_debug("type %#x\n", types[i]);
+		igt_qaic_msg_init(&msg);
+		igt_qaic_msg_append(&msg, types[i], 16);
+		manage_err(fd, &msg, EINVAL);
+	}
+}
+
+/*
+ * Types for the device's side of the wire, for answers, or unused: e.g. an
+ * ACTIVATE_TO_DEV from userspace would hand the device ring addresses of
+ * its choosing.
+ */
+static void test_device_only_trans_type(int fd)
+{
+	static const uint32_t types[] = {
+		QAIC_TRANS_PASSTHROUGH_TO_USR,
+		QAIC_TRANS_PASSTHROUGH_FROM_DEV,
+		QAIC_TRANS_PASSTHROUGH_TO_DEV,
+		QAIC_TRANS_DMA_XFER_TO_DEV,
+		QAIC_TRANS_ACTIVATE_FROM_DEV,
+		QAIC_TRANS_ACTIVATE_TO_DEV,
+		QAIC_TRANS_DEACTIVATE_FROM_DEV,
+		QAIC_TRANS_STATUS_TO_USR,
+		QAIC_TRANS_STATUS_FROM_DEV,
+		QAIC_TRANS_STATUS_TO_DEV,
+		QAIC_TRANS_TERMINATE_FROM_DEV,
+		QAIC_TRANS_TERMINATE_TO_DEV,
+		QAIC_TRANS_DMA_XFER_CONT,
+		QAIC_TRANS_VALIDATE_PARTITION_FROM_DEV,
+		QAIC_TRANS_VALIDATE_PARTITION_TO_DEV,
+	};
+	struct igt_qaic_msg msg;
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(types); i++) {
+		igt_debug("type %u\n", types[i]);
+		igt_qaic_msg_init(&msg);
+
+		if (types[i] == QAIC_TRANS_ACTIVATE_TO_DEV) {
+			/* Shaped like an activate, with a DMA address in it */
+			struct qaic_manage_trans_activate_to_dev *t;
+
+			t = igt_qaic_msg_append(&msg, types[i], 40);
+			t->queue_size = 0x1000;
+		} else {
+			igt_qaic_msg_append(&msg, types[i], 32);
+		}
+
+		manage_err(fd, &msg, EINVAL);
+	}
+}
+
+/*
+ * One passthrough transaction that spans the whole message, a message
+ * longer than QAIC_MANAGE_MAX_MSG_LENGTH.
+ */
+static void test_oversize_message(int fd)
+{
+	const uint32_t len = QAIC_MANAGE_MAX_MSG_LENGTH + 8;
+	struct qaic_manage_trans_hdr *hdr;
+	struct qaic_manage_msg arg;
+	uint8_t *buf;
+
+	buf = calloc(1, len);
+	igt_assert(buf);
+	hdr = (void *)buf;
+	hdr->type = QAIC_TRANS_PASSTHROUGH_FROM_USR;
+	hdr->len = len;
+
+	arg = (struct qaic_manage_msg) {
+		.len = len,
+		.count = 1,
+		.data = to_user_pointer(buf),
+	};
+	do_ioctl_err(fd, DRM_IOCTL_QAIC_MANAGE, &arg, EINVAL);
+
+	free(buf);
+}
+
+static void test_data_unmapped(int fd)
+{
+	struct qaic_manage_msg arg = {
+		.len = sizeof(struct qaic_manage_trans_status_to_dev),
+		.count = 1,
+	};
+	void *ptr;
+
+	ptr = mmap(NULL, page_size(), PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	igt_assert(ptr != MAP_FAILED);
+	munmap(ptr, page_size());
+	arg.data = to_user_pointer(ptr);
+
+	do_ioctl_err(fd, DRM_IOCTL_QAIC_MANAGE, &arg, EFAULT);
+}
+
+static void test_dma_xfer_addr_wrap(int fd)
+{
+	struct igt_qaic_msg msg;
+
+	igt_qaic_msg_init(&msg);
+	igt_qaic_msg_dma_xfer(&msg, 1, ~0ull - page_size() + 1,
+			      2 * page_size());
+
+	manage_err(fd, &msg, EINVAL);
+}
+
+static void test_dma_xfer_unmapped(int fd)
+{
+	const size_t size = 16 * page_size();
+	struct igt_qaic_msg msg;
+	void *ptr;
+
+	ptr = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	igt_assert(ptr != MAP_FAILED);
+	munmap(ptr, size);
+
+	igt_qaic_msg_init(&msg);
+	igt_qaic_msg_dma_xfer(&msg, 1, to_user_pointer(ptr), size);
+
+	manage_err(fd, &msg, EFAULT);
+}
+
+/* Pages that were pinned before the hole must be let go again: check again */
+static void test_dma_xfer_partly_unmapped(int fd)
+{
+	const size_t size = 16 * page_size();
+	struct igt_qaic_msg msg;
+	uint8_t *ptr;
+
+	ptr = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	igt_assert(ptr != MAP_FAILED);
+	fill_pattern(ptr, size, 5);
+	munmap(ptr + size / 2, size / 2);
+
+	for (int i = 0; i < 2; i++) {
+		igt_qaic_msg_init(&msg);
+		igt_qaic_msg_dma_xfer(&msg, 1, to_user_pointer(ptr), size);
+		manage_err(fd, &msg, EFAULT);
+	}
+
+	/* The mapped half still transfers */
+	xfer_and_check(fd, ptr, size / 2);
+
+	munmap(ptr, size / 2);
+}
+
+static void test_dma_xfer_size_zero(int fd)
+{
+	struct igt_qaic_msg msg;
+	uint8_t buf[64] = {};
+
+	igt_qaic_msg_init(&msg);
+	igt_qaic_msg_dma_xfer(&msg, 1, to_user_pointer(buf), 0);
+
+	manage_err(fd, &msg, EINVAL);
+}
+
+static void test_dma_xfer_pad(int fd)
+{
+	struct qaic_manage_trans_dma_xfer *xfer;
+	struct igt_qaic_msg msg;
+	uint8_t buf[4096];
+
+	fill_pattern(buf, sizeof(buf), 9);
+	igt_qaic_msg_init(&msg);
+	xfer = igt_qaic_msg_dma_xfer(&msg, fresh_tag(fd, 0), to_user_pointer(buf),
+				     sizeof(buf));
+	xfer->pad = 1;
+
+	manage_err(fd, &msg, EINVAL);
+}
+
+static void test_activate_pad(int fd)
+{
+	struct qaic_manage_trans_activate_to_dev *activate;
+	struct igt_qaic_msg msg;
+
+	igt_qaic_msg_init(&msg);
+	activate = igt_qaic_msg_activate(&msg, QUEUE_SIZE, 0);
+	activate->pad = 1;
+
+	manage_err(fd, &msg, EINVAL);
+}
+
+static void test_deactivate_pad(void)
+{
+	struct qaic_manage_trans_deactivate *deactivate;
+	struct igt_qaic_msg msg;
+	uint32_t dbc_id;
+	int fd = __igt_qaic_open();
+
+	igt_assert_fd(fd);
+	dbc_id = igt_qaic_activate(fd, QUEUE_SIZE);
+
+	igt_qaic_msg_init(&msg);
+	deactivate = igt_qaic_msg_deactivate(&msg, dbc_id);
+	deactivate->pad = 1;
+	manage_err(fd, &msg, EINVAL);
+
+	/* The channel was left alone */
+	emu_release(fd, dbc_id);
+	close(fd);
+}
+
+/* Channels belong to a file, not to a process */
+static void test_deactivate_other_file(void)
+{
+	uint32_t dbc_id;
+	int fd1, fd2;
+
+	fd1 = __igt_qaic_open();
+	igt_assert_fd(fd1);
+	fd2 = __igt_qaic_open();
+	igt_assert_fd(fd2);
+
+	dbc_id = igt_qaic_activate(fd1, QUEUE_SIZE);
+	igt_assert_eq(__igt_qaic_deactivate(fd2, dbc_id), -EPERM);
+	emu_release(fd1, dbc_id);
+
+	close(fd2);
+	close(fd1);
+}
+
+static void test_deactivate_other_process(void)
+{
+	uint32_t dbc_id;
+	int fd = __igt_qaic_open();
+
+	igt_assert_fd(fd);
+	dbc_id = igt_qaic_activate(fd, QUEUE_SIZE);
+
+	igt_fork(child, 1) {
+		int child_fd;
+
+		/* Not the inherited file: that one is the parent's */
+		close(fd);
+		child_fd = __igt_qaic_open();
+		igt_assert_fd(child_fd);
+
+		igt_assert_eq(__igt_qaic_deactivate(child_fd, dbc_id), -EPERM);
+
+		close(child_fd);
+	}
+	igt_waitchildren();
+
+	/* Still the parent's */
+	emu_release(fd, dbc_id);
+	close(fd);
+}
+
+/*
+ * A child takes every channel and exits without giving any back: by the
+ * time it is reaped its file is closed, and the channels must be free. The
+ * parent then gets all of them again, and no more.
+ */
+static void test_close_releases(void)
+{
+	struct qaic_manage_trans_activate_from_dev answer;
+	struct igt_qaic_msg msg;
+	uint32_t dbc_id, seen = 0;
+	int fd, err;
+
+	igt_fork(child, 1) {
+		int child_fd = __igt_qaic_open();
+
+		igt_assert_fd(child_fd);
+		for (int i = 0; i < NUM_DBC; i++)
+			igt_qaic_activate(child_fd, QUEUE_SIZE);
+	}
+	igt_waitchildren();
+
+	fd = __igt_qaic_open();
+	igt_assert_fd(fd);
+	for (int i = 0; i < NUM_DBC; i++) {
+		dbc_id = igt_qaic_activate(fd, QUEUE_SIZE);
+		igt_assert_f(dbc_id < NUM_DBC, "DBC %u\n", dbc_id);
+		igt_assert_f(!(seen & (1u << dbc_id)),
+			     "DBC %u given twice\n", dbc_id);
+		seen |= 1u << dbc_id;
+	}
+
+	/*
+	 * The card refuses the next one: -ECANCELED, with its answer copied
+	 * out so that the user sees the card's status.
+	 */
+	igt_qaic_msg_init(&msg);
+	igt_qaic_msg_activate(&msg, QUEUE_SIZE, 0);
+	err = __igt_qaic_manage(fd, &msg);
+	igt_assert_f(err == -ECANCELED, "activate #%d: %s\n", NUM_DBC + 1,
+		     err ? strerror(-err) : "granted");
+	igt_assert_eq_u32(msg.count, 1);
+	memcpy(&answer, igt_qaic_msg_answer(&msg, 0,
+					    QAIC_TRANS_ACTIVATE_FROM_DEV,
+					    sizeof(answer)), sizeof(answer));
+	igt_info("activate #%d: card status %u\n", NUM_DBC + 1,
+		 answer.status);
+	igt_assert_neq_u32(answer.status, 0);
+
+	close(fd);
+}
+
+/*
+ * Each child sends its own echoes, of its own length, all children at
+ * once: any answer that went to the wrong waiter shows.
+ */
+static void test_eight_processes(void)
+{
+	const int children = 8, rounds = 100;
+	int go[2];
+
+	igt_assert_eq(pipe(go), 0);
+
+	igt_fork(child, children) {
+		const uint32_t hdr_len = sizeof(struct qaic_manage_trans_hdr);
+		const uint32_t len = 16 + 8 * child;
+		struct igt_qaic_msg msg, request;
+		int child_fd;
+		char c;
+
+		close(go[1]);
+		child_fd = __igt_qaic_open();
+		igt_assert_fd(child_fd);
+
+		/* Start together: wait until the parent closes the pipe */
+		igt_assert_eq(read(go[0], &c, 1), 0);
+
+		for (int i = 0; i < rounds; i++) {
+			igt_qaic_msg_init(&msg);
+			add_echo(&msg, len - hdr_len, child << 16 | i);
+			request = msg;
+
+			igt_qaic_manage(child_fd, &msg);
+			igt_assert_eq_u32(msg.count, 1);
+			igt_assert_eq_u32(msg.len, len);
+			check_echo(&msg, 0, (const void *)request.buf);
+		}
+
+		close(child_fd);
+	}
+
+	close(go[0]);
+	close(go[1]);
+	igt_waitchildren();
+}
+
+/*
+ * A deactivate alone takes the channel from the file, but the card keeps it
+ * until asked in its own terms, or until the file is closed: then the card
+ * releases everything the file held without reporting each channel, and the
+ * driver must free its side too. Otherwise the next activate the card
+ * grants that channel to waits for it forever.
+ */
+static void test_deactivate_then_close(void)
+{
+	struct igt_qaic_msg msg;
+	uint32_t dbc_id, seen = 0;
+	int fd;
+
+	fd = __igt_qaic_open();
+	igt_assert_fd(fd);
+	dbc_id = igt_qaic_activate(fd, QUEUE_SIZE);
+
+	igt_qaic_msg_init(&msg);
+	igt_qaic_msg_deactivate(&msg, dbc_id);
+	igt_qaic_manage(fd, &msg);
+	/* A deactivate has no answer transaction */
+	igt_assert_eq_u32(msg.len, 0);
+	close(fd);
+
+	fd = __igt_qaic_open();
+	igt_assert_fd(fd);
+	for (int i = 0; i < NUM_DBC; i++) {
+		dbc_id = igt_qaic_activate(fd, QUEUE_SIZE);
+		igt_assert_f(dbc_id < NUM_DBC && !(seen & (1u << dbc_id)),
+			     "DBC %u\n", dbc_id);
+		seen |= 1u << dbc_id;
+	}
+	close(fd);
+}
+
+igt_main
+{
+	int fd = -1;
+
+	igt_fixture {
+		fd = igt_qaic_open();
+	}
+
+	igt_describe("Check that the device reports its status and protocol version 5.0.");
+	igt_subtest("status")
+		test_status(fd);
+
+	igt_describe("Check that passthrough requests reach the manager and come back intact.");
+	igt_subtest("passthrough-echo")
+		test_passthrough_echo(fd);
+
+	igt_describe("Check that activating a DMA Bridge Channel yields one of the 16.");
+	igt_subtest("activate")
+		test_activate();
+
+	igt_describe("Check that a DMA Bridge Channel can be given back and had again.");
+	igt_subtest("deactivate")
+		test_deactivate();
+
+	igt_describe("Check that a DMA Bridge Channel cannot be given back twice.");
+	igt_subtest("deactivate-twice")
+		test_deactivate_twice();
+
+	igt_describe("Check that deactivating a channel the device lacks is rejected.");
+	igt_subtest("deactivate-bad-id")
+		test_deactivate_bad_id(fd);
+
+	igt_describe("Check that activating a channel with empty rings is rejected.");
+	igt_subtest("activate-queue-size-zero")
+		test_activate_queue_size_zero(fd);
+
+	igt_describe("Check that a DMA transfer delivers a buffer to the device intact.");
+	igt_subtest("dma-xfer")
+		test_dma_xfer(fd);
+
+	igt_describe("Check that a DMA transfer off page boundaries is delivered intact.");
+	igt_subtest("dma-xfer-unaligned")
+		test_dma_xfer_unaligned(fd);
+
+	igt_describe("Check that several DMA transfers in one message are each delivered.");
+	igt_subtest("dma-xfer-multi")
+		test_dma_xfer_multi(fd);
+
+	igt_describe("Check that a DMA transfer needing several device messages arrives intact.");
+	igt_subtest("dma-xfer-large")
+		test_dma_xfer_large(fd);
+
+	igt_describe("Check that a DMA transfer can read a read-only buffer.");
+	igt_subtest("dma-xfer-readonly")
+		test_dma_xfer_readonly(fd);
+
+	igt_describe("Check that a message of no transactions is rejected.");
+	igt_subtest("len-zero-count")
+		test_len_zero_count(fd);
+
+	igt_describe("Check that a message shorter than a transaction header is rejected.");
+	igt_subtest("len-smaller-than-header")
+		test_len_smaller_than_header(fd);
+
+	igt_describe("Check that a count of more transactions than there are is rejected.");
+	igt_subtest("count-larger-than-transactions")
+		test_count_larger_than_transactions(fd);
+
+	igt_describe("Check that a transaction claiming no length is rejected.");
+	igt_subtest("trans-len-zero")
+		test_trans_len_zero(fd);
+
+	igt_describe("Check that transaction lengths whose sum wraps around are rejected.");
+	igt_subtest("trans-len-overflow")
+		test_trans_len_overflow(fd);
+
+	igt_describe("Check that transaction types the uapi does not define are rejected.");
+	igt_subtest("unknown-trans-type")
+		test_unknown_trans_type(fd);
+
+	igt_describe("Check that device-side and answer transaction types are rejected.");
+	igt_subtest("device-only-trans-type")
+		test_device_only_trans_type(fd);
+
+	igt_describe("Check that a message longer than the uapi allows is rejected.");
+	igt_subtest("oversize-message")
+		test_oversize_message(fd);
+
+	igt_describe("Check that a message at an unmapped address is rejected.");
+	igt_subtest("data-unmapped")
+		test_data_unmapped(fd);
+
+	igt_describe("Check that a DMA transfer that wraps the address space is rejected.");
+	igt_subtest("dma-xfer-addr-wrap")
+		test_dma_xfer_addr_wrap(fd);
+
+	igt_describe("Check that a DMA transfer from unmapped memory is rejected.");
+	igt_subtest("dma-xfer-unmapped")
+		test_dma_xfer_unmapped(fd);
+
+	igt_describe("Check that a DMA transfer from a partly unmapped buffer is rejected.");
+	igt_subtest("dma-xfer-partly-unmapped")
+		test_dma_xfer_partly_unmapped(fd);
+
+	igt_describe("Check that an empty DMA transfer is rejected.");
+	igt_subtest("dma-xfer-size-zero")
+		test_dma_xfer_size_zero(fd);
+
+	igt_describe("Check that a DMA transfer with a non-zero pad is rejected.");
+	igt_subtest("dma-xfer-pad")
+		test_dma_xfer_pad(fd);
+
+	igt_describe("Check that an activate with a non-zero pad is rejected.");
+	igt_subtest("activate-pad")
+		test_activate_pad(fd);
+
+	igt_describe("Check that a deactivate with a non-zero pad is rejected.");
+	igt_subtest("deactivate-pad")
+		test_deactivate_pad();
+
+	igt_describe("Check that another file of the process cannot give back a channel.");
+	igt_subtest("deactivate-other-file")
+		test_deactivate_other_file();
+
+	igt_describe("Check that another process cannot give back a channel it does not own.");
+	igt_subtest("deactivate-other-process")
+		test_deactivate_other_process();
+
+	igt_describe("Check that the channels of a process are released when it exits.");
+	igt_subtest("close-releases")
+		test_close_releases();
+
+	igt_describe("Check that eight processes using the manager at once get their own answers.");
+	igt_subtest("eight-processes")
+		test_eight_processes();
+
+	igt_describe("Check that a channel deactivated but kept by the card is freed on close.");
+	igt_subtest("deactivate-then-close")
+		test_deactivate_then_close();
+
+	igt_fixture {
+		close(fd);
+	}
+}
