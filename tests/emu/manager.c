@@ -28,6 +28,7 @@
 
 #include "device.h"
 #include "manager.h"
+#include "le_bytes.h"
 
 /* Transaction types: the QAIC_TRANS_* values of the uapi header. */
 #define T_PASSTHROUGH_TO_DEV		4
@@ -175,40 +176,6 @@ struct emu_manager {
 	} while (0)
 
 /* ------------------------------------------------------------------ */
-/* Little-endian access to untrusted bytes. */
-
-static uint32_t ld32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
-}
-
-static uint64_t ld64(const uint8_t *p)
-{
-	return (uint64_t)ld32(p) | (uint64_t)ld32(p + 4) << 32;
-}
-
-static void st16(uint8_t *p, uint16_t v)
-{
-	p[0] = v;
-	p[1] = v >> 8;
-}
-
-static void st32(uint8_t *p, uint32_t v)
-{
-	p[0] = v;
-	p[1] = v >> 8;
-	p[2] = v >> 16;
-	p[3] = v >> 24;
-}
-
-static void st64(uint8_t *p, uint64_t v)
-{
-	st32(p, (uint32_t)v);
-	st32(p + 4, (uint32_t)(v >> 32));
-}
-
-/* ------------------------------------------------------------------ */
 /* CRC-32 as zlib's crc32() (reflected 0xedb88320, seeded and inverted). */
 
 static uint32_t crc_table[256];
@@ -276,8 +243,8 @@ static uint8_t *ans_trans(struct answer *a, uint32_t type, uint32_t len)
 	}
 	p = a->buf + a->len;
 	memset(p, 0, len);
-	st32(p, type);
-	st32(p + 4, len);
+	put_le32(p, type);
+	put_le32(p + 4, len);
 	a->len += len;
 	a->count++;
 	return p;
@@ -303,10 +270,10 @@ static void ans_status(struct emu_manager *mgr, struct answer *a,
 
 	if (!p)
 		return;
-	st16(p + 8, EMU_NNC_MAJOR);
-	st16(p + 10, EMU_NNC_MINOR);
-	st32(p + 12, status);
-	st64(p + 16, mgr->crc ? STATUS_FLAG_CRC : 0);
+	put_le16(p + 8, EMU_NNC_MAJOR);
+	put_le16(p + 10, EMU_NNC_MINOR);
+	put_le32(p + 12, status);
+	put_le64(p + 16, mgr->crc ? STATUS_FLAG_CRC : 0);
 }
 
 /* Header, CRC, copy out. Returns the answer's length or 0. */
@@ -329,14 +296,14 @@ static size_t ans_finish(struct emu_manager *mgr, struct answer *a,
 		ans_status(mgr, a, EMU_NNC_E_TOO_BIG);
 	}
 	memset(h, 0, HDR_LEN);
-	st32(h + H_MAGIC, NNC_MAGIC);
-	st32(h + H_SEQ, ld32(req + H_SEQ));
-	st32(h + H_LEN, a->len);
-	st32(h + H_COUNT, a->count);
-	st32(h + H_HANDLE, ld32(req + H_HANDLE));
-	st32(h + H_PART, ld32(req + H_PART));
+	put_le32(h + H_MAGIC, NNC_MAGIC);
+	put_le32(h + H_SEQ, get_le32(req + H_SEQ));
+	put_le32(h + H_LEN, a->len);
+	put_le32(h + H_COUNT, a->count);
+	put_le32(h + H_HANDLE, get_le32(req + H_HANDLE));
+	put_le32(h + H_PART, get_le32(req + H_PART));
 	if (mgr->crc)
-		st32(h + H_CRC, msg_crc(h, a->len));
+		put_le32(h + H_CRC, msg_crc(h, a->len));
 	memcpy(rsp, h, a->len);
 	mgr->c.answers++;
 	return a->len;
@@ -519,9 +486,9 @@ static uint32_t check_trans(const uint8_t *p, uint32_t type, uint32_t len)
 	case T_DMA_XFER_TO_DEV:
 		if (len < DMA_LEN)
 			return EMU_NNC_E_MALFORMED;
-		count = ld32(p + 12);
-		chunk = ld32(p + 16);
-		if (ld32(p + 20))
+		count = get_le32(p + 12);
+		chunk = get_le32(p + 16);
+		if (get_le32(p + 20))
 			return EMU_NNC_E_MALFORMED;
 		/* count is untrusted: compare without multiplying it. */
 		if ((len - DMA_LEN) % SEG_LEN || count != (len - DMA_LEN) / SEG_LEN)
@@ -531,7 +498,7 @@ static uint32_t check_trans(const uint8_t *p, uint32_t type, uint32_t len)
 			return EMU_NNC_E_MALFORMED;
 		for (uint32_t i = 0; i < count; i++) {
 			const uint8_t *s = p + DMA_LEN + i * SEG_LEN;
-			uint64_t addr = ld64(s), size = ld64(s + 8);
+			uint64_t addr = get_le64(s), size = get_le64(s + 8);
 
 			if (!size || addr + size < addr)
 				return EMU_NNC_E_RANGE;
@@ -540,11 +507,11 @@ static uint32_t check_trans(const uint8_t *p, uint32_t type, uint32_t len)
 	case T_ACTIVATE_TO_DEV:
 		return len < ACT_LEN ? EMU_NNC_E_MALFORMED : EMU_NNC_OK;
 	case T_TERMINATE_TO_DEV:
-		if (len < TERM_LEN || ld32(p + 12))
+		if (len < TERM_LEN || get_le32(p + 12))
 			return EMU_NNC_E_MALFORMED;
 		return EMU_NNC_OK;
 	case T_VALIDATE_PARTITION_TO_DEV:
-		if (len < VALID_LEN || ld32(p + 12))
+		if (len < VALID_LEN || get_le32(p + 12))
 			return EMU_NNC_E_MALFORMED;
 		return EMU_NNC_OK;
 	default:
@@ -556,15 +523,15 @@ static uint32_t check_trans(const uint8_t *p, uint32_t type, uint32_t len)
 static uint32_t check_msg(struct emu_manager *mgr, const uint8_t *m,
 			  size_t len)
 {
-	uint32_t msg_len = ld32(m + H_LEN);
-	uint32_t count = ld32(m + H_COUNT);
+	uint32_t msg_len = get_le32(m + H_LEN);
+	uint32_t count = get_le32(m + H_COUNT);
 	uint32_t off = HDR_LEN;
 	uint32_t chunked = 0;
 
 	if (msg_len != len || msg_len < HDR_LEN || msg_len > NNC_MAX_REQ_LEN ||
-	    ld32(m + H_PAD))
+	    get_le32(m + H_PAD))
 		return EMU_NNC_E_MALFORMED;
-	if (mgr->crc && ld32(m + H_CRC) != msg_crc(m, msg_len)) {
+	if (mgr->crc && get_le32(m + H_CRC) != msg_crc(m, msg_len)) {
 		mgr->c.crc_errors++;
 		return EMU_NNC_E_CRC;
 	}
@@ -575,15 +542,15 @@ static uint32_t check_msg(struct emu_manager *mgr, const uint8_t *m,
 
 		if (msg_len - off < TH_LEN)
 			return EMU_NNC_E_MALFORMED;
-		type = ld32(p);
-		tlen = ld32(p + 4);
+		type = get_le32(p);
+		tlen = get_le32(p + 4);
 		if (tlen < TH_LEN || tlen > msg_len - off)
 			return EMU_NNC_E_MALFORMED;
 		st = check_trans(p, type, tlen);
 		if (st)
 			return st;
 		/* At most one continued transfer (or abort) per message. */
-		if (type == T_DMA_XFER_TO_DEV && ld32(p + 16) && chunked++)
+		if (type == T_DMA_XFER_TO_DEV && get_le32(p + 16) && chunked++)
 			return EMU_NNC_E_MALFORMED;
 		off += tlen;
 	}
@@ -611,9 +578,9 @@ static void pt_status(struct emu_manager *mgr, struct answer *a, uint32_t op,
 		mgr->c.pt_errors++;
 	if (!p)
 		return;
-	st32(p + 8, op);
-	st32(p + 12, arg);
-	st32(p + 16, status);
+	put_le32(p + 8, op);
+	put_le32(p + 12, arg);
+	put_le32(p + 16, status);
 }
 
 static void do_passthrough(struct emu_manager *mgr, struct msg_ctx *ctx,
@@ -630,8 +597,8 @@ static void do_passthrough(struct emu_manager *mgr, struct msg_ctx *ctx,
 		pt_status(mgr, a, 0, 0, EMU_PT_E_SHORT);
 		return;
 	}
-	op = ld32(pl);
-	arg = ld32(pl + 4);
+	op = get_le32(pl);
+	arg = get_le32(pl + 4);
 	switch (op) {
 	case EMU_PT_ECHO:
 		if (len > ans_room(a)) {
@@ -647,11 +614,11 @@ static void do_passthrough(struct emu_manager *mgr, struct msg_ctx *ctx,
 		q = ans_trans(a, T_PASSTHROUGH_FROM_DEV, TH_LEN + 24);
 		if (!q)
 			return;
-		st32(q + 8, EMU_PT_XFER_SUM);
-		st32(q + 12, arg);
-		st64(q + 16, t ? t->bytes : 0);
-		st32(q + 24, t ? t->crc : 0);
-		st32(q + 28, t ? EMU_PT_OK : EMU_PT_E_NO_TAG);
+		put_le32(q + 8, EMU_PT_XFER_SUM);
+		put_le32(q + 12, arg);
+		put_le64(q + 16, t ? t->bytes : 0);
+		put_le32(q + 24, t ? t->crc : 0);
+		put_le32(q + 28, t ? EMU_PT_OK : EMU_PT_E_NO_TAG);
 		return;
 	case EMU_PT_XFER_EXPECT:
 		if (plen < 16) {
@@ -664,7 +631,7 @@ static void do_passthrough(struct emu_manager *mgr, struct msg_ctx *ctx,
 			return;
 		}
 		t->has_expect = true;
-		t->expect = ld64(pl + 8);
+		t->expect = get_le64(pl + 8);
 		pt_status(mgr, a, op, arg, EMU_PT_OK);
 		return;
 	case EMU_PT_DEACTIVATE:
@@ -676,8 +643,8 @@ static void do_passthrough(struct emu_manager *mgr, struct msg_ctx *ctx,
 			pt_status(mgr, a, op, arg, EMU_PT_E_DBC);
 			q = ans_trans(a, T_DEACTIVATE_FROM_DEV, DEACT_RSP_LEN);
 			if (q) {
-				st32(q + 8, EMU_NNC_E_RANGE);
-				st32(q + 12, arg);
+				put_le32(q + 8, EMU_NNC_E_RANGE);
+				put_le32(q + 12, arg);
 			}
 			return;
 		}
@@ -685,7 +652,7 @@ static void do_passthrough(struct emu_manager *mgr, struct msg_ctx *ctx,
 		pt_status(mgr, a, op, arg, EMU_PT_OK);
 		q = ans_trans(a, T_DEACTIVATE_FROM_DEV, DEACT_RSP_LEN);
 		if (q)
-			st32(q + 12, arg);
+			put_le32(q + 12, arg);
 		return;
 	default:
 		pt_status(mgr, a, op, arg, EMU_PT_E_UNKNOWN_OP);
@@ -736,9 +703,9 @@ static int dma_segment(struct emu_manager *mgr, struct mgr_tag *t,
 static void do_dma(struct emu_manager *mgr, struct msg_ctx *ctx,
 		   struct answer *a, const uint8_t *p, uint32_t len)
 {
-	uint32_t tag = ld32(p + 8);
-	uint32_t count = ld32(p + 12);
-	uint32_t chunk = ld32(p + 16);
+	uint32_t tag = get_le32(p + 8);
+	uint32_t count = get_le32(p + 12);
+	uint32_t chunk = get_le32(p + 16);
 	struct mgr_cont *c = NULL;
 	struct mgr_tag *t;
 	uint64_t bytes0, total = 0;
@@ -790,9 +757,9 @@ static void do_dma(struct emu_manager *mgr, struct msg_ctx *ctx,
 	for (uint32_t i = 0; i < count && !ret; i++) {
 		const uint8_t *s = p + DMA_LEN + i * SEG_LEN;
 
-		ret = dma_segment(mgr, t, ld64(s), ld64(s + 8));
+		ret = dma_segment(mgr, t, get_le64(s), get_le64(s + 8));
 		if (!ret)
-			total += ld64(s + 8);
+			total += get_le64(s + 8);
 	}
 	if (ret) {
 		mgr_log(mgr, "NNC DMA transfer tag %u failed: %d", tag, ret);
@@ -836,9 +803,9 @@ static bool ring_ok(uint64_t req, uint64_t rsp, uint32_t nelem,
 static void do_activate(struct emu_manager *mgr, struct msg_ctx *ctx,
 			struct answer *a, const uint8_t *p)
 {
-	uint64_t req = ld64(p + 8), rsp = ld64(p + 16);
-	uint32_t req_n = ld32(p + 24), rsp_n = ld32(p + 28);
-	uint32_t buf_len = ld32(p + 32), options = ld32(p + 36);
+	uint64_t req = get_le64(p + 8), rsp = get_le64(p + 16);
+	uint32_t req_n = get_le32(p + 24), rsp_n = get_le32(p + 28);
+	uint32_t buf_len = get_le32(p + 32), options = get_le32(p + 36);
 	uint32_t status = EMU_NNC_OK;
 	unsigned int id = 0;
 	uint8_t *q;
@@ -880,15 +847,15 @@ static void do_activate(struct emu_manager *mgr, struct msg_ctx *ctx,
 	}
 	q = ans_trans(a, T_ACTIVATE_FROM_DEV, ACT_RSP_LEN);
 	if (q) {
-		st32(q + 8, status);
-		st32(q + 12, id);
+		put_le32(q + 8, status);
+		put_le32(q + 12, id);
 	}
 }
 
 static void do_terminate(struct emu_manager *mgr, struct answer *a,
 			 const uint8_t *p)
 {
-	uint32_t handle = ld32(p + 8);
+	uint32_t handle = get_le32(p + 8);
 
 	mgr->c.terminates++;
 	for (unsigned int i = 0; i < MAX_CONTS; i++)
@@ -912,7 +879,7 @@ static void do_validate_partition(struct emu_manager *mgr, struct answer *a,
 	mgr->c.validate_partitions++;
 	q = ans_trans(a, T_VALIDATE_PARTITION_FROM_DEV, VALID_LEN);
 	if (q)
-		st32(q + 8, ld32(p + 8) == NNC_NO_PARTITION ? EMU_NNC_OK :
+		put_le32(q + 8, get_le32(p + 8) == NNC_NO_PARTITION ? EMU_NNC_OK :
 							      EMU_NNC_E_RANGE);
 }
 
@@ -949,7 +916,7 @@ size_t emu_manager_handle(struct emu_manager *mgr, const void *req, size_t len,
 	if (cap > NNC_MAX_RSP_LEN)
 		cap = NNC_MAX_RSP_LEN;
 	/* Without a header or the magic there is nobody to answer to. */
-	if (!m || len < HDR_LEN || ld32(m + H_MAGIC) != NNC_MAGIC || !rsp) {
+	if (!m || len < HDR_LEN || get_le32(m + H_MAGIC) != NNC_MAGIC || !rsp) {
 		mgr_log(mgr, "NNC message dropped: %zu bytes, no header/magic",
 			len);
 		mgr->c.bad_msgs++;
@@ -961,20 +928,20 @@ size_t emu_manager_handle(struct emu_manager *mgr, const void *req, size_t len,
 	st = check_msg(mgr, m, len);
 	if (st) {
 		mgr_log(mgr, "NNC message seq %u refused: status %u",
-			ld32(m + H_SEQ), st);
+			get_le32(m + H_SEQ), st);
 		mgr->c.bad_msgs++;
 		ans_status(mgr, &a, st);
 		return ans_finish(mgr, &a, m, rsp, cap);
 	}
 
-	ctx.handle = ld32(m + H_HANDLE);
-	ctx.partition_id = (int32_t)ld32(m + H_PART);
-	ctx.msg_len = ld32(m + H_LEN);
-	count = ld32(m + H_COUNT);
+	ctx.handle = get_le32(m + H_HANDLE);
+	ctx.partition_id = (int32_t)get_le32(m + H_PART);
+	ctx.msg_len = get_le32(m + H_LEN);
+	count = get_le32(m + H_COUNT);
 	off = HDR_LEN;
 	for (uint32_t i = 0; i < count; i++) {
 		const uint8_t *p = m + off;
-		uint32_t type = ld32(p), tlen = ld32(p + 4);
+		uint32_t type = get_le32(p), tlen = get_le32(p + 4);
 
 		mgr->c.transactions++;
 		switch (type) {
@@ -1026,8 +993,8 @@ size_t emu_manager_handle(struct emu_manager *mgr, const void *req, size_t len,
 			ans_start(mgr, &a);
 			q = ans_trans(&a, T_DMA_XFER_CONT, CONT_LEN);
 			if (q) {	/* always: the answer is empty here */
-				st32(q + 8, c->chunk_id);
-				st64(q + 16, c->xferred);
+				put_le32(q + 8, c->chunk_id);
+				put_le64(q + 16, c->xferred);
 			}
 			mgr->c.dma_conts++;
 			return ans_finish(mgr, &a, m, rsp, cap);

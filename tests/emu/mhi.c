@@ -25,6 +25,7 @@
 #include "device.h"
 #include "manager.h"
 #include "mhi.h"
+#include "le_bytes.h"
 
 /* Registers (drivers/bus/mhi/common.h). */
 #define R_MHIREGLEN		0x00
@@ -202,31 +203,6 @@ struct emu_mhi {
 };
 
 /* ---- little helpers ---------------------------------------------------- */
-
-static uint32_t get_le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
-}
-
-static uint64_t get_le64(const uint8_t *p)
-{
-	return (uint64_t)get_le32(p) | (uint64_t)get_le32(p + 4) << 32;
-}
-
-static void put_le32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-	p[2] = (uint8_t)(v >> 16);
-	p[3] = (uint8_t)(v >> 24);
-}
-
-static void put_le64(uint8_t *p, uint64_t v)
-{
-	put_le32(p, (uint32_t)v);
-	put_le32(p + 4, (uint32_t)(v >> 32));
-}
 
 static uint64_t hi_lo(uint32_t hi, uint32_t lo)
 {

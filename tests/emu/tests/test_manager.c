@@ -12,6 +12,7 @@
 #include "device.h"
 #include "emu_test.h"
 #include "manager.h"
+#include "le_bytes.h"
 
 /* Transaction types (uapi QAIC_TRANS_*). */
 enum {
@@ -31,27 +32,6 @@ static uint8_t *guest;
 static struct emu_manager *mgr;
 
 /* ---- little endian ---- */
-static uint32_t ld32(const uint8_t *p)
-{
-	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t ld64(const uint8_t *p)
-{
-	return ld32(p) | (uint64_t)ld32(p + 4) << 32;
-}
-
-static void st32(uint8_t *p, uint32_t v)
-{
-	p[0] = v; p[1] = v >> 8; p[2] = v >> 16; p[3] = v >> 24;
-}
-
-static void st64(uint8_t *p, uint64_t v)
-{
-	st32(p, v);
-	st32(p + 4, v >> 32);
-}
-
 /* Reference CRC-32 (zlib), bit by bit. */
 static uint32_t ref_crc(uint32_t crc, const uint8_t *p, size_t n)
 {
@@ -78,10 +58,10 @@ static size_t rlen;
 static void mb_init(uint32_t seq, uint32_t handle)
 {
 	memset(&mb, 0, sizeof(mb));
-	st32(mb.buf + 4, MAGIC);
-	st32(mb.buf + 8, seq);
-	st32(mb.buf + 20, handle);
-	st32(mb.buf + 24, 0xffffffffu);
+	put_le32(mb.buf + 4, MAGIC);
+	put_le32(mb.buf + 8, seq);
+	put_le32(mb.buf + 20, handle);
+	put_le32(mb.buf + 24, 0xffffffffu);
 	mb.len = 32;
 }
 
@@ -89,8 +69,8 @@ static uint8_t *mb_trans(uint32_t type, uint32_t len)
 {
 	uint8_t *p = mb.buf + mb.len;
 
-	st32(p, type);
-	st32(p + 4, len);
+	put_le32(p, type);
+	put_le32(p + 4, len);
 	mb.len += len;
 	mb.count++;
 	return p;
@@ -100,8 +80,8 @@ static void mb_pt(uint32_t op, uint32_t arg, const void *extra, uint32_t n)
 {
 	uint8_t *p = mb_trans(PT_TO_DEV, 16 + n);
 
-	st32(p + 8, op);
-	st32(p + 12, arg);
+	put_le32(p + 8, op);
+	put_le32(p + 12, arg);
 	if (n)
 		memcpy(p + 16, extra, n);
 }
@@ -112,12 +92,12 @@ static void mb_dma(uint32_t tag, uint32_t chunk, const struct seg *s, uint32_t n
 {
 	uint8_t *p = mb_trans(DMA_TO_DEV, 24 + 16 * n);
 
-	st32(p + 8, tag);
-	st32(p + 12, n);
-	st32(p + 16, chunk);
+	put_le32(p + 8, tag);
+	put_le32(p + 12, n);
+	put_le32(p + 16, chunk);
 	for (uint32_t i = 0; i < n; i++) {
-		st64(p + 24 + 16 * i, s[i].addr);
-		st64(p + 32 + 16 * i, s[i].size);
+		put_le64(p + 24 + 16 * i, s[i].addr);
+		put_le64(p + 32 + 16 * i, s[i].size);
 	}
 }
 
@@ -126,28 +106,28 @@ static void mb_activate(uint64_t req, uint32_t nelem)
 	uint8_t *p = mb_trans(ACT_TO_DEV, 40);
 	uint32_t buf_len = (nelem * 68 + 256 + 4095) & ~4095u;
 
-	st64(p + 8, req);
-	st64(p + 16, req + buf_len - nelem * 4);
-	st32(p + 24, nelem);
-	st32(p + 28, nelem);
-	st32(p + 32, buf_len);
+	put_le64(p + 8, req);
+	put_le64(p + 16, req + buf_len - nelem * 4);
+	put_le32(p + 24, nelem);
+	put_le32(p + 28, nelem);
+	put_le32(p + 32, buf_len);
 }
 
 static void mb_terminate(uint32_t handle)
 {
 	uint8_t *p = mb_trans(TERM_TO_DEV, 16);
 
-	st32(p + 8, handle);
+	put_le32(p + 8, handle);
 }
 
 /* Fill in len, count and (if @crc) the CRC; send; keep the answer. */
 static size_t mb_send_raw(size_t len, bool crc)
 {
-	st32(mb.buf + 12, mb.len);
-	st32(mb.buf + 16, mb.count);
-	st32(mb.buf, 0);
+	put_le32(mb.buf + 12, mb.len);
+	put_le32(mb.buf + 16, mb.count);
+	put_le32(mb.buf, 0);
 	if (crc)
-		st32(mb.buf, ref_crc(0, mb.buf, mb.len));
+		put_le32(mb.buf, ref_crc(0, mb.buf, mb.len));
 	memset(rsp, 0xa5, sizeof(rsp));
 	rlen = emu_manager_handle(mgr, mb.buf, len, rsp, sizeof(rsp));
 	return rlen;
@@ -159,22 +139,22 @@ static size_t mb_send(void)
 }
 
 /* ---- answer access ---- */
-static uint32_t r_count(void) { return ld32(rsp + 16); }
+static uint32_t r_count(void) { return get_le32(rsp + 16); }
 
 /* Transaction @i of the answer, after checking the answer's framing. */
 static const uint8_t *r_trans(unsigned int i)
 {
 	uint32_t off = 32;
 
-	if (rlen < 32 || ld32(rsp + 4) != MAGIC || ld32(rsp + 12) != rlen)
+	if (rlen < 32 || get_le32(rsp + 4) != MAGIC || get_le32(rsp + 12) != rlen)
 		return NULL;
 	for (unsigned int k = 0; k < r_count(); k++) {
-		if (off + 8 > rlen || ld32(rsp + off + 4) < 8 ||
-		    off + ld32(rsp + off + 4) > rlen)
+		if (off + 8 > rlen || get_le32(rsp + off + 4) < 8 ||
+		    off + get_le32(rsp + off + 4) > rlen)
 			return NULL;
 		if (k == i)
 			return rsp + off;
-		off += ld32(rsp + off + 4);
+		off += get_le32(rsp + off + 4);
 	}
 	return NULL;
 }
@@ -184,11 +164,11 @@ static void check_status_answer(uint32_t status, int line)
 {
 	const uint8_t *t = r_trans(0);
 
-	if (!t || r_count() != 1 || ld32(t) != STATUS_FROM_DEV ||
-	    ld32(t + 12) != status) {
+	if (!t || r_count() != 1 || get_le32(t) != STATUS_FROM_DEV ||
+	    get_le32(t + 12) != status) {
 		fprintf(stderr, "line %d: expected a status %u answer (rlen %zu, count %u, type %u, status %u)\n",
 			line, status, rlen, rlen >= 32 ? r_count() : 0,
-			t ? ld32(t) : 0, t ? ld32(t + 12) : 0);
+			t ? get_le32(t) : 0, t ? get_le32(t + 12) : 0);
 		emu_test_failures++;
 	}
 }
@@ -234,32 +214,32 @@ static void test_status(void)
 	mb_trans(STATUS_TO_DEV, 8);
 	/* The first status query of a host always carries a CRC. */
 	CHECK_EQ(mb_send_raw(mb.len, true), 56);
-	CHECK_EQ(ld32(rsp), 0);			/* CRC off: 0 */
-	CHECK_EQ(ld32(rsp + 4), MAGIC);
-	CHECK_EQ(ld32(rsp + 8), 41);		/* sequence number echoed */
-	CHECK_EQ(ld32(rsp + 12), 56);
-	CHECK_EQ(ld32(rsp + 16), 1);
-	CHECK_EQ(ld32(rsp + 24), 0xffffffffu);	/* partition echoed */
-	CHECK_EQ(ld32(rsp + 28), 0);
+	CHECK_EQ(get_le32(rsp), 0);			/* CRC off: 0 */
+	CHECK_EQ(get_le32(rsp + 4), MAGIC);
+	CHECK_EQ(get_le32(rsp + 8), 41);		/* sequence number echoed */
+	CHECK_EQ(get_le32(rsp + 12), 56);
+	CHECK_EQ(get_le32(rsp + 16), 1);
+	CHECK_EQ(get_le32(rsp + 24), 0xffffffffu);	/* partition echoed */
+	CHECK_EQ(get_le32(rsp + 28), 0);
 	t = r_trans(0);
 	CHECK(t != NULL);
 	if (!t)
 		return;
-	CHECK_EQ(ld32(t), STATUS_FROM_DEV);
-	CHECK_EQ(ld32(t + 4), 24);
+	CHECK_EQ(get_le32(t), STATUS_FROM_DEV);
+	CHECK_EQ(get_le32(t + 4), 24);
 	CHECK_EQ(t[8] | t[9] << 8, 5);		/* major */
 	CHECK_EQ(t[10] | t[11] << 8, 0);	/* minor */
-	CHECK_EQ(ld32(t + 12), 0);
-	CHECK_EQ(ld64(t + 16), 0);		/* status_flags: no CRC */
+	CHECK_EQ(get_le32(t + 12), 0);
+	CHECK_EQ(get_le64(t + 16), 0);		/* status_flags: no CRC */
 
 	/* CRC off: whatever the crc field holds is ignored. */
 	mb_init(42, 0);
 	mb_trans(STATUS_TO_DEV, 8);
-	st32(mb.buf, 0x12345678);
+	put_le32(mb.buf, 0x12345678);
 	mb_send();
-	st32(mb.buf + 12, mb.len);
-	st32(mb.buf + 16, 1);
-	st32(mb.buf, 0x12345678);
+	put_le32(mb.buf + 12, mb.len);
+	put_le32(mb.buf + 16, 1);
+	put_le32(mb.buf, 0x12345678);
 	rlen = emu_manager_handle(mgr, mb.buf, mb.len, rsp, sizeof(rsp));
 	CHECK_STATUS(0);
 
@@ -267,8 +247,8 @@ static void test_status(void)
 	mb_init(43, 5);
 	CHECK_EQ(mb_send(), 32);
 	CHECK_EQ(r_count(), 0);
-	CHECK_EQ(ld32(rsp + 8), 43);
-	CHECK_EQ(ld32(rsp + 20), 5);
+	CHECK_EQ(get_le32(rsp + 8), 43);
+	CHECK_EQ(get_le32(rsp + 20), 5);
 }
 
 static void test_crc(void)
@@ -281,21 +261,21 @@ static void test_crc(void)
 	mb_trans(STATUS_TO_DEV, 8);
 	CHECK_EQ(mb_send_raw(mb.len, true), 56);
 	t = r_trans(0);
-	CHECK(t && ld64(t + 16) == 1);		/* status_flags bit 0 */
+	CHECK(t && get_le64(t + 16) == 1);		/* status_flags bit 0 */
 	/* The answer's CRC covers len bytes with the field read as 0. */
 	{
 		uint8_t copy[56];
 
 		memcpy(copy, rsp, 56);
-		st32(copy, 0);
-		CHECK_EQ(ld32(rsp), ref_crc(0, copy, 56));
+		put_le32(copy, 0);
+		CHECK_EQ(get_le32(rsp), ref_crc(0, copy, 56));
 	}
 	/* A wrong CRC is refused with a status; nothing is executed. */
 	mb_init(2, 0);
 	mb_activate(GUEST_GPA, 16);
-	st32(mb.buf + 12, mb.len);
-	st32(mb.buf + 16, mb.count);
-	st32(mb.buf, 0xdeadbeef);
+	put_le32(mb.buf + 12, mb.len);
+	put_le32(mb.buf + 16, mb.count);
+	put_le32(mb.buf, 0xdeadbeef);
 	rlen = emu_manager_handle(mgr, mb.buf, mb.len, rsp, sizeof(rsp));
 	CHECK_STATUS(EMU_NNC_E_CRC);
 	CHECK(!emu_manager_dbc(mgr, 0)->active);
@@ -304,7 +284,7 @@ static void test_crc(void)
 	mb_pt(EMU_PT_ECHO, 9, NULL, 0);
 	mb_send_raw(mb.len, true);
 	t = r_trans(0);
-	CHECK(t && ld32(t) == PT_FROM_DEV && ld32(t + 12) == 9);
+	CHECK(t && get_le32(t) == PT_FROM_DEV && get_le32(t + 12) == 9);
 }
 
 static void test_echo(void)
@@ -322,36 +302,36 @@ static void test_echo(void)
 	t = r_trans(0);
 	CHECK(t != NULL);
 	if (t) {
-		CHECK_EQ(ld32(t), PT_FROM_DEV);
-		CHECK_EQ(ld32(t + 4), 32);
-		CHECK_EQ(ld32(t + 8), EMU_PT_ECHO);
-		CHECK_EQ(ld32(t + 12), 0xabcd);
+		CHECK_EQ(get_le32(t), PT_FROM_DEV);
+		CHECK_EQ(get_le32(t + 4), 32);
+		CHECK_EQ(get_le32(t + 8), EMU_PT_ECHO);
+		CHECK_EQ(get_le32(t + 12), 0xabcd);
 		CHECK(!memcmp(t + 16, text, 16));
 	}
 	t = r_trans(1);
-	CHECK(t && ld32(t) == STATUS_FROM_DEV);
+	CHECK(t && get_le32(t) == STATUS_FROM_DEV);
 
 	/* Unknown op: an error status in the passthrough answer. */
 	mb_init(8, 3);
 	mb_pt(0x77, 1, NULL, 0);
 	mb_send();
 	t = r_trans(0);
-	CHECK(t && ld32(t) == PT_FROM_DEV && ld32(t + 4) == 24 &&
-	      ld32(t + 8) == 0x77 && ld32(t + 16) == EMU_PT_E_UNKNOWN_OP);
+	CHECK(t && get_le32(t) == PT_FROM_DEV && get_le32(t + 4) == 24 &&
+	      get_le32(t + 8) == 0x77 && get_le32(t + 16) == EMU_PT_E_UNKNOWN_OP);
 
 	/* No op at all. */
 	mb_init(9, 3);
 	mb_trans(PT_TO_DEV, 8);
 	mb_send();
 	t = r_trans(0);
-	CHECK(t && ld32(t) == PT_FROM_DEV && ld32(t + 16) == EMU_PT_E_SHORT);
+	CHECK(t && get_le32(t) == PT_FROM_DEV && get_le32(t + 16) == EMU_PT_E_SHORT);
 
 	/* An echo that cannot fit the 4 KiB answer. */
 	mb_init(10, 3);
 	mb_pt(EMU_PT_ECHO, 0, big, sizeof(big));
 	mb_send();
 	t = r_trans(0);
-	CHECK(t && ld32(t) == PT_FROM_DEV && ld32(t + 16) == EMU_PT_E_TOO_BIG);
+	CHECK(t && get_le32(t) == PT_FROM_DEV && get_le32(t + 16) == EMU_PT_E_TOO_BIG);
 }
 
 static void test_dma(void)
@@ -378,12 +358,12 @@ static void test_dma(void)
 	t = xfer_sum(4, 55);
 	CHECK(t != NULL);
 	if (t) {
-		CHECK_EQ(ld32(t + 4), 32);
-		CHECK_EQ(ld32(t + 8), EMU_PT_XFER_SUM);
-		CHECK_EQ(ld32(t + 12), 55);
-		CHECK_EQ(ld64(t + 16), total);
-		CHECK_EQ(ld32(t + 24), crc);
-		CHECK_EQ(ld32(t + 28), 0);
+		CHECK_EQ(get_le32(t + 4), 32);
+		CHECK_EQ(get_le32(t + 8), EMU_PT_XFER_SUM);
+		CHECK_EQ(get_le32(t + 12), 55);
+		CHECK_EQ(get_le64(t + 16), total);
+		CHECK_EQ(get_le32(t + 24), crc);
+		CHECK_EQ(get_le32(t + 28), 0);
 	}
 	data = emu_manager_tag_data(mgr, 4, 55, &len);
 	CHECK_EQ(len, total);
@@ -391,7 +371,7 @@ static void test_dma(void)
 
 	/* Tags are per user; an unknown tag says so. */
 	t = xfer_sum(5, 55);
-	CHECK(t && ld64(t + 16) == 0 && ld32(t + 28) == EMU_PT_E_NO_TAG);
+	CHECK(t && get_le64(t + 16) == 0 && get_le32(t + 28) == EMU_PT_E_NO_TAG);
 
 	/* A second transfer with the same tag appends. */
 	mb_init(12, 4);
@@ -399,7 +379,7 @@ static void test_dma(void)
 	mb_send();
 	crc = ref_crc(crc, guest + (s[0].addr - GUEST_GPA), s[0].size);
 	t = xfer_sum(4, 55);
-	CHECK(t && ld64(t + 16) == total + s[0].size && ld32(t + 24) == crc);
+	CHECK(t && get_le64(t + 16) == total + s[0].size && get_le32(t + 24) == crc);
 
 	/* Outside guest memory: an error status, nothing kept. */
 	{
@@ -413,7 +393,7 @@ static void test_dma(void)
 		mb_send();
 		CHECK_STATUS(EMU_NNC_E_DMA);
 		t = xfer_sum(4, 56);
-		CHECK(t && ld64(t + 16) == 0);
+		CHECK(t && get_le64(t + 16) == 0);
 	}
 	/* Bus mastering off: refused too. */
 	emu_cfg_write(&dev, PCI_COMMAND, 2, PCI_COMMAND_MEMORY);
@@ -433,9 +413,9 @@ static void test_dma(void)
 	mb_send();
 	CHECK_EQ(r_count(), 1);		/* the first two fit: only the third fails */
 	t = r_trans(0);
-	CHECK(t && ld32(t) == STATUS_FROM_DEV && ld32(t + 12) == EMU_NNC_E_NO_MEM);
+	CHECK(t && get_le32(t) == STATUS_FROM_DEV && get_le32(t + 12) == EMU_NNC_E_NO_MEM);
 	t = xfer_sum(4, 58);
-	CHECK(t && ld64(t + 16) == 0x4000);
+	CHECK(t && get_le64(t + 16) == 0x4000);
 }
 
 /* Answer is one DMA_XFER_CONT for @chunk with @xferred bytes. */
@@ -443,8 +423,8 @@ static void check_cont(uint32_t chunk, uint64_t xferred, int line)
 {
 	const uint8_t *t = r_trans(0);
 
-	if (!t || r_count() != 1 || ld32(t) != DMA_CONT || ld32(t + 4) != 24 ||
-	    ld32(t + 8) != chunk || ld64(t + 16) != xferred) {
+	if (!t || r_count() != 1 || get_le32(t) != DMA_CONT || get_le32(t + 4) != 24 ||
+	    get_le32(t + 8) != chunk || get_le64(t + 16) != xferred) {
 		fprintf(stderr, "line %d: expected DMA_XFER_CONT %u/%llu\n", line,
 			chunk, (unsigned long long)xferred);
 		emu_test_failures++;
@@ -471,13 +451,13 @@ static void test_continuation(void)
 	{
 		uint8_t n[8];
 
-		st64(n, expect);
+		put_le64(n, expect);
 		mb_pt(EMU_PT_XFER_EXPECT, 77, n, 8);
 	}
 	mb_activate(GUEST_GPA + 0x200000, 32);
 	mb_dma(77, 5, s, 3);
 	mb_send();
-	CHECK_EQ(ld32(rsp + 8), 100);
+	CHECK_EQ(get_le32(rsp + 8), 100);
 	CHECK_CONT(5, s[0].size + s[1].size + s[2].size);
 	CHECK(emu_manager_dbc(mgr, 0)->active);
 
@@ -485,29 +465,29 @@ static void test_continuation(void)
 	mb_init(101, 9);
 	mb_dma(77, 5, s + 3, 3);
 	mb_send();
-	CHECK_EQ(ld32(rsp + 8), 101);
+	CHECK_EQ(get_le32(rsp + 8), 101);
 	CHECK_CONT(5, expect - s[6].size - s[7].size);
 
 	/* Last part: now the whole request is answered. */
 	mb_init(102, 9);
 	mb_dma(77, 5, s + 6, 2);
 	mb_send();
-	CHECK_EQ(ld32(rsp + 8), 102);
+	CHECK_EQ(get_le32(rsp + 8), 102);
 	CHECK_EQ(r_count(), 2);
 	t = r_trans(0);
-	CHECK(t && ld32(t) == PT_FROM_DEV && ld32(t + 8) == EMU_PT_XFER_EXPECT &&
-	      ld32(t + 16) == 0);
+	CHECK(t && get_le32(t) == PT_FROM_DEV && get_le32(t + 8) == EMU_PT_XFER_EXPECT &&
+	      get_le32(t + 16) == 0);
 	t = r_trans(1);
-	CHECK(t && ld32(t) == ACT_FROM_DEV && ld32(t + 8) == 0 && ld32(t + 12) == 0);
+	CHECK(t && get_le32(t) == ACT_FROM_DEV && get_le32(t + 8) == 0 && get_le32(t + 12) == 0);
 	t = xfer_sum(9, 77);
-	CHECK(t && ld64(t + 16) == expect && ld32(t + 24) == crc);
+	CHECK(t && get_le64(t + 16) == expect && get_le32(t + 24) == crc);
 
 	/* Abort half way: bytes and the activated DBC go. */
 	mb_init(103, 9);
 	{
 		uint8_t n[8];
 
-		st64(n, 1 << 20);
+		put_le64(n, 1 << 20);
 		mb_pt(EMU_PT_XFER_EXPECT, 77, n, 8);
 	}
 	mb_activate(GUEST_GPA + 0x300000, 8);
@@ -522,7 +502,7 @@ static void test_continuation(void)
 	CHECK(!emu_manager_dbc(mgr, 1)->active);
 	CHECK(emu_manager_dbc(mgr, 0)->active);
 	t = xfer_sum(9, 77);
-	CHECK(t && ld64(t + 16) == expect && ld32(t + 24) == crc);
+	CHECK(t && get_le64(t + 16) == expect && get_le32(t + 24) == crc);
 	/* Aborting what is not in flight is harmless. */
 	mb_init(105, 9);
 	mb_dma(0, 6, NULL, 0);
@@ -533,7 +513,7 @@ static void test_continuation(void)
 	{
 		uint8_t n[8];
 
-		st64(n, 1 << 20);
+		put_le64(n, 1 << 20);
 		mb_pt(EMU_PT_XFER_EXPECT, 78, n, 8);
 	}
 	mb_dma(78, 7, s, 1);
@@ -544,18 +524,18 @@ static void test_continuation(void)
 	mb_send();
 	CHECK_EQ(r_count(), 2);		/* the deferred answer, then the error */
 	t = r_trans(0);
-	CHECK(t && ld32(t) == PT_FROM_DEV && ld32(t + 8) == EMU_PT_XFER_EXPECT);
+	CHECK(t && get_le32(t) == PT_FROM_DEV && get_le32(t + 8) == EMU_PT_XFER_EXPECT);
 	t = r_trans(1);
-	CHECK(t && ld32(t) == STATUS_FROM_DEV && ld32(t + 12) == EMU_NNC_E_CHUNK);
+	CHECK(t && get_le32(t) == STATUS_FROM_DEV && get_le32(t + 12) == EMU_NNC_E_CHUNK);
 	t = xfer_sum(9, 78);
-	CHECK(t && ld64(t + 16) == 0);
+	CHECK(t && get_le64(t + 16) == 0);
 
 	/* A refused segment ends the transfer with the deferred answers. */
 	mb_init(108, 9);
 	{
 		uint8_t n[8];
 
-		st64(n, 1 << 20);
+		put_le64(n, 1 << 20);
 		mb_pt(EMU_PT_XFER_EXPECT, 80, n, 8);
 	}
 	mb_dma(80, 8, s, 1);
@@ -570,9 +550,9 @@ static void test_continuation(void)
 	mb_send();
 	CHECK_EQ(r_count(), 2);
 	t = r_trans(0);
-	CHECK(t && ld32(t) == PT_FROM_DEV);
+	CHECK(t && get_le32(t) == PT_FROM_DEV);
 	t = r_trans(1);
-	CHECK(t && ld32(t) == STATUS_FROM_DEV && ld32(t + 12) == EMU_NNC_E_DMA);
+	CHECK(t && get_le32(t) == STATUS_FROM_DEV && get_le32(t + 12) == EMU_NNC_E_DMA);
 	mb_init(110, 9);
 	mb_dma(80, 8, s, 1);		/* a new transfer now, done at once */
 	mb_send();
@@ -586,7 +566,7 @@ static void test_continuation_evict(void)
 	uint8_t n[8];
 
 	setup();
-	st64(n, 0x1000);
+	put_le64(n, 0x1000);
 	for (uint32_t i = 0; i < 9; i++) {
 		mb_init(700 + i, 2);
 		mb_pt(EMU_PT_XFER_EXPECT, 10 + i, n, 8);
@@ -631,7 +611,7 @@ static void test_continuation_full(void)
 	mb_send();
 	CHECK_EQ(r_count(), 0);
 	t = xfer_sum(1, 3);
-	CHECK(t && ld64(t + 16) == sent + 320 && ld32(t + 24) == crc);
+	CHECK(t && get_le64(t + 16) == sent + 320 && get_le32(t + 24) == crc);
 
 	/* Our driver fills the message to the last byte: same. */
 	n = (0x10000 - 32 - 24) / 16;
@@ -673,8 +653,8 @@ static void test_activate(void)
 		mb_activate(GUEST_GPA + 0x10000 * i, 64);
 		mb_send();
 		t = r_trans(0);
-		CHECK(t && ld32(t) == ACT_FROM_DEV && ld32(t + 4) == 24 &&
-		      ld32(t + 8) == 0 && ld32(t + 12) == (uint32_t)i);
+		CHECK(t && get_le32(t) == ACT_FROM_DEV && get_le32(t + 4) == 24 &&
+		      get_le32(t + 8) == 0 && get_le32(t + 12) == (uint32_t)i);
 	}
 	d = emu_manager_dbc(mgr, 3);
 	CHECK(d && d->active && d->owner == 1 && d->nelem == 64 &&
@@ -687,8 +667,8 @@ static void test_activate(void)
 	mb_activate(GUEST_GPA, 64);
 	mb_send();
 	t = r_trans(0);
-	CHECK(t && ld32(t) == ACT_FROM_DEV && ld32(t + 8) == EMU_NNC_E_NO_DBC &&
-	      ld32(t + 12) == 0);
+	CHECK(t && get_le32(t) == ACT_FROM_DEV && get_le32(t + 8) == EMU_NNC_E_NO_DBC &&
+	      get_le32(t + 12) == 0);
 
 	/* Deactivate by passthrough: only the owner may. */
 	mb_init(401, 2);
@@ -696,15 +676,15 @@ static void test_activate(void)
 	mb_send();
 	CHECK_EQ(r_count(), 2);
 	t = r_trans(1);
-	CHECK(t && ld32(t) == DEACT_FROM_DEV && ld32(t + 8) != 0 && ld32(t + 12) == 3);
+	CHECK(t && get_le32(t) == DEACT_FROM_DEV && get_le32(t + 8) != 0 && get_le32(t + 12) == 3);
 	CHECK(emu_manager_dbc(mgr, 3)->active);
 	mb_init(402, 1);
 	mb_pt(EMU_PT_DEACTIVATE, 3, NULL, 0);
 	mb_send();
 	t = r_trans(0);
-	CHECK(t && ld32(t) == PT_FROM_DEV && ld32(t + 16) == 0);
+	CHECK(t && get_le32(t) == PT_FROM_DEV && get_le32(t + 16) == 0);
 	t = r_trans(1);
-	CHECK(t && ld32(t) == DEACT_FROM_DEV && ld32(t + 8) == 0 && ld32(t + 12) == 3);
+	CHECK(t && get_le32(t) == DEACT_FROM_DEV && get_le32(t + 8) == 0 && get_le32(t + 12) == 3);
 	CHECK(!emu_manager_dbc(mgr, 3)->active);
 	mb_init(403, 1);
 	mb_pt(EMU_PT_DEACTIVATE, 16, NULL, 0);
@@ -716,8 +696,8 @@ static void test_activate(void)
 	mb_terminate(1);
 	mb_send();
 	t = r_trans(0);
-	CHECK(t && r_count() == 1 && ld32(t) == TERM_FROM_DEV && ld32(t + 4) == 16 &&
-	      ld32(t + 8) == 0);
+	CHECK(t && r_count() == 1 && get_le32(t) == TERM_FROM_DEV && get_le32(t + 4) == 16 &&
+	      get_le32(t + 8) == 0);
 	for (unsigned int i = 0; i < 16; i++)
 		if (i < 10)
 			CHECK(!emu_manager_dbc(mgr, i)->active);
@@ -747,15 +727,15 @@ static void test_activate(void)
 
 			mb_init(500 + i, 1);
 			p = mb_trans(ACT_TO_DEV, 40);
-			st64(p + 8, bad[i].req);
-			st64(p + 16, bad[i].rsp);
-			st32(p + 24, bad[i].rn);
-			st32(p + 28, bad[i].sn);
-			st32(p + 32, bad[i].buf);
+			put_le64(p + 8, bad[i].req);
+			put_le64(p + 16, bad[i].rsp);
+			put_le32(p + 24, bad[i].rn);
+			put_le32(p + 28, bad[i].sn);
+			put_le32(p + 32, bad[i].buf);
 			mb_send();
 			t = r_trans(0);
-			CHECK(t && ld32(t) == ACT_FROM_DEV &&
-			      ld32(t + 8) == EMU_NNC_E_RANGE && ld32(t + 12) == 0);
+			CHECK(t && get_le32(t) == ACT_FROM_DEV &&
+			      get_le32(t + 8) == EMU_NNC_E_RANGE && get_le32(t + 12) == 0);
 		}
 		CHECK(!emu_manager_dbc(mgr, 0)->active);
 	}
@@ -773,7 +753,7 @@ static void test_activate(void)
 		mb_terminate(7);
 		mb_send();
 		t = xfer_sum(7, 1);
-		CHECK(t && ld32(t + 28) == EMU_PT_E_NO_TAG);
+		CHECK(t && get_le32(t + 28) == EMU_PT_E_NO_TAG);
 		mb_init(602, 7);
 		mb_dma(1, 0, &s, 1);
 		mb_activate(GUEST_GPA + 0x100000, 16);
@@ -781,7 +761,7 @@ static void test_activate(void)
 		emu_manager_reset(mgr);
 		CHECK(!emu_manager_dbc(mgr, 0)->active);
 		t = xfer_sum(7, 1);
-		CHECK(t && ld32(t + 28) == EMU_PT_E_NO_TAG);
+		CHECK(t && get_le32(t + 28) == EMU_PT_E_NO_TAG);
 	}
 	CHECK_EQ(hook_on, 18);
 	CHECK_EQ(hook_off, 18);
@@ -795,15 +775,15 @@ static void test_validate_partition(void)
 	setup();
 	mb_init(1, 0);
 	p = mb_trans(VALID_TO_DEV, 16);
-	st32(p + 8, 0xffffffffu);
+	put_le32(p + 8, 0xffffffffu);
 	p = mb_trans(VALID_TO_DEV, 16);
-	st32(p + 8, 3);
+	put_le32(p + 8, 3);
 	mb_send();
 	CHECK_EQ(r_count(), 2);
 	t = r_trans(0);
-	CHECK(t && ld32(t) == VALID_FROM_DEV && ld32(t + 8) == 0);
+	CHECK(t && get_le32(t) == VALID_FROM_DEV && get_le32(t + 8) == 0);
 	t = r_trans(1);
-	CHECK(t && ld32(t) == VALID_FROM_DEV && ld32(t + 8) == EMU_NNC_E_RANGE);
+	CHECK(t && get_le32(t) == VALID_FROM_DEV && get_le32(t + 8) == EMU_NNC_E_RANGE);
 }
 
 static void test_malformed(void)
@@ -817,7 +797,7 @@ static void test_malformed(void)
 	CHECK_EQ(mb_send_raw(31, false), 0);
 	CHECK_EQ(mb_send_raw(0, false), 0);
 	CHECK_EQ(emu_manager_handle(mgr, NULL, 100, rsp, sizeof(rsp)), 0);
-	st32(mb.buf + 4, 0x43494152);
+	put_le32(mb.buf + 4, 0x43494152);
 	rlen = emu_manager_handle(mgr, mb.buf, mb.len, rsp, sizeof(rsp));
 	CHECK_EQ(rlen, 0);
 
@@ -826,29 +806,29 @@ static void test_malformed(void)
 	mb_trans(STATUS_TO_DEV, 8);
 	mb_send_raw(mb.len + 8, false);
 	CHECK_STATUS(EMU_NNC_E_MALFORMED);
-	CHECK_EQ(ld32(rsp + 8), 2);		/* still echoes the sequence */
+	CHECK_EQ(get_le32(rsp + 8), 2);		/* still echoes the sequence */
 	mb_send_raw(mb.len - 4, false);
 	CHECK_STATUS(EMU_NNC_E_MALFORMED);
 
 	/* hdr.len below the header. */
 	mb_init(3, 0);
-	st32(mb.buf + 12, 16);
+	put_le32(mb.buf + 12, 16);
 	rlen = emu_manager_handle(mgr, mb.buf, 32, rsp, sizeof(rsp));
 	CHECK_STATUS(EMU_NNC_E_MALFORMED);
 
 	/* Huge hdr.len. */
-	st32(mb.buf + 12, 0xffffffffu);
+	put_le32(mb.buf + 12, 0xffffffffu);
 	rlen = emu_manager_handle(mgr, mb.buf, 32, rsp, sizeof(rsp));
 	CHECK_STATUS(EMU_NNC_E_MALFORMED);
 
 	/* count larger than the transactions present. */
 	mb_init(4, 0);
 	mb_trans(STATUS_TO_DEV, 8);
-	st32(mb.buf + 12, mb.len);
-	st32(mb.buf + 16, 2);
+	put_le32(mb.buf + 12, mb.len);
+	put_le32(mb.buf + 16, 2);
 	rlen = emu_manager_handle(mgr, mb.buf, mb.len, rsp, sizeof(rsp));
 	CHECK_STATUS(EMU_NNC_E_MALFORMED);
-	st32(mb.buf + 16, 0xffffffffu);
+	put_le32(mb.buf + 16, 0xffffffffu);
 	rlen = emu_manager_handle(mgr, mb.buf, mb.len, rsp, sizeof(rsp));
 	CHECK_STATUS(EMU_NNC_E_MALFORMED);
 
@@ -856,8 +836,8 @@ static void test_malformed(void)
 	mb_init(5, 0);
 	mb_trans(STATUS_TO_DEV, 8);
 	mb_trans(STATUS_TO_DEV, 8);
-	st32(mb.buf + 12, mb.len);
-	st32(mb.buf + 16, 1);
+	put_le32(mb.buf + 12, mb.len);
+	put_le32(mb.buf + 16, 1);
 	rlen = emu_manager_handle(mgr, mb.buf, mb.len, rsp, sizeof(rsp));
 	CHECK_STATUS(EMU_NNC_E_MALFORMED);
 
@@ -868,7 +848,7 @@ static void test_malformed(void)
 		for (unsigned int i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
 			mb_init(6, 0);
 			p = mb_trans(STATUS_TO_DEV, 8);
-			st32(p + 4, lens[i]);
+			put_le32(p + 4, lens[i]);
 			mb_send();
 			CHECK_STATUS(EMU_NNC_E_MALFORMED);
 		}
@@ -878,7 +858,7 @@ static void test_malformed(void)
 	mb_init(7, 0);
 	mb_trans(STATUS_TO_DEV, 8);
 	p = mb_trans(PT_TO_DEV, 16);
-	st32(p + 4, 24);
+	put_le32(p + 4, 24);
 	mb_send();
 	CHECK_STATUS(EMU_NNC_E_MALFORMED);
 
@@ -930,7 +910,7 @@ static void test_malformed(void)
 		for (unsigned int i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
 			mb_init(11, 0);
 			mb_dma(1, 0, &s, 1);
-			st32(mb.buf + 32 + 12, counts[i]);
+			put_le32(mb.buf + 32 + 12, counts[i]);
 			mb_send();
 			CHECK_STATUS(EMU_NNC_E_MALFORMED);
 		}
@@ -976,27 +956,27 @@ static void test_malformed(void)
 	/* Non-zero padding. */
 	mb_init(14, 0);
 	mb_trans(STATUS_TO_DEV, 8);
-	st32(mb.buf + 28, 1);
+	put_le32(mb.buf + 28, 1);
 	mb_send();
 	CHECK_STATUS(EMU_NNC_E_MALFORMED);
 	mb_init(14, 0);
 	p = mb_trans(TERM_TO_DEV, 16);
-	st32(p + 12, 1);
+	put_le32(p + 12, 1);
 	mb_send();
 	CHECK_STATUS(EMU_NNC_E_MALFORMED);
 
 	/* A message larger than 64 KiB. */
 	mb_init(15, 0);
 	p = mb_trans(PT_TO_DEV, 0x10000);
-	st32(p + 8, EMU_PT_ECHO);
+	put_le32(p + 8, EMU_PT_ECHO);
 	mb_send();
 	CHECK_STATUS(EMU_NNC_E_MALFORMED);
 
 	/* The host's buffer too small for the answer. */
 	mb_init(16, 0);
 	mb_trans(STATUS_TO_DEV, 8);
-	st32(mb.buf + 12, mb.len);
-	st32(mb.buf + 16, 1);
+	put_le32(mb.buf + 12, mb.len);
+	put_le32(mb.buf + 16, 1);
 	CHECK_EQ(emu_manager_handle(mgr, mb.buf, mb.len, rsp, 40), 0);
 	CHECK_EQ(emu_manager_handle(mgr, mb.buf, mb.len, NULL, 4096), 0);
 }
@@ -1023,8 +1003,8 @@ static void test_fuzz(void)
 		case 3: mb_pt(EMU_PT_XFER_SUM, iter % 7, NULL, 0); mb_pt(EMU_PT_DEACTIVATE, iter % 17, NULL, 0); break;
 		case 4: mb_dma(1, 9, s, 2); mb_dma(0, 9, NULL, 0); break;
 		}
-		st32(mb.buf + 12, mb.len);
-		st32(mb.buf + 16, mb.count);
+		put_le32(mb.buf + 12, mb.len);
+		put_le32(mb.buf + 16, mb.count);
 		len = mb.len;
 		for (int k = 0; k < 1 + iter % 4; k++) {
 			seed = seed * 1103515245 + 12345;
@@ -1041,7 +1021,7 @@ static void test_fuzz(void)
 		rlen = emu_manager_handle(mgr, copy, len, rsp, sizeof(rsp));
 		free(copy);
 		CHECK(rlen == 0 || (rlen >= 32 && rlen <= sizeof(rsp) &&
-				    ld32(rsp + 12) == rlen && r_trans(r_count() ? r_count() - 1 : 0) != NULL) ||
+				    get_le32(rsp + 12) == rlen && r_trans(r_count() ? r_count() - 1 : 0) != NULL) ||
 		      (rlen == 32 && r_count() == 0));
 	}
 }
@@ -1075,8 +1055,8 @@ static void test_fuzz_fields(void)
 
 			switch (type) {
 			case PT_TO_DEV:
-				st64(x, rnd() % 0x3000);
-				st64(x + 8, rnd());
+				put_le64(x, rnd() % 0x3000);
+				put_le64(x + 8, rnd());
 				mb_pt(rnd() % 6, rnd() % 20, x, (rnd() % 3) * 8);
 				break;
 			case DMA_TO_DEV:
@@ -1095,7 +1075,7 @@ static void test_fuzz_fields(void)
 				break;
 			case VALID_TO_DEV:
 				p = mb_trans(VALID_TO_DEV, 16);
-				st32(p + 8, rnd() % 2 ? 0xffffffffu : rnd());
+				put_le32(p + 8, rnd() % 2 ? 0xffffffffu : rnd());
 				break;
 			default:
 				mb_trans(type, 8);
@@ -1103,7 +1083,7 @@ static void test_fuzz_fields(void)
 			}
 		}
 		mb_send();
-		CHECK(rlen >= 32 && ld32(rsp + 12) == rlen &&
+		CHECK(rlen >= 32 && get_le32(rsp + 12) == rlen &&
 		      (r_count() == 0 || r_trans(r_count() - 1) != NULL));
 	}
 }
