@@ -205,7 +205,8 @@ struct qaic_manage_msg {
 
 /**
  * struct qaic_create_bo - Create a buffer object.
- * @size: In. Size in bytes, rounded up to the page size. Not 0.
+ * @size: In. Size in bytes, rounded up to the page size. Not 0 (-EINVAL);
+ *	  not more than the RAM of the machine (-ENOMEM).
  * @handle: Out. GEM handle of the new object, valid in this file only.
  * @pad: Must be 0.
  */
@@ -314,8 +315,9 @@ struct qaic_execute_entry {
  * @handle: In. GEM handle of a sliced object.
  * @dir: In. Direction, as given at attach.
  * @resize: In. Bytes to transfer, from the start of the object; not more
- *	    than its size. 0 transfers nothing. Slices past it are skipped,
- *	    the last one kept is shortened.
+ *	    than its size. 0 transfers nothing. The slice the cut falls in is
+ *	    shortened; slices past it transfer nothing but still run their
+ *	    semaphores and doorbell.
  */
 struct qaic_partial_execute_entry {
 	__u32 handle;
