@@ -4,7 +4,8 @@
  * kernel, attached through vhost-user + virtio_pcidev.
  *
  *   qaic-emu --socket PATH [--no-msix] [--counters FILE] [--ready FILE]
- *            [--syserr-after-ms N] [--verbose]
+ *            [--syserr-after-ms N] [--dbc-mem-mb N] [--hang-dbc N]
+ *            [--drop-dbc-rsp N[:K]] [--corrupt-dbc-rsp N[:K]] [--verbose]
  *
  * Listens on PATH (UML connects once at boot and never retries, so the
  * runner waits for the --ready file), serves one frontend until it goes
@@ -23,6 +24,7 @@
 #include <sys/signalfd.h>
 #include <unistd.h>
 
+#include "dbc.h"
 #include "device.h"
 #include "manager.h"
 #include "mhi.h"
@@ -34,6 +36,10 @@ struct emu_options {
 	const char *counters_path;
 	const char *ready_path;
 	unsigned int syserr_after_ms;
+	uint64_t dbc_mem_bytes;			/* 0: default */
+	bool hang_dbc[EMU_NUM_DBC];
+	uint32_t drop_dbc_rsp[EMU_NUM_DBC];	/* every K-th response, 0: off */
+	uint32_t corrupt_dbc_rsp[EMU_NUM_DBC];
 	bool no_msix;
 	bool verbose;
 };
@@ -43,6 +49,7 @@ struct emu {
 	struct emu_device dev;
 	struct emu_manager *mgr;	/* behind QAIC_CONTROL */
 	struct emu_mhi *mhi;		/* BAR0 */
+	struct emu_dbc *dbc;		/* BAR2 */
 	struct vu_dev vu;
 	struct vpci vpci;
 };
@@ -51,7 +58,32 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: qaic-emu --socket PATH [--no-msix] [--counters FILE]\n"
-		"                [--ready FILE] [--syserr-after-ms N] [--verbose]\n");
+		"                [--ready FILE] [--syserr-after-ms N] [--dbc-mem-mb N]\n"
+		"                [--hang-dbc N] [--drop-dbc-rsp N[:K]]\n"
+		"                [--corrupt-dbc-rsp N[:K]] [--verbose]\n");
+}
+
+/* "N" or "N:K": DBC N (< EMU_NUM_DBC), every K-th (default 1, > 0). */
+static int parse_dbc_arg(const char *arg, unsigned int *id, uint32_t *every)
+{
+	unsigned long n, k = 1;
+	char *end;
+
+	n = strtoul(arg, &end, 0);
+	if (end == arg || n >= EMU_NUM_DBC)
+		return -1;
+	if (*end == ':') {
+		const char *ks = end + 1;
+
+		k = strtoul(ks, &end, 0);
+		if (end == ks || !k || k > UINT32_MAX)
+			return -1;
+	}
+	if (*end)
+		return -1;
+	*id = (unsigned int)n;
+	*every = (uint32_t)k;
+	return 0;
 }
 
 static int parse_options(int argc, char **argv, struct emu_options *o)
@@ -63,9 +95,15 @@ static int parse_options(int argc, char **argv, struct emu_options *o)
 		{ "ready", required_argument, NULL, 'r' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "syserr-after-ms", required_argument, NULL, 'E' },
+		{ "dbc-mem-mb", required_argument, NULL, 'M' },
+		{ "hang-dbc", required_argument, NULL, 'H' },
+		{ "drop-dbc-rsp", required_argument, NULL, 'D' },
+		{ "corrupt-dbc-rsp", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
+	unsigned int id;
+	uint32_t every;
 	int opt;
 
 	while ((opt = getopt_long(argc, argv, "s:nc:r:vh", longopts, NULL)) != -1) {
@@ -84,6 +122,30 @@ static int parse_options(int argc, char **argv, struct emu_options *o)
 			o->syserr_after_ms = (unsigned int)ms;
 			break;
 		}
+		case 'M': {
+			char *end;
+			unsigned long mb = strtoul(optarg, &end, 0);
+
+			if (*end || !*optarg || !mb || mb > 65536)
+				return -1;
+			o->dbc_mem_bytes = (uint64_t)mb << 20;
+			break;
+		}
+		case 'H':
+			if (parse_dbc_arg(optarg, &id, &every) || every != 1)
+				return -1;
+			o->hang_dbc[id] = true;
+			break;
+		case 'D':
+			if (parse_dbc_arg(optarg, &id, &every))
+				return -1;
+			o->drop_dbc_rsp[id] = every;
+			break;
+		case 'C':
+			if (parse_dbc_arg(optarg, &id, &every))
+				return -1;
+			o->corrupt_dbc_rsp[id] = every;
+			break;
 		case 'h': usage(stdout); exit(0);
 		default: return -1;
 		}
@@ -107,6 +169,7 @@ static int write_counters(const struct emu *emu, const char *path)
 	emu_counters_print(&emu->dev.counters, f);
 	emu_mhi_counters_print(emu->mhi, f);
 	emu_manager_print_counters(emu->mgr, f);
+	emu_dbc_counters_print(emu->dbc, f);
 	vu_stats_print(&emu->vu.stats, f);
 	if (fclose(f))
 		return -errno;
@@ -180,7 +243,9 @@ static struct emu *emu_create(const struct emu_options *o)
 	}
 	emu->mgr = emu_manager_create(&emu->dev);
 	emu->mhi = emu->mgr ? emu_mhi_create(&emu->dev, emu->mgr) : NULL;
-	if (!emu->mhi) {
+	emu->dbc = emu->mhi ? emu_dbc_create(&emu->dev) : NULL;
+	if (!emu->dbc) {
+		emu_mhi_destroy(emu->mhi);
 		emu_manager_destroy(emu->mgr);
 		emu_device_fini(&emu->dev);
 		free(emu);
@@ -188,6 +253,16 @@ static struct emu *emu_create(const struct emu_options *o)
 	}
 	emu_mhi_attach(emu->mhi);
 	emu_mhi_set_syserr_after(emu->mhi, o->syserr_after_ms);
+	emu_dbc_attach(emu->dbc);
+	emu_dbc_connect(emu->dbc, emu->mgr);
+	if (o->dbc_mem_bytes)
+		emu_dbc_set_mem_size(emu->dbc, o->dbc_mem_bytes);
+	for (unsigned int i = 0; i < EMU_NUM_DBC; i++) {
+		emu_dbc_set_hang(emu->dbc, i, o->hang_dbc[i]);
+		emu_dbc_set_drop_rsp(emu->dbc, i, o->drop_dbc_rsp[i]);
+		emu_dbc_set_corrupt_rsp(emu->dbc, i, o->corrupt_dbc_rsp[i],
+					EMU_DBC_E_INJECTED);
+	}
 	vu_init(&emu->vu, VPCI_NR_VQS, &vpci_vu_ops, &emu->vpci);
 	vpci_init(&emu->vpci, &emu->dev, &emu->vu);
 	emu->dev.verbose = o->verbose;
@@ -198,6 +273,7 @@ static struct emu *emu_create(const struct emu_options *o)
 static void emu_destroy(struct emu *emu)
 {
 	vu_close(&emu->vu);
+	emu_dbc_destroy(emu->dbc);
 	emu_mhi_destroy(emu->mhi);
 	emu_manager_destroy(emu->mgr);
 	emu_device_fini(&emu->dev);

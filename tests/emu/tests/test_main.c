@@ -117,6 +117,8 @@ static void test_sigterm(void)
 	CHECK_EQ(wait_exit(pid), 0);
 	CHECK_EQ(counter("vu_messages"), 0);
 	CHECK_EQ(counter("mmio_reads_bar2"), 0);
+	CHECK_EQ(counter("dbc_requests"), 0);
+	CHECK_EQ(counter("dbc15_reads_rsptp"), 0);
 }
 
 static void test_garbage_frontend(void)
@@ -146,6 +148,42 @@ static void test_bad_usage(void)
 	CHECK_EQ(wait_exit(pid), 1);
 }
 
+/* Bad DBC options are usage errors (exit 2); good ones start. */
+static void test_dbc_options(void)
+{
+	static const char *const bad[][2] = {
+		{ "--hang-dbc", "16" }, { "--hang-dbc", "x" },
+		{ "--drop-dbc-rsp", "3:0" }, { "--corrupt-dbc-rsp", "1:" },
+		{ "--dbc-mem-mb", "0" },
+	};
+	pid_t pid;
+
+	for (unsigned int i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		pid = fork();
+		if (pid == 0) {
+			execl(emu_path, emu_path, "--socket", sock_path,
+			      bad[i][0], bad[i][1], (char *)NULL);
+			_exit(127);
+		}
+		CHECK_EQ(wait_exit(pid), 2);
+	}
+	unlink(ready_path);
+	unlink(counters_path);
+	pid = fork();
+	if (pid == 0) {
+		execl(emu_path, emu_path, "--socket", sock_path, "--ready",
+		      ready_path, "--counters", counters_path, "--hang-dbc", "3",
+		      "--hang-dbc", "4", "--drop-dbc-rsp", "5:2",
+		      "--corrupt-dbc-rsp", "15", "--dbc-mem-mb", "64",
+		      (char *)NULL);
+		_exit(127);
+	}
+	CHECK(wait_for_file(ready_path));
+	kill(pid, SIGTERM);
+	CHECK_EQ(wait_exit(pid), 0);
+	CHECK_EQ(counter("dbc_mmio_other"), 0);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -163,6 +201,7 @@ int main(int argc, char **argv)
 	RUN(test_sigterm);
 	RUN(test_garbage_frontend);
 	RUN(test_bad_usage);
+	RUN(test_dbc_options);
 
 	unlink(ready_path);
 	unlink(counters_path);

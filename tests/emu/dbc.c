@@ -1,0 +1,715 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The DMA Bridge on BAR2: request/response rings in host memory, bulk DMA
+ * between host memory and device memory, semaphores, doorbells, responses
+ * and per-DBC interrupts. See dbc.h for the model and
+ * Documentation/accel/qaic/emulator.rst for what the host sees.
+ *
+ * Copyright (c) 2026 The qaic authors.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "dbc.h"
+#include "device.h"
+#include "le_bytes.h"
+
+/* Where a request stopped: the phases of aic100.rst, in order. */
+enum {
+	PH_PRESYNC,		/* checks, presync semaphore, transfer */
+	PH_POST0,		/* post-sync semaphores 0..3 */
+	PH_DOORBELL = PH_POST0 + 4,
+};
+
+struct dbc_chan {
+	bool active;
+	struct emu_dbc_cfg cfg;
+	uint32_t reqhp, reqtp, rsphp, rsptp;
+	uint16_t sem[EMU_DBC_NUM_SEM];
+	/* The request at reqhp, once fetched. */
+	bool have_req;
+	uint8_t req[EMU_DBC_REQ_ELEM];
+	unsigned int phase;
+	uint16_t status;	/* of the request at reqhp */
+	uint16_t err_pending;	/* first error of requests without a response */
+	bool stalled;		/* on a semaphore wait */
+	bool held;		/* on a full response ring */
+	/* Fault injection. */
+	bool hang;
+	uint32_t drop_every, drop_n;
+	uint32_t corrupt_every, corrupt_n;
+	uint16_t corrupt_status;
+	struct emu_dbc_counters c;
+};
+
+struct emu_dbc {
+	struct emu_device *dev;
+	struct emu_manager *mgr;
+	uint8_t *mem;		/* device memory, mapped on first use */
+	uint64_t mem_size;
+	uint64_t mmio_other;	/* BAR2 accesses outside DBC registers */
+	struct dbc_chan ch[EMU_NUM_DBC];
+};
+
+/* ---- device memory ----------------------------------------------------- */
+
+/* Pointer to [addr, addr + len) of device memory, or NULL. */
+static uint8_t *dev_mem(struct emu_dbc *e, uint64_t addr, uint64_t len)
+{
+	if (addr > e->mem_size || len > e->mem_size - addr)
+		return NULL;
+	if (!e->mem) {
+		void *p = mmap(NULL, e->mem_size, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+			       -1, 0);
+
+		if (p == MAP_FAILED) {
+			emu_log(e->dev, "DBC: cannot map %" PRIu64 " bytes of device memory",
+				e->mem_size);
+			return NULL;
+		}
+		e->mem = p;
+	}
+	return e->mem + addr;
+}
+
+int emu_dbc_set_mem_size(struct emu_dbc *e, uint64_t bytes)
+{
+	if (e->mem)
+		return -EBUSY;
+	e->mem_size = bytes;
+	return 0;
+}
+
+int emu_dbc_mem_read(struct emu_dbc *e, uint64_t addr, void *buf, uint64_t len)
+{
+	uint8_t *p = len ? dev_mem(e, addr, len) : NULL;
+
+	if (!len)
+		return 0;
+	if (!p)
+		return -EFAULT;
+	memcpy(buf, p, len);
+	return 0;
+}
+
+int emu_dbc_mem_write(struct emu_dbc *e, uint64_t addr, const void *buf,
+		      uint64_t len)
+{
+	uint8_t *p = len ? dev_mem(e, addr, len) : NULL;
+
+	if (!len)
+		return 0;
+	if (!p)
+		return -EFAULT;
+	memcpy(p, buf, len);
+	return 0;
+}
+
+/* ---- requests ---------------------------------------------------------- */
+
+/* Request layout (struct dbc_req of the Linux driver, 64 bytes LE). */
+#define RQ_ID		0	/* le16 */
+#define RQ_CMD		3
+#define RQ_SRC		8
+#define RQ_DST		16
+#define RQ_LEN		24
+#define RQ_DB_ADDR	32
+#define RQ_DB_LEN	40
+#define RQ_DB_DATA	44
+#define RQ_SEM		48	/* 4 x le32 */
+
+static uint32_t req_sem(const struct dbc_chan *ch, unsigned int i)
+{
+	return get_le32(ch->req + RQ_SEM + 4 * i);
+}
+
+static unsigned int sem_cmd(uint32_t s)
+{
+	return (s >> 24) & 7;
+}
+
+static bool sem_presync(uint32_t s)
+{
+	return (s & EMU_DBC_SEM_ENABLE) && (s & EMU_DBC_SEM_PRESYNC);
+}
+
+static bool sem_post(uint32_t s)
+{
+	return (s & EMU_DBC_SEM_ENABLE) && !(s & EMU_DBC_SEM_PRESYNC);
+}
+
+/*
+ * Run semaphore command @s. Returns false if it is a wait that is not
+ * satisfied (nothing changed then).
+ */
+static bool sem_run(struct dbc_chan *ch, uint32_t s)
+{
+	uint16_t val = s & EMU_DBC_SEM_MAX;
+	uint16_t *sem = &ch->sem[(s >> 16) & 0x1f];
+
+	switch (sem_cmd(s)) {
+	case EMU_DBC_SEM_INIT:
+		*sem = val;
+		break;
+	case EMU_DBC_SEM_INC:
+		*sem = (*sem + 1) & EMU_DBC_SEM_MAX;
+		break;
+	case EMU_DBC_SEM_DEC:
+		*sem = (*sem - 1) & EMU_DBC_SEM_MAX;
+		break;
+	case EMU_DBC_SEM_WAIT_EQUAL:
+		if (*sem != val)
+			return false;
+		break;
+	case EMU_DBC_SEM_WAIT_GT_EQ:
+		if (*sem < val)
+			return false;
+		break;
+	case EMU_DBC_SEM_WAIT_GT_0:
+		if (!*sem)
+			return false;
+		(*sem)--;
+		break;
+	default:		/* NOP */
+		break;
+	}
+	ch->c.sem_ops++;
+	return true;
+}
+
+/* Reject what the hardware calls illegal before anything happens. */
+static uint16_t req_check(const struct dbc_chan *ch)
+{
+	uint8_t cmd = ch->req[RQ_CMD];
+	unsigned int presyncs = 0, i;
+
+	if ((cmd & EMU_DBC_CMD_XFER_MASK) == 3)
+		return EMU_DBC_E_CMD;
+	if ((cmd & EMU_DBC_CMD_XFER_MASK) && !(cmd & EMU_DBC_CMD_BULK))
+		return EMU_DBC_E_CMD;	/* linked-list transfers: not modelled */
+	for (i = 0; i < 4; i++) {
+		uint32_t s = req_sem(ch, i);
+
+		if (!(s & EMU_DBC_SEM_ENABLE))
+			continue;
+		if (sem_cmd(s) == 7)
+			return EMU_DBC_E_SEM;
+		presyncs += sem_presync(s);
+	}
+	return presyncs > 1 ? EMU_DBC_E_CMD : EMU_DBC_OK;
+}
+
+static uint16_t req_transfer(struct emu_dbc *e, struct dbc_chan *ch)
+{
+	uint8_t cmd = ch->req[RQ_CMD];
+	uint64_t src = get_le64(ch->req + RQ_SRC);
+	uint64_t dst = get_le64(ch->req + RQ_DST);
+	uint64_t len = get_le32(ch->req + RQ_LEN);
+	uint8_t *p;
+
+	switch (cmd & EMU_DBC_CMD_XFER_MASK) {
+	case EMU_DBC_CMD_TO_DEV:
+		if (!len)
+			return EMU_DBC_OK;
+		p = dev_mem(e, dst, len);
+		if (!p)
+			return EMU_DBC_E_DEV;
+		if (emu_dma_read(e->dev, src, p, len))
+			return EMU_DBC_E_HOST;
+		ch->c.dma_to_dev_bytes += len;
+		return EMU_DBC_OK;
+	case EMU_DBC_CMD_FROM_DEV:
+		if (!len)
+			return EMU_DBC_OK;
+		p = dev_mem(e, src, len);
+		if (!p)
+			return EMU_DBC_E_DEV;
+		if (emu_dma_write(e->dev, dst, p, len))
+			return EMU_DBC_E_HOST;
+		ch->c.dma_from_dev_bytes += len;
+		return EMU_DBC_OK;
+	default:
+		return EMU_DBC_OK;
+	}
+}
+
+static uint16_t req_doorbell(struct emu_dbc *e, struct dbc_chan *ch)
+{
+	static const unsigned int bytes[4] = { 4, 2, 1, 0 };
+	uint8_t attr = ch->req[RQ_DB_LEN];
+	uint64_t addr = get_le64(ch->req + RQ_DB_ADDR);
+	unsigned int n = bytes[attr & 3];
+	uint8_t *p;
+
+	if (!(attr & EMU_DBC_DB_ENABLE))
+		return EMU_DBC_OK;
+	if (!n || addr & (n - 1))
+		return EMU_DBC_E_DOORBELL;
+	p = dev_mem(e, addr, n);
+	if (!p)
+		return EMU_DBC_E_DOORBELL;
+	memcpy(p, ch->req + RQ_DB_DATA, n);	/* little endian, low bytes */
+	ch->c.doorbells++;
+	return EMU_DBC_OK;
+}
+
+/*
+ * Carry the request at reqhp on from its phase. Returns false if it is
+ * waiting on a semaphore; ch->status holds its outcome otherwise.
+ */
+static bool req_run(struct emu_dbc *e, struct dbc_chan *ch)
+{
+	unsigned int i;
+
+	if (ch->phase == PH_PRESYNC) {
+		ch->status = req_check(ch);
+		if (ch->status)
+			return true;
+		for (i = 0; i < 4; i++) {
+			uint32_t s = req_sem(ch, i);
+
+			if (sem_presync(s) && !sem_run(ch, s))
+				return false;
+		}
+		/*
+		 * Fences wait for earlier transfers of one direction: they
+		 * are all complete here, requests run one at a time.
+		 */
+		ch->status = req_transfer(e, ch);
+		if (ch->status)
+			return true;	/* no post-sync, no doorbell */
+		ch->phase = PH_POST0;
+	}
+	for (; ch->phase < PH_DOORBELL; ch->phase++) {
+		uint32_t s = req_sem(ch, ch->phase - PH_POST0);
+
+		if (sem_post(s) && !sem_run(ch, s))
+			return false;
+	}
+	ch->status = req_doorbell(e, ch);
+	return true;
+}
+
+static bool fault_hit(uint32_t every, uint32_t *n)
+{
+	if (!every)
+		return false;
+	if (++*n < every)
+		return false;
+	*n = 0;
+	return true;
+}
+
+/* Write the response of the request at reqhp. Returns true if the ring was empty. */
+static bool rsp_write(struct emu_dbc *e, unsigned int id, struct dbc_chan *ch,
+		      uint16_t status)
+{
+	uint8_t r[EMU_DBC_RSP_ELEM];
+	bool was_empty = ch->rsphp == ch->rsptp;
+
+	if (fault_hit(ch->drop_every, &ch->drop_n)) {
+		ch->c.rsp_dropped++;
+		return false;
+	}
+	if (fault_hit(ch->corrupt_every, &ch->corrupt_n)) {
+		ch->c.rsp_corrupted++;
+		status = ch->corrupt_status;
+	}
+	r[0] = ch->req[RQ_ID];
+	r[1] = ch->req[RQ_ID + 1];
+	put_le16(r + 2, status);
+	if (emu_dma_write(e->dev, ch->cfg.rsp_q_addr +
+			  (uint64_t)ch->rsptp * EMU_DBC_RSP_ELEM, r, sizeof(r))) {
+		emu_log(e->dev, "DBC%u: response ring not in guest memory", id);
+		ch->c.errors++;
+		return false;
+	}
+	ch->rsptp = (ch->rsptp + 1) % ch->cfg.nelem;
+	ch->c.responses++;
+	return was_empty;
+}
+
+/*
+ * Consume requests from reqhp up to reqtp, at most one ring's worth,
+ * stopping at a semaphore wait or a full response ring. One MSI at the end
+ * if the response ring went from empty to non-empty or a request forced
+ * one.
+ */
+static void dbc_run(struct emu_dbc *e, unsigned int id)
+{
+	struct dbc_chan *ch = &e->ch[id];
+	uint32_t nelem = ch->cfg.nelem;
+	bool irq = false;
+	uint32_t budget;
+
+	if (!ch->active || ch->hang)
+		return;
+	for (budget = nelem; ch->reqhp != ch->reqtp && budget; budget--) {
+		uint8_t cmd;
+
+		if (!ch->have_req) {
+			if (emu_dma_read(e->dev, ch->cfg.req_q_addr +
+					 (uint64_t)ch->reqhp * EMU_DBC_REQ_ELEM,
+					 ch->req, sizeof(ch->req))) {
+				/* Skipped; the next response reports it. */
+				emu_log(e->dev, "DBC%u: request %u not in guest memory",
+					id, ch->reqhp);
+				ch->c.errors++;
+				if (!ch->err_pending)
+					ch->err_pending = EMU_DBC_E_FETCH;
+				ch->reqhp = (ch->reqhp + 1) % nelem;
+				ch->c.requests++;
+				continue;
+			}
+			ch->have_req = true;
+			ch->phase = PH_PRESYNC;
+		}
+		cmd = ch->req[RQ_CMD];
+		/* Never start what cannot complete: a full response ring holds. */
+		if ((cmd & EMU_DBC_CMD_RSP) && (ch->rsptp + 1) % nelem == ch->rsphp) {
+			if (!ch->held)
+				ch->c.rsp_full++;
+			ch->held = true;
+			break;
+		}
+		ch->held = false;
+		if (!req_run(e, ch)) {
+			if (!ch->stalled)
+				ch->c.stalls++;
+			ch->stalled = true;
+			break;
+		}
+		ch->stalled = false;
+		if (ch->status) {
+			ch->c.errors++;
+			emu_log(e->dev, "DBC%u: request %u (id %u) failed: status %u",
+				id, ch->reqhp, ch->req[RQ_ID] | ch->req[RQ_ID + 1] << 8,
+				ch->status);
+		}
+		if (cmd & EMU_DBC_CMD_RSP) {
+			uint16_t status = ch->err_pending ? ch->err_pending : ch->status;
+
+			ch->err_pending = 0;
+			irq |= rsp_write(e, id, ch, status);
+		} else if (ch->status && !ch->err_pending) {
+			ch->err_pending = ch->status;
+		}
+		irq |= !!(cmd & EMU_DBC_CMD_FORCE_MSI);
+		ch->have_req = false;
+		ch->reqhp = (ch->reqhp + 1) % nelem;
+		ch->c.requests++;
+	}
+	if (irq) {
+		ch->c.irqs++;
+		emu_irq_raise(e->dev, 1 + id);
+	}
+}
+
+/* ---- registers --------------------------------------------------------- */
+
+/* @reg: 0..3 = REQHP, REQTP, RSPHP, RSPTP. */
+static uint32_t reg_value(const struct dbc_chan *ch, unsigned int reg)
+{
+	if (!ch->active)
+		return 0;
+	switch (reg) {
+	case 0: return ch->reqhp;
+	case 1: return ch->reqtp;
+	case 2: return ch->rsphp;
+	default: return ch->rsptp;
+	}
+}
+
+/* DBC and register of a 32-bit word of BAR2, or false if it is none. */
+static bool decode(uint64_t pos, unsigned int *id, unsigned int *reg)
+{
+	uint64_t rel;
+
+	if (pos < EMU_DBC_BASE)
+		return false;
+	rel = pos - EMU_DBC_BASE;
+	if (rel / EMU_DBC_STRIDE >= EMU_NUM_DBC || rel % EMU_DBC_STRIDE >= 16)
+		return false;
+	*id = (unsigned int)(rel / EMU_DBC_STRIDE);
+	*reg = (unsigned int)(rel % EMU_DBC_STRIDE) / 4;
+	return true;
+}
+
+static void reg_write(struct emu_dbc *e, unsigned int id, unsigned int reg,
+		      uint32_t val)
+{
+	struct dbc_chan *ch = &e->ch[id];
+
+	ch->c.reg_writes[reg]++;
+	if (!ch->active || reg == 0 || reg == 3) {
+		ch->c.ignored_writes++;
+		return;
+	}
+	if (val >= ch->cfg.nelem) {
+		ch->c.bad_index++;
+		emu_log(e->dev, "DBC%u: index %u >= nelem %u ignored", id, val,
+			ch->cfg.nelem);
+		return;
+	}
+	if (reg == 1)
+		ch->reqtp = val;
+	else
+		ch->rsphp = val;
+	dbc_run(e, id);
+}
+
+static void dbc_bar_read(struct emu_device *dev, void *priv, uint64_t off,
+			 void *buf, uint64_t len)
+{
+	struct emu_dbc *e = priv;
+	uint8_t *out = buf;
+	bool other = false;
+	uint64_t pos;
+
+	(void)dev;
+	for (pos = off & ~3ull; pos < off + len; pos += 4) {
+		unsigned int id, reg;
+		uint32_t v = 0;
+		uint8_t b[4];
+		uint64_t i;
+
+		if (decode(pos, &id, &reg)) {
+			v = reg_value(&e->ch[id], reg);
+			e->ch[id].c.reg_reads[reg]++;
+		} else {
+			other = true;
+		}
+		put_le32(b, v);
+		for (i = 0; i < 4; i++)
+			if (pos + i >= off && pos + i < off + len)
+				out[pos + i - off] = b[i];
+	}
+	e->mmio_other += other;
+}
+
+static void dbc_bar_write(struct emu_device *dev, void *priv, uint64_t off,
+			  const void *buf, uint64_t len)
+{
+	struct emu_dbc *e = priv;
+	const uint8_t *in = buf;
+	bool other = false;
+	uint64_t pos;
+
+	(void)dev;
+	for (pos = off & ~3ull; pos < off + len; pos += 4) {
+		unsigned int id, reg;
+		uint8_t b[4];
+		uint64_t i;
+
+		if (!decode(pos, &id, &reg)) {
+			other = true;
+			continue;
+		}
+		/* A partial write merges into the current value. */
+		put_le32(b, reg_value(&e->ch[id], reg));
+		for (i = 0; i < 4; i++)
+			if (pos + i >= off && pos + i < off + len)
+				b[i] = in[pos + i - off];
+		reg_write(e, id, reg, get_le32(b));
+	}
+	e->mmio_other += other;
+}
+
+static const struct emu_bar_ops dbc_bar_ops = {
+	.name = "dbc",
+	.read = dbc_bar_read,
+	.write = dbc_bar_write,
+};
+
+/* ---- API --------------------------------------------------------------- */
+
+struct emu_dbc *emu_dbc_create(struct emu_device *dev)
+{
+	struct emu_dbc *e = calloc(1, sizeof(*e));
+
+	if (!e)
+		return NULL;
+	e->dev = dev;
+	e->mem_size = EMU_DBC_DEFAULT_MEM;
+	return e;
+}
+
+void emu_dbc_destroy(struct emu_dbc *e)
+{
+	if (!e)
+		return;
+	if (e->mgr)
+		emu_manager_set_dbc_hook(e->mgr, NULL, NULL);
+	if (e->mem)
+		munmap(e->mem, e->mem_size);
+	free(e);
+}
+
+void emu_dbc_attach(struct emu_dbc *e)
+{
+	emu_device_set_bar_ops(e->dev, EMU_DBC_BAR, &dbc_bar_ops, e);
+}
+
+static void chan_reset(struct dbc_chan *ch)
+{
+	ch->active = false;
+	memset(&ch->cfg, 0, sizeof(ch->cfg));
+	ch->reqhp = ch->reqtp = ch->rsphp = ch->rsptp = 0;
+	memset(ch->sem, 0, sizeof(ch->sem));
+	ch->have_req = false;
+	ch->phase = PH_PRESYNC;
+	ch->status = ch->err_pending = 0;
+	ch->stalled = ch->held = false;
+	ch->drop_n = ch->corrupt_n = 0;
+}
+
+void emu_dbc_activate(struct emu_dbc *e, unsigned int id,
+		      const struct emu_dbc_cfg *cfg)
+{
+	struct dbc_chan *ch;
+
+	if (id >= EMU_NUM_DBC || !cfg || !cfg->nelem)
+		return;
+	ch = &e->ch[id];
+	chan_reset(ch);
+	ch->cfg = *cfg;
+	ch->active = true;
+	emu_log(e->dev, "DBC%u: active, %u elements, req %#" PRIx64 " rsp %#" PRIx64,
+		id, cfg->nelem, cfg->req_q_addr, cfg->rsp_q_addr);
+}
+
+void emu_dbc_release(struct emu_dbc *e, unsigned int id)
+{
+	if (id >= EMU_NUM_DBC)
+		return;
+	chan_reset(&e->ch[id]);
+	emu_log(e->dev, "DBC%u: released", id);
+}
+
+static void manager_hook(void *ctx, unsigned int id, bool active)
+{
+	struct emu_dbc *e = ctx;
+	const struct emu_dbc_cfg *cfg;
+
+	if (!active) {
+		emu_dbc_release(e, id);
+		return;
+	}
+	cfg = emu_manager_dbc(e->mgr, id);
+	if (cfg && cfg->active)
+		emu_dbc_activate(e, id, cfg);
+}
+
+void emu_dbc_connect(struct emu_dbc *e, struct emu_manager *mgr)
+{
+	e->mgr = mgr;
+	emu_manager_set_dbc_hook(mgr, manager_hook, e);
+}
+
+int emu_dbc_sem_get(struct emu_dbc *e, unsigned int id, unsigned int idx)
+{
+	if (id >= EMU_NUM_DBC || idx >= EMU_DBC_NUM_SEM)
+		return -EINVAL;
+	return e->ch[id].sem[idx];
+}
+
+int emu_dbc_sem_set(struct emu_dbc *e, unsigned int id, unsigned int idx,
+		    uint16_t val)
+{
+	if (id >= EMU_NUM_DBC || idx >= EMU_DBC_NUM_SEM)
+		return -EINVAL;
+	e->ch[id].sem[idx] = val & EMU_DBC_SEM_MAX;
+	dbc_run(e, id);
+	return 0;
+}
+
+void emu_dbc_set_hang(struct emu_dbc *e, unsigned int id, bool hang)
+{
+	if (id >= EMU_NUM_DBC)
+		return;
+	e->ch[id].hang = hang;
+	if (!hang)
+		dbc_run(e, id);
+}
+
+void emu_dbc_set_drop_rsp(struct emu_dbc *e, unsigned int id, uint32_t every)
+{
+	if (id >= EMU_NUM_DBC)
+		return;
+	e->ch[id].drop_every = every;
+	e->ch[id].drop_n = 0;
+}
+
+void emu_dbc_set_corrupt_rsp(struct emu_dbc *e, unsigned int id,
+			     uint32_t every, uint16_t status)
+{
+	if (id >= EMU_NUM_DBC)
+		return;
+	e->ch[id].corrupt_every = every;
+	e->ch[id].corrupt_n = 0;
+	e->ch[id].corrupt_status = status;
+}
+
+#define NCOUNTERS (sizeof(struct emu_dbc_counters) / sizeof(uint64_t))
+
+void emu_dbc_get_counters(const struct emu_dbc *e, unsigned int id,
+			  struct emu_dbc_counters *out)
+{
+	uint64_t sum[NCOUNTERS] = { 0 };
+	unsigned int i, k;
+
+	if (id < EMU_NUM_DBC) {
+		*out = e->ch[id].c;
+		return;
+	}
+	for (i = 0; i < EMU_NUM_DBC; i++) {
+		uint64_t v[NCOUNTERS];
+
+		memcpy(v, &e->ch[i].c, sizeof(v));
+		for (k = 0; k < NCOUNTERS; k++)
+			sum[k] += v[k];
+	}
+	memcpy(out, sum, sizeof(*out));
+}
+
+/* In the order of struct emu_dbc_counters. */
+static const char *const counter_names[] = {
+	"reads_reqhp", "reads_reqtp", "reads_rsphp", "reads_rsptp",
+	"writes_reqhp", "writes_reqtp", "writes_rsphp", "writes_rsptp",
+	"requests", "responses", "dma_to_dev_bytes", "dma_from_dev_bytes",
+	"irqs", "errors", "stalls", "rsp_full", "sem_ops", "doorbells",
+	"bad_index", "ignored_writes", "rsp_dropped", "rsp_corrupted",
+};
+
+_Static_assert(sizeof(counter_names) / sizeof(counter_names[0]) == NCOUNTERS,
+	       "a name for every DBC counter");
+
+static void print_set(const struct emu_dbc_counters *c, const char *prefix,
+		      FILE *out)
+{
+	uint64_t v[NCOUNTERS];
+	unsigned int k;
+
+	memcpy(v, c, sizeof(v));
+	for (k = 0; k < NCOUNTERS; k++)
+		fprintf(out, "%s_%s %" PRIu64 "\n", prefix, counter_names[k], v[k]);
+}
+
+void emu_dbc_counters_print(const struct emu_dbc *e, FILE *out)
+{
+	struct emu_dbc_counters c;
+	char prefix[16];
+	unsigned int i;
+
+	fprintf(out, "dbc_mmio_other %" PRIu64 "\n", e->mmio_other);
+	emu_dbc_get_counters(e, EMU_NUM_DBC, &c);
+	print_set(&c, "dbc", out);
+	for (i = 0; i < EMU_NUM_DBC; i++) {
+		snprintf(prefix, sizeof(prefix), "dbc%u", i);
+		print_set(&e->ch[i].c, prefix, out);
+	}
+}

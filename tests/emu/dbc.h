@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The DMA Bridge of the emulated AIC100 on BAR2: 16 DMA Bridge Channels
+ * (DBCs), each a request ring and a response ring in host memory that the
+ * on-card manager set up when the host activated the channel.
+ *
+ * Registers of DBC i at BAR2 + 0x20000 + i * 0x1000 (32-bit, indexes into
+ * the rings): REQHP 0x0 (device advances), REQTP 0x4 (host writes: the
+ * doorbell), RSPHP 0x8 (host writes), RSPTP 0xc (device advances).
+ *
+ * A request (64 bytes, little endian) may wait on or change one of the
+ * channel's 32 semaphores before its transfer (presync), move bytes between
+ * host memory and device memory, run up to four post-transfer semaphore
+ * commands, write a doorbell into device memory and ask for a 4-byte
+ * response (req_id, status). An MSI goes out on vector 1 + i when the
+ * response ring goes from empty to non-empty, or when a request asks for
+ * one (force-MSI bit), as the real DMA Bridge does.
+ *
+ * Device memory is one flat region of the emulator's own, device addresses
+ * 0 .. size - 1, mapped lazily (it is not the manager's per-tag storage).
+ *
+ * Everything in host memory is untrusted: a bad request gets a non-zero
+ * status, a bad register value is counted and ignored, nothing loops
+ * longer than one ring.
+ *
+ * Threading: runs on the transport's thread. Requests are processed
+ * synchronously inside the REQTP (or RSPHP) write; reads only look at
+ * registers.
+ *
+ * Copyright (c) 2026 The qaic authors.
+ */
+#ifndef QAIC_EMU_DBC_H
+#define QAIC_EMU_DBC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "manager.h"	/* EMU_NUM_DBC, struct emu_dbc_cfg */
+
+struct emu_device;
+struct emu_dbc;
+
+#define EMU_DBC_BAR		2
+#define EMU_DBC_BASE		0x20000
+#define EMU_DBC_STRIDE		0x1000
+#define EMU_DBC_REQHP		0x0
+#define EMU_DBC_REQTP		0x4
+#define EMU_DBC_RSPHP		0x8
+#define EMU_DBC_RSPTP		0xc
+
+#define EMU_DBC_NUM_SEM		32
+#define EMU_DBC_SEM_MAX		0xfff		/* semaphores are 12 bits */
+
+/* Device memory behind the DBCs, by default (mapped on first use). */
+#define EMU_DBC_DEFAULT_MEM	(256ull << 20)
+
+/* Request fields (Documentation/accel/qaic/aic100.rst). */
+#define EMU_DBC_CMD_XFER_MASK	0x03		/* 0 none, 1 to device, 2 from device */
+#define EMU_DBC_CMD_TO_DEV	0x01
+#define EMU_DBC_CMD_FROM_DEV	0x02
+#define EMU_DBC_CMD_BULK	0x08		/* 0: linked list (not modelled) */
+#define EMU_DBC_CMD_RSP		0x10		/* write a response element */
+#define EMU_DBC_CMD_FORCE_MSI	0x80
+#define EMU_DBC_DB_ENABLE	0x80		/* db_len bit 7; bits 1:0 = 32/16/8 bit */
+#define EMU_DBC_SEM_ENABLE	(1u << 31)
+#define EMU_DBC_SEM_IN_FENCE	(1u << 30)	/* to-device DMA fence */
+#define EMU_DBC_SEM_OUT_FENCE	(1u << 29)	/* from-device DMA fence */
+#define EMU_DBC_SEM_PRESYNC	(1u << 22)
+
+/* Semaphore commands (uapi QAIC_SEM_*), bits 26:24. */
+enum {
+	EMU_DBC_SEM_NOP, EMU_DBC_SEM_INIT, EMU_DBC_SEM_INC, EMU_DBC_SEM_DEC,
+	EMU_DBC_SEM_WAIT_EQUAL, EMU_DBC_SEM_WAIT_GT_EQ, EMU_DBC_SEM_WAIT_GT_0,
+};
+
+/*
+ * Response status codes (0 is success; the others are the emulator's own,
+ * the real DMA Bridge's values are not public).
+ */
+#define EMU_DBC_OK		0
+#define EMU_DBC_E_HOST		1	/* host range outside guest memory / wraps */
+#define EMU_DBC_E_DEV		2	/* device range outside device memory */
+#define EMU_DBC_E_CMD		3	/* transfer type 3, linked list, 2+ presyncs */
+#define EMU_DBC_E_SEM		4	/* reserved semaphore command 7 */
+#define EMU_DBC_E_DOORBELL	5	/* reserved length, misaligned, outside */
+#define EMU_DBC_E_FETCH		6	/* a request could not be read */
+#define EMU_DBC_E_INJECTED	0xbad	/* fault injection: corrupted status */
+
+struct emu_dbc_counters {
+	uint64_t reg_reads[4];		/* REQHP, REQTP, RSPHP, RSPTP */
+	uint64_t reg_writes[4];
+	uint64_t requests;		/* requests consumed (REQHP advanced) */
+	uint64_t responses;		/* response elements written */
+	uint64_t dma_to_dev_bytes;	/* host -> device memory */
+	uint64_t dma_from_dev_bytes;	/* device memory -> host */
+	uint64_t irqs;			/* MSIs raised */
+	uint64_t errors;		/* requests completed with a non-zero status */
+	uint64_t stalls;		/* times a semaphore wait stopped the ring */
+	uint64_t rsp_full;		/* times a full response ring held the ring */
+	uint64_t sem_ops;		/* semaphore commands executed */
+	uint64_t doorbells;		/* doorbells written */
+	uint64_t bad_index;		/* REQTP/RSPHP write >= nelem: ignored */
+	uint64_t ignored_writes;	/* read-only register, or inactive DBC */
+	uint64_t rsp_dropped;		/* fault injection */
+	uint64_t rsp_corrupted;		/* fault injection */
+};
+
+struct emu_dbc *emu_dbc_create(struct emu_device *dev);
+void emu_dbc_destroy(struct emu_dbc *e);
+
+/* Plug the DBC registers into BAR2 of the device. */
+void emu_dbc_attach(struct emu_dbc *e);
+
+/*
+ * Follow the manager's activations and releases (emu_manager_set_dbc_hook()
+ * on @mgr, which then belongs to the engine).
+ */
+void emu_dbc_connect(struct emu_dbc *e, struct emu_manager *mgr);
+
+/*
+ * What the manager's hook does: activate DBC @id with @cfg (rings start
+ * at index 0, semaphores 0), or release it (stop, forget all state; reads
+ * return 0 again). Fault settings and counters are kept.
+ */
+void emu_dbc_activate(struct emu_dbc *e, unsigned int id,
+		      const struct emu_dbc_cfg *cfg);
+void emu_dbc_release(struct emu_dbc *e, unsigned int id);
+
+/* Device memory size in bytes; only before the first access. -EBUSY, 0. */
+int emu_dbc_set_mem_size(struct emu_dbc *e, uint64_t bytes);
+/* Device memory access for tests and the workload model: 0 or -EFAULT. */
+int emu_dbc_mem_read(struct emu_dbc *e, uint64_t addr, void *buf, uint64_t len);
+int emu_dbc_mem_write(struct emu_dbc *e, uint64_t addr, const void *buf,
+		      uint64_t len);
+
+/*
+ * Semaphores as the workload sees them. Setting one lets a waiting request
+ * go on (processing resumes inside the call). -EINVAL on a bad id/index.
+ */
+int emu_dbc_sem_get(struct emu_dbc *e, unsigned int id, unsigned int idx);
+int emu_dbc_sem_set(struct emu_dbc *e, unsigned int id, unsigned int idx,
+		    uint16_t val);
+
+/*
+ * Fault injection; settings survive release and activation.
+ * hang: the DBC stops consuming requests (REQTP writes are still taken);
+ * un-hanging resumes. drop / corrupt: every @every-th response (1: all of
+ * them, 0: off) is not written (the request is still consumed) / carries
+ * @status instead of the real one.
+ */
+void emu_dbc_set_hang(struct emu_dbc *e, unsigned int id, bool hang);
+void emu_dbc_set_drop_rsp(struct emu_dbc *e, unsigned int id, uint32_t every);
+void emu_dbc_set_corrupt_rsp(struct emu_dbc *e, unsigned int id,
+			     uint32_t every, uint16_t status);
+
+/* Counters of DBC @id, or of all of them for @id == EMU_NUM_DBC. */
+void emu_dbc_get_counters(const struct emu_dbc *e, unsigned int id,
+			  struct emu_dbc_counters *out);
+
+/* "key value" lines: dbc_<name> totals, then dbc<i>_<name> per DBC. */
+void emu_dbc_counters_print(const struct emu_dbc *e, FILE *out);
+
+#endif /* QAIC_EMU_DBC_H */

@@ -1,0 +1,738 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The DMA Bridge engine on BAR2: requests written into a fake guest memory
+ * (a malloc'd region), REQTP rung through the real BAR dispatch, data,
+ * responses, ring pointers and MSIs checked.
+ *
+ * Copyright (c) 2026 The qaic authors.
+ */
+#include <linux/pci_regs.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dbc.h"
+#include "device.h"
+#include "emu_test.h"
+#include "le_bytes.h"
+#include "manager.h"
+
+#define GUEST_GPA	0x100000ull
+#define GUEST_SIZE	(4u << 20)
+#define RING		(GUEST_GPA + 0x10000)	/* request ring of the DBC under test */
+#define BUF		(GUEST_GPA + 0x200000)	/* data buffers */
+#define MSI_DATA0	100
+
+static struct emu_device dev;
+static struct guest_mem gmem;
+static uint8_t *guest;
+static struct emu_dbc *eng;
+static unsigned int msis[32];
+static unsigned int msis_total;
+static uint32_t cur_nelem;
+
+static void record_msi(void *ctx, const struct emu_msi_msg *msg)
+{
+	(void)ctx;
+	if (msg->data >= MSI_DATA0 && msg->data < MSI_DATA0 + 32)
+		msis[msg->data - MSI_DATA0]++;
+	msis_total++;
+	dev.counters.irq_sent++;
+}
+
+static uint8_t *g(uint64_t gpa)
+{
+	return guest + (gpa - GUEST_GPA);
+}
+
+static uint64_t rsp_ring(void)
+{
+	return RING + (uint64_t)cur_nelem * EMU_DBC_REQ_ELEM;
+}
+
+static void setup(void)
+{
+	struct emu_irq_sink sink = { .send = record_msi };
+
+	emu_dbc_destroy(eng);
+	emu_device_fini(&dev);
+	guest_mem_reset(&gmem);
+	if (emu_device_init(&dev, true))
+		abort();
+	emu_device_set_irq_sink(&dev, &sink);
+	guest_mem_init(&gmem);
+	if (!guest)
+		guest = malloc(GUEST_SIZE);
+	if (!guest || guest_mem_add_host(&gmem, guest, GUEST_GPA, 0, GUEST_SIZE))
+		abort();
+	memset(guest, 0, GUEST_SIZE);
+	emu_device_set_guest_mem(&dev, &gmem);
+	emu_cfg_write(&dev, PCI_COMMAND, 2, PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER);
+	/* MSI-X, vectors 0..31 unmasked, data = MSI_DATA0 + vector. */
+	for (uint32_t v = 0; v < 32; v++) {
+		uint64_t e = EMU_MSIX_TABLE_OFF + 16 * v;
+
+		emu_mmio_write(&dev, 4, e, &(uint32_t){ 0xfee00000 }, 4);
+		emu_mmio_write(&dev, 4, e + 8, &(uint32_t){ MSI_DATA0 + v }, 4);
+		emu_mmio_write(&dev, 4, e + 12, &(uint32_t){ 0 }, 4);
+	}
+	emu_cfg_write(&dev, EMU_CAP_MSIX + PCI_MSIX_FLAGS, 2, PCI_MSIX_FLAGS_ENABLE);
+	eng = emu_dbc_create(&dev);
+	if (!eng)
+		abort();
+	emu_dbc_set_mem_size(eng, 1 << 20);
+	emu_dbc_attach(eng);
+	memset(msis, 0, sizeof(msis));
+	msis_total = 0;
+}
+
+static void activate(unsigned int id, uint32_t nelem)
+{
+	struct emu_dbc_cfg cfg = {
+		.active = true,
+		.req_q_addr = RING,
+		.rsp_q_addr = RING + (uint64_t)nelem * EMU_DBC_REQ_ELEM,
+		.nelem = nelem,
+		.buf_len = nelem * 68,
+	};
+
+	cur_nelem = nelem;
+	emu_dbc_activate(eng, id, &cfg);
+}
+
+static uint32_t reg_r(unsigned int id, unsigned int reg)
+{
+	uint32_t v;
+
+	emu_mmio_read(&dev, 2, EMU_DBC_BASE + id * EMU_DBC_STRIDE + reg, &v, 4);
+	return v;
+}
+
+static void reg_w(unsigned int id, unsigned int reg, uint32_t v)
+{
+	emu_mmio_write(&dev, 2, EMU_DBC_BASE + id * EMU_DBC_STRIDE + reg, &v, 4);
+}
+
+struct req {
+	uint16_t id;
+	uint8_t cmd;
+	uint64_t src, dst;
+	uint32_t len;
+	uint64_t db_addr;
+	uint8_t db_len;
+	uint32_t db_data;
+	uint32_t sem[4];
+};
+
+static void put_req(uint32_t slot, const struct req *r)
+{
+	uint8_t *p = g(RING + (uint64_t)slot * EMU_DBC_REQ_ELEM);
+
+	memset(p, 0, EMU_DBC_REQ_ELEM);
+	put_le16(p, r->id);
+	p[3] = r->cmd;
+	put_le64(p + 8, r->src);
+	put_le64(p + 16, r->dst);
+	put_le32(p + 24, r->len);
+	put_le64(p + 32, r->db_addr);
+	p[40] = r->db_len;
+	put_le32(p + 44, r->db_data);
+	for (int i = 0; i < 4; i++)
+		put_le32(p + 48 + 4 * i, r->sem[i]);
+}
+
+static uint32_t rsp_at(uint32_t slot)
+{
+	return get_le32(g(rsp_ring() + 4 * slot));
+}
+
+#define RSP(id, status)	((uint32_t)(id) | (uint32_t)(status) << 16)
+
+static uint32_t sem(unsigned int cmd, unsigned int idx, unsigned int val,
+		    bool presync)
+{
+	return EMU_DBC_SEM_ENABLE | cmd << 24 | idx << 16 | val |
+	       (presync ? EMU_DBC_SEM_PRESYNC : 0);
+}
+
+static struct emu_dbc_counters counters(unsigned int id)
+{
+	struct emu_dbc_counters c;
+
+	emu_dbc_get_counters(eng, id, &c);
+	return c;
+}
+
+#define TO_DEV		(EMU_DBC_CMD_BULK | EMU_DBC_CMD_TO_DEV)
+#define FROM_DEV	(EMU_DBC_CMD_BULK | EMU_DBC_CMD_FROM_DEV)
+#define RSPF		EMU_DBC_CMD_RSP
+
+static void test_reset_values(void)
+{
+	uint64_t v64 = 1;
+	uint8_t b = 1;
+
+	setup();
+	for (unsigned int id = 0; id < EMU_NUM_DBC; id++)
+		for (unsigned int r = 0; r < 16; r += 4)
+			CHECK_EQ(reg_r(id, r), 0);
+	/* Inactive: writes are counted and ignored. */
+	reg_w(2, EMU_DBC_REQTP, 5);
+	reg_w(2, EMU_DBC_RSPHP, 5);
+	CHECK_EQ(reg_r(2, EMU_DBC_REQTP), 0);
+	CHECK_EQ(counters(2).ignored_writes, 2);
+	CHECK_EQ(counters(2).reg_reads[1], 2);
+	/* Other sizes and other offsets. */
+	emu_mmio_read(&dev, 2, EMU_DBC_BASE, &v64, 8);
+	CHECK_EQ(v64, 0);
+	emu_mmio_read(&dev, 2, 0x100, &v64, 8);
+	CHECK_EQ(v64, 0);
+	emu_mmio_read(&dev, 2, EMU_DBC_BASE + 0x10, &b, 1);
+	CHECK_EQ(b, 0);
+	emu_mmio_write(&dev, 2, 0x100, &v64, 8);
+	emu_mmio_read(&dev, 2, 0x100, &v64, 8);
+	CHECK_EQ(v64, 0);
+	emu_mmio_read(&dev, 2, EMU_DBC_BASE + 16 * EMU_DBC_STRIDE, &v64, 4);
+	CHECK_EQ(v64, 0);
+}
+
+static void test_round_trip(void)
+{
+	struct emu_dbc_counters c;
+	uint8_t back[4096];
+
+	setup();
+	activate(3, 8);
+	for (int i = 0; i < 4096; i++)
+		*g(BUF + i) = (uint8_t)(i * 13 + 1);
+	put_req(0, &(struct req){ .id = 7, .cmd = TO_DEV, .src = BUF,
+				  .dst = 0x1000, .len = 4096 });
+	put_req(1, &(struct req){ .id = 7, .cmd = FROM_DEV | RSPF,
+				  .src = 0x1000, .dst = BUF + 0x10000,
+				  .len = 4096 });
+	reg_w(3, EMU_DBC_REQTP, 2);
+	CHECK_EQ(reg_r(3, EMU_DBC_REQHP), 2);
+	CHECK_EQ(reg_r(3, EMU_DBC_REQTP), 2);
+	CHECK_EQ(reg_r(3, EMU_DBC_RSPTP), 1);
+	CHECK_EQ(reg_r(3, EMU_DBC_RSPHP), 0);
+	CHECK_EQ(rsp_at(0), RSP(7, 0));
+	CHECK(!memcmp(g(BUF), g(BUF + 0x10000), 4096));
+	CHECK_EQ(emu_dbc_mem_read(eng, 0x1000, back, sizeof(back)), 0);
+	CHECK(!memcmp(back, g(BUF), 4096));
+	CHECK_EQ(msis[4], 1);
+	CHECK_EQ(msis_total, 1);
+	c = counters(3);
+	CHECK_EQ(c.requests, 2);
+	CHECK_EQ(c.responses, 1);
+	CHECK_EQ(c.dma_to_dev_bytes, 4096);
+	CHECK_EQ(c.dma_from_dev_bytes, 4096);
+	CHECK_EQ(c.irqs, 1);
+	CHECK_EQ(c.errors, 0);
+	CHECK_EQ(c.reg_writes[1], 1);
+	c = counters(EMU_NUM_DBC);
+	CHECK_EQ(c.requests, 2);
+	/* The host consumes the response. */
+	reg_w(3, EMU_DBC_RSPHP, 1);
+	CHECK_EQ(reg_r(3, EMU_DBC_RSPHP), 1);
+	/* A zero-length transfer and a no-transfer request succeed. */
+	put_req(2, &(struct req){ .id = 8, .cmd = TO_DEV | RSPF, .src = 0,
+				  .dst = 0, .len = 0 });
+	put_req(3, &(struct req){ .id = 9, .cmd = RSPF });
+	reg_w(3, EMU_DBC_REQTP, 4);
+	CHECK_EQ(rsp_at(1), RSP(8, 0));
+	CHECK_EQ(rsp_at(2), RSP(9, 0));
+	CHECK_EQ(msis[4], 2);
+}
+
+static void test_msi_rules(void)
+{
+	setup();
+	activate(0, 16);
+	put_req(0, &(struct req){ .id = 1, .cmd = RSPF });
+	reg_w(0, EMU_DBC_REQTP, 1);
+	CHECK_EQ(msis[1], 1);
+	/* Ring not empty: no new MSI. */
+	put_req(1, &(struct req){ .id = 2, .cmd = RSPF });
+	reg_w(0, EMU_DBC_REQTP, 2);
+	CHECK_EQ(msis[1], 1);
+	CHECK_EQ(reg_r(0, EMU_DBC_RSPTP), 2);
+	/* Drained: the next response interrupts again. */
+	reg_w(0, EMU_DBC_RSPHP, 2);
+	put_req(2, &(struct req){ .id = 3, .cmd = RSPF });
+	reg_w(0, EMU_DBC_REQTP, 3);
+	CHECK_EQ(msis[1], 2);
+	/* Force MSI without a response; and no response, no MSI. */
+	put_req(3, &(struct req){ .id = 4, .cmd = EMU_DBC_CMD_FORCE_MSI });
+	put_req(4, &(struct req){ .id = 5 });
+	reg_w(0, EMU_DBC_REQTP, 5);
+	CHECK_EQ(msis[1], 3);
+	CHECK_EQ(reg_r(0, EMU_DBC_RSPTP), 3);
+	CHECK_EQ(reg_r(0, EMU_DBC_REQHP), 5);
+	CHECK_EQ(msis_total, 3);
+}
+
+static void test_semaphores(void)
+{
+	struct emu_dbc_counters c;
+
+	setup();
+	activate(1, 16);
+	/* Post-sync INIT, then a presync wait that holds, INC, DEC wraps. */
+	put_req(0, &(struct req){ .id = 1, .cmd = RSPF,
+				  .sem = { sem(EMU_DBC_SEM_INIT, 5, 3, false),
+					   sem(EMU_DBC_SEM_INC, 6, 0, false),
+					   sem(EMU_DBC_SEM_DEC, 7, 0, false) } });
+	put_req(1, &(struct req){ .id = 2, .cmd = RSPF,
+				  .sem = { sem(EMU_DBC_SEM_WAIT_EQUAL, 5, 3, true),
+					   sem(EMU_DBC_SEM_WAIT_GT_0, 5, 0, false) } });
+	reg_w(1, EMU_DBC_REQTP, 2);
+	CHECK_EQ(reg_r(1, EMU_DBC_REQHP), 2);
+	CHECK_EQ(emu_dbc_sem_get(eng, 1, 5), 2);
+	CHECK_EQ(emu_dbc_sem_get(eng, 1, 6), 1);
+	CHECK_EQ(emu_dbc_sem_get(eng, 1, 7), EMU_DBC_SEM_MAX);
+	CHECK_EQ(rsp_at(1), RSP(2, 0));
+
+	/* A presync wait that cannot be met stalls the ring, the rest too. */
+	for (int i = 0; i < 64; i++)
+		*g(BUF + i) = (uint8_t)(0x40 + i);
+	put_req(2, &(struct req){ .id = 3, .cmd = TO_DEV | RSPF, .src = BUF,
+				  .dst = 0x2000, .len = 64,
+				  .sem = { sem(EMU_DBC_SEM_WAIT_GT_EQ, 9, 4, true) } });
+	put_req(3, &(struct req){ .id = 4, .cmd = RSPF });
+	reg_w(1, EMU_DBC_REQTP, 4);
+	CHECK_EQ(reg_r(1, EMU_DBC_REQHP), 2);
+	CHECK_EQ(reg_r(1, EMU_DBC_RSPTP), 2);
+	c = counters(1);
+	CHECK_EQ(c.stalls, 1);
+	CHECK_EQ(c.dma_to_dev_bytes, 0);
+	emu_dbc_sem_set(eng, 1, 9, 3);		/* still not enough */
+	CHECK_EQ(reg_r(1, EMU_DBC_REQHP), 2);
+	CHECK_EQ(counters(1).stalls, 1);	/* the same stall */
+	emu_dbc_sem_set(eng, 1, 9, 4);
+	CHECK_EQ(reg_r(1, EMU_DBC_REQHP), 4);
+	CHECK_EQ(rsp_at(2), RSP(3, 0));
+	CHECK_EQ(rsp_at(3), RSP(4, 0));
+	CHECK_EQ(counters(1).dma_to_dev_bytes, 64);
+
+	/* A post-sync wait stalls after the transfer, which runs once. */
+	put_req(4, &(struct req){ .id = 5, .cmd = TO_DEV | RSPF, .src = BUF,
+				  .dst = 0x3000, .len = 64,
+				  .sem = { sem(EMU_DBC_SEM_INC, 10, 0, false),
+					   sem(EMU_DBC_SEM_WAIT_EQUAL, 11, 2, false) },
+				  .db_addr = 0x4000, .db_len = EMU_DBC_DB_ENABLE,
+				  .db_data = 0x11223344 });
+	reg_w(1, EMU_DBC_REQTP, 5);
+	CHECK_EQ(reg_r(1, EMU_DBC_REQHP), 4);
+	CHECK_EQ(counters(1).dma_to_dev_bytes, 128);
+	CHECK_EQ(counters(1).doorbells, 0);
+	CHECK_EQ(emu_dbc_sem_get(eng, 1, 10), 1);
+	reg_w(1, EMU_DBC_REQTP, 5);		/* ringing again changes nothing */
+	CHECK_EQ(counters(1).dma_to_dev_bytes, 128);
+	CHECK_EQ(emu_dbc_sem_get(eng, 1, 10), 1);
+	emu_dbc_sem_set(eng, 1, 11, 2);
+	CHECK_EQ(reg_r(1, EMU_DBC_REQHP), 5);
+	CHECK_EQ(counters(1).dma_to_dev_bytes, 128);
+	CHECK_EQ(emu_dbc_sem_get(eng, 1, 10), 1);
+	CHECK_EQ(counters(1).doorbells, 1);
+	CHECK_EQ(counters(1).stalls, 2);
+
+	/* Reserved command 7, two presyncs, a disabled NOP. */
+	put_req(5, &(struct req){ .id = 6, .cmd = RSPF,
+				  .sem = { EMU_DBC_SEM_ENABLE | 7u << 24 } });
+	put_req(6, &(struct req){ .id = 7, .cmd = RSPF,
+				  .sem = { sem(EMU_DBC_SEM_INC, 1, 0, true),
+					   sem(EMU_DBC_SEM_INC, 2, 0, true) } });
+	put_req(7, &(struct req){ .id = 8, .cmd = RSPF,
+				  .sem = { 7u << 24 | EMU_DBC_SEM_PRESYNC,
+					   sem(EMU_DBC_SEM_NOP, 0, 0, false) } });
+	reg_w(1, EMU_DBC_REQTP, 8);
+	CHECK_EQ(rsp_at(5), RSP(6, EMU_DBC_E_SEM));
+	CHECK_EQ(rsp_at(6), RSP(7, EMU_DBC_E_CMD));
+	CHECK_EQ(rsp_at(7), RSP(8, 0));
+	CHECK_EQ(emu_dbc_sem_get(eng, 1, 1), 0);	/* refused: nothing done */
+	CHECK_EQ(emu_dbc_sem_get(eng, 1, 32), -22);
+	CHECK_EQ(emu_dbc_sem_set(eng, 16, 0, 1), -22);
+}
+
+static void test_doorbells(void)
+{
+	uint8_t m[8];
+
+	setup();
+	activate(2, 16);
+	put_req(0, &(struct req){ .id = 1, .cmd = RSPF, .db_addr = 0x100,
+				  .db_len = EMU_DBC_DB_ENABLE, .db_data = 0xa1b2c3d4 });
+	put_req(1, &(struct req){ .id = 2, .cmd = RSPF, .db_addr = 0x106,
+				  .db_len = EMU_DBC_DB_ENABLE | 1, .db_data = 0xffff5566 });
+	put_req(2, &(struct req){ .id = 3, .cmd = RSPF, .db_addr = 0x105,
+				  .db_len = EMU_DBC_DB_ENABLE | 2, .db_data = 0x77 });
+	put_req(3, &(struct req){ .id = 4, .cmd = RSPF, .db_addr = 0x102,
+				  .db_len = EMU_DBC_DB_ENABLE, .db_data = 1 });
+	put_req(4, &(struct req){ .id = 5, .cmd = RSPF, .db_addr = 0x100,
+				  .db_len = EMU_DBC_DB_ENABLE | 3, .db_data = 1 });
+	put_req(5, &(struct req){ .id = 6, .cmd = RSPF, .db_addr = 1 << 20,
+				  .db_len = EMU_DBC_DB_ENABLE, .db_data = 1 });
+	put_req(6, &(struct req){ .id = 7, .cmd = RSPF, .db_addr = 1 << 30,
+				  .db_len = 0, .db_data = 1 });	/* disabled */
+	reg_w(2, EMU_DBC_REQTP, 7);
+	CHECK_EQ(emu_dbc_mem_read(eng, 0x100, m, 8), 0);
+	CHECK_EQ(get_le32(m), 0xa1b2c3d4);
+	CHECK_EQ(m[5], 0x77);
+	CHECK_EQ(m[6] | m[7] << 8, 0x5566);
+	CHECK_EQ(m[4], 0);
+	CHECK_EQ(rsp_at(0), RSP(1, 0));
+	CHECK_EQ(rsp_at(3), RSP(4, EMU_DBC_E_DOORBELL));
+	CHECK_EQ(rsp_at(4), RSP(5, EMU_DBC_E_DOORBELL));
+	CHECK_EQ(rsp_at(5), RSP(6, EMU_DBC_E_DOORBELL));
+	CHECK_EQ(rsp_at(6), RSP(7, 0));
+	CHECK_EQ(counters(2).doorbells, 3);
+	CHECK_EQ(counters(2).errors, 3);
+}
+
+static void test_bad_requests(void)
+{
+	setup();
+	activate(4, 32);
+	/* Host range outside guest memory, wrapping, device range outside. */
+	put_req(0, &(struct req){ .id = 1, .cmd = TO_DEV | RSPF, .src = 0x1000,
+				  .dst = 0, .len = 16 });
+	put_req(1, &(struct req){ .id = 2, .cmd = FROM_DEV | RSPF, .src = 0,
+				  .dst = ~0ull - 8, .len = 64 });
+	put_req(2, &(struct req){ .id = 3, .cmd = TO_DEV | RSPF, .src = BUF,
+				  .dst = (1 << 20) - 8, .len = 16 });
+	put_req(3, &(struct req){ .id = 4, .cmd = FROM_DEV | RSPF, .src = ~0ull - 4,
+				  .dst = BUF, .len = 16 });
+	put_req(4, &(struct req){ .id = 5, .cmd = TO_DEV | RSPF, .src = BUF,
+				  .dst = 0, .len = 0xffffffffu });
+	/* Transfer type 3, a linked list. */
+	put_req(5, &(struct req){ .id = 6, .cmd = EMU_DBC_CMD_BULK | 3 | RSPF });
+	put_req(6, &(struct req){ .id = 7, .cmd = EMU_DBC_CMD_TO_DEV | RSPF,
+				  .src = BUF, .len = 4 });
+	/* An error without a response is reported by the next response. */
+	put_req(7, &(struct req){ .id = 8, .cmd = TO_DEV, .src = 0, .len = 4 });
+	put_req(8, &(struct req){ .id = 8, .cmd = TO_DEV | RSPF, .src = BUF, .len = 4 });
+	put_req(9, &(struct req){ .id = 9, .cmd = TO_DEV | RSPF, .src = BUF, .len = 4 });
+	reg_w(4, EMU_DBC_REQTP, 10);
+	CHECK_EQ(reg_r(4, EMU_DBC_REQHP), 10);
+	CHECK_EQ(rsp_at(0), RSP(1, EMU_DBC_E_HOST));
+	CHECK_EQ(rsp_at(1), RSP(2, EMU_DBC_E_HOST));
+	CHECK_EQ(rsp_at(2), RSP(3, EMU_DBC_E_DEV));
+	CHECK_EQ(rsp_at(3), RSP(4, EMU_DBC_E_DEV));
+	CHECK_EQ(rsp_at(4), RSP(5, EMU_DBC_E_DEV));
+	CHECK_EQ(rsp_at(5), RSP(6, EMU_DBC_E_CMD));
+	CHECK_EQ(rsp_at(6), RSP(7, EMU_DBC_E_CMD));
+	CHECK_EQ(rsp_at(7), RSP(8, EMU_DBC_E_HOST));
+	CHECK_EQ(rsp_at(8), RSP(9, 0));
+	CHECK_EQ(counters(4).errors, 8);
+	CHECK_EQ(counters(4).dma_to_dev_bytes, 8);
+
+	/* Ring indexes beyond nelem: counted, ignored. */
+	reg_w(4, EMU_DBC_REQTP, 32);
+	reg_w(4, EMU_DBC_RSPHP, 0xffffffffu);
+	CHECK_EQ(reg_r(4, EMU_DBC_REQTP), 10);
+	CHECK_EQ(reg_r(4, EMU_DBC_RSPHP), 0);
+	CHECK_EQ(counters(4).bad_index, 2);
+	/* Read-only registers. */
+	reg_w(4, EMU_DBC_REQHP, 3);
+	reg_w(4, EMU_DBC_RSPTP, 3);
+	CHECK_EQ(reg_r(4, EMU_DBC_REQHP), 10);
+	CHECK_EQ(reg_r(4, EMU_DBC_RSPTP), 9);
+	CHECK_EQ(counters(4).ignored_writes, 2);
+
+	/* Rings outside guest memory: counted, no crash, no hang. */
+	{
+		struct emu_dbc_cfg cfg = { .active = true, .req_q_addr = 0x10,
+					   .rsp_q_addr = 0x1000, .nelem = 4 };
+
+		emu_dbc_activate(eng, 5, &cfg);
+		reg_w(5, EMU_DBC_REQTP, 3);
+		CHECK_EQ(reg_r(5, EMU_DBC_REQHP), 3);
+		CHECK_EQ(counters(5).errors, 3);
+	}
+}
+
+static void test_rsp_full_and_wrap(void)
+{
+	setup();
+	activate(6, 4);
+	for (int i = 0; i < 3; i++)
+		put_req(i, &(struct req){ .id = 10 + i, .cmd = RSPF });
+	reg_w(6, EMU_DBC_REQTP, 3);
+	CHECK_EQ(reg_r(6, EMU_DBC_RSPTP), 3);
+	CHECK_EQ(msis[7], 1);
+	/* The response ring is full: the next request is held. */
+	put_req(3, &(struct req){ .id = 13, .cmd = RSPF });
+	put_req(0, &(struct req){ .id = 14, .cmd = RSPF });
+	reg_w(6, EMU_DBC_REQTP, 1);		/* wraps: slots 3 and 0 */
+	CHECK_EQ(reg_r(6, EMU_DBC_REQHP), 3);
+	CHECK_EQ(reg_r(6, EMU_DBC_RSPTP), 3);
+	CHECK_EQ(counters(6).rsp_full, 1);
+	/* The host takes one: one more fits. */
+	reg_w(6, EMU_DBC_RSPHP, 1);
+	CHECK_EQ(reg_r(6, EMU_DBC_REQHP), 0);
+	CHECK_EQ(reg_r(6, EMU_DBC_RSPTP), 0);
+	CHECK_EQ(rsp_at(3), RSP(13, 0));
+	CHECK_EQ(counters(6).rsp_full, 2);
+	CHECK_EQ(msis[7], 1);			/* never went empty */
+	/* The host drains everything: the last one goes, with an MSI. */
+	reg_w(6, EMU_DBC_RSPHP, 0);
+	CHECK_EQ(reg_r(6, EMU_DBC_REQHP), 1);
+	CHECK_EQ(reg_r(6, EMU_DBC_RSPTP), 1);
+	CHECK_EQ(rsp_at(0), RSP(14, 0));
+	CHECK_EQ(msis[7], 2);
+	CHECK_EQ(counters(6).requests, 5);
+	CHECK_EQ(counters(6).responses, 5);
+}
+
+static void test_faults(void)
+{
+	setup();
+	activate(7, 16);
+	emu_dbc_set_hang(eng, 7, true);
+	put_req(0, &(struct req){ .id = 1, .cmd = RSPF });
+	reg_w(7, EMU_DBC_REQTP, 1);
+	CHECK_EQ(reg_r(7, EMU_DBC_REQTP), 1);
+	CHECK_EQ(reg_r(7, EMU_DBC_REQHP), 0);
+	CHECK_EQ(reg_r(7, EMU_DBC_RSPTP), 0);
+	CHECK_EQ(msis_total, 0);
+	emu_dbc_set_hang(eng, 7, false);
+	CHECK_EQ(reg_r(7, EMU_DBC_REQHP), 1);
+	CHECK_EQ(reg_r(7, EMU_DBC_RSPTP), 1);
+	CHECK_EQ(msis[8], 1);
+
+	/* Drop every second response; corrupt every response. */
+	emu_dbc_set_drop_rsp(eng, 7, 2);
+	for (int i = 1; i < 5; i++)
+		put_req(i, &(struct req){ .id = 100 + i, .cmd = RSPF });
+	reg_w(7, EMU_DBC_REQTP, 5);
+	CHECK_EQ(reg_r(7, EMU_DBC_REQHP), 5);
+	CHECK_EQ(reg_r(7, EMU_DBC_RSPTP), 3);
+	CHECK_EQ(rsp_at(1), RSP(101, 0));
+	CHECK_EQ(rsp_at(2), RSP(103, 0));
+	CHECK_EQ(counters(7).rsp_dropped, 2);
+	emu_dbc_set_drop_rsp(eng, 7, 0);
+	emu_dbc_set_corrupt_rsp(eng, 7, 1, EMU_DBC_E_INJECTED);
+	put_req(5, &(struct req){ .id = 105, .cmd = RSPF });
+	reg_w(7, EMU_DBC_REQTP, 6);
+	CHECK_EQ(rsp_at(3), RSP(105, EMU_DBC_E_INJECTED));
+	CHECK_EQ(counters(7).rsp_corrupted, 1);
+
+	/* Hang survives release; release resets the registers. */
+	emu_dbc_set_hang(eng, 7, true);
+	emu_dbc_release(eng, 7);
+	for (unsigned int r = 0; r < 16; r += 4)
+		CHECK_EQ(reg_r(7, r), 0);
+	activate(7, 16);
+	put_req(0, &(struct req){ .id = 1, .cmd = RSPF });
+	reg_w(7, EMU_DBC_REQTP, 1);
+	CHECK_EQ(reg_r(7, EMU_DBC_REQHP), 0);
+	emu_dbc_set_hang(eng, 7, false);
+	CHECK_EQ(reg_r(7, EMU_DBC_REQHP), 1);
+}
+
+/* Release in the middle of a stall; semaphores start at 0 again. */
+static void test_release(void)
+{
+	setup();
+	activate(8, 8);
+	put_req(0, &(struct req){ .id = 1, .cmd = RSPF,
+				  .sem = { sem(EMU_DBC_SEM_INIT, 3, 9, false) } });
+	put_req(1, &(struct req){ .id = 2, .cmd = RSPF,
+				  .sem = { sem(EMU_DBC_SEM_WAIT_EQUAL, 3, 1, true) } });
+	reg_w(8, EMU_DBC_REQTP, 2);
+	CHECK_EQ(reg_r(8, EMU_DBC_REQHP), 1);
+	emu_dbc_release(eng, 8);
+	CHECK_EQ(reg_r(8, EMU_DBC_REQHP), 0);
+	CHECK_EQ(emu_dbc_sem_get(eng, 8, 3), 0);
+	emu_dbc_sem_set(eng, 8, 3, 1);		/* inactive: nothing runs */
+	CHECK_EQ(reg_r(8, EMU_DBC_REQHP), 0);
+	activate(8, 8);
+	CHECK_EQ(reg_r(8, EMU_DBC_REQTP), 0);
+}
+
+/* Activation and release through the real manager (NNC 5.0 activate). */
+static void test_manager_hook(void)
+{
+	struct emu_manager *mgr;
+	uint8_t msg[72], ans[4096];
+	const uint32_t nelem = 64;
+	const uint32_t buf_len = (nelem * 68 + 256 + 4095) & ~4095u;
+
+	setup();
+	mgr = emu_manager_create(&dev);
+	if (!mgr)
+		abort();
+	emu_dbc_connect(eng, mgr);
+	memset(msg, 0, sizeof(msg));
+	put_le32(msg + 4, 0x43494151u);		/* magic */
+	put_le32(msg + 8, 1);			/* sequence */
+	put_le32(msg + 12, sizeof(msg));
+	put_le32(msg + 16, 1);			/* one transaction */
+	put_le32(msg + 20, 1);			/* handle */
+	put_le32(msg + 24, 0xffffffffu);
+	put_le32(msg + 32, 9);			/* ACTIVATE_TO_DEV */
+	put_le32(msg + 36, 40);
+	put_le64(msg + 40, RING);
+	put_le64(msg + 48, RING + buf_len - nelem * 4);
+	put_le32(msg + 56, nelem);
+	put_le32(msg + 60, nelem);
+	put_le32(msg + 64, buf_len);
+	CHECK(emu_manager_handle(mgr, msg, sizeof(msg), ans, sizeof(ans)) > 32);
+	cur_nelem = nelem;
+	put_req(0, &(struct req){ .id = 42, .cmd = RSPF });
+	reg_w(0, EMU_DBC_REQTP, 1);
+	CHECK_EQ(reg_r(0, EMU_DBC_REQHP), 1);
+	CHECK_EQ(reg_r(0, EMU_DBC_RSPTP), 1);
+	CHECK_EQ(get_le32(g(RING + buf_len - nelem * 4)), RSP(42, 0));
+	CHECK_EQ(msis[1], 1);
+	/* An MHI-style reset of the manager releases the DBC. */
+	emu_manager_reset(mgr);
+	CHECK_EQ(reg_r(0, EMU_DBC_REQHP), 0);
+	CHECK_EQ(reg_r(0, EMU_DBC_RSPTP), 0);
+	emu_dbc_destroy(eng);			/* unhooks from the manager */
+	eng = NULL;
+	emu_manager_reset(mgr);
+	emu_manager_destroy(mgr);
+}
+
+/* Single MSI: every DBC interrupt folds onto vector 0. */
+static void test_single_msi(void)
+{
+	setup();
+	emu_cfg_write(&dev, EMU_CAP_MSIX + PCI_MSIX_FLAGS, 2, 0);
+	emu_cfg_write(&dev, EMU_CAP_MSI + PCI_MSI_ADDRESS_LO, 4, 0xfee00000);
+	emu_cfg_write(&dev, EMU_CAP_MSI + PCI_MSI_DATA_64, 2, MSI_DATA0);
+	emu_cfg_write(&dev, EMU_CAP_MSI + PCI_MSI_FLAGS, 2, PCI_MSI_FLAGS_ENABLE);
+	activate(9, 8);
+	put_req(0, &(struct req){ .id = 1, .cmd = RSPF });
+	reg_w(9, EMU_DBC_REQTP, 1);
+	CHECK_EQ(msis[0], 1);
+	CHECK_EQ(msis_total, 1);
+}
+
+static uint64_t rnd_state = 0x9e3779b97f4a7c15ull;
+
+static uint64_t rnd(void)
+{
+	rnd_state ^= rnd_state << 13;
+	rnd_state ^= rnd_state >> 7;
+	rnd_state ^= rnd_state << 17;
+	return rnd_state;
+}
+
+/* Garbage requests, register writes and sizes: no crash, sane pointers. */
+static void test_fuzz(void)
+{
+	static const uint64_t addrs[] = {
+		0, BUF, BUF + 0x1000, GUEST_GPA + GUEST_SIZE - 16, 0x800,
+		(1 << 20) - 32, ~0ull - 100, 1ull << 40,
+	};
+
+	setup();
+	for (unsigned int id = 0; id < EMU_NUM_DBC; id++)
+		activate(id, 1 + id * 7);	/* all share one ring area */
+	for (int iter = 0; iter < 20000; iter++) {
+		unsigned int id = rnd() % EMU_NUM_DBC;
+		uint32_t n = 1 + id * 7;
+		uint8_t *slot = g(RING + (rnd() % n) * EMU_DBC_REQ_ELEM);
+		uint64_t r = rnd();
+
+		for (int i = 0; i < EMU_DBC_REQ_ELEM; i += 8)
+			put_le64(slot + i, rnd());
+		if (r & 1) {	/* make it plausible */
+			slot[3] &= 0x9b;
+			slot[3] |= 0x08;
+			put_le64(slot + 8, addrs[rnd() % 8]);
+			put_le64(slot + 16, addrs[rnd() % 8]);
+			put_le32(slot + 24, (uint32_t)(rnd() % 8192));
+			put_le64(slot + 32, addrs[rnd() % 8] + (rnd() & 3));
+		}
+		switch ((r >> 1) % 8) {
+		case 0: case 1: case 2:
+			reg_w(id, EMU_DBC_REQTP, (uint32_t)(rnd() % (n + 2)));
+			break;
+		case 3:
+			reg_w(id, EMU_DBC_RSPHP, reg_r(id, EMU_DBC_RSPTP));
+			break;
+		case 4:
+			reg_w(id, EMU_DBC_RSPHP, (uint32_t)rnd());
+			break;
+		case 5:
+			emu_dbc_sem_set(eng, id, rnd() % 32, (uint16_t)rnd());
+			break;
+		case 6: {
+			uint8_t buf[16];
+			uint64_t off = rnd() % (EMU_BAR2_SIZE - 16);
+			uint64_t len = 1 + rnd() % 16;
+
+			if (r & 0x100)
+				off = EMU_DBC_BASE + (rnd() % 0x11000);
+			if (off + len > EMU_BAR2_SIZE)
+				off = EMU_BAR2_SIZE - len;
+			if (r & 0x200) {
+				for (int i = 0; i < 16; i++)
+					buf[i] = (uint8_t)rnd();
+				emu_mmio_write(&dev, 2, off, buf, len);
+			} else {
+				emu_mmio_read(&dev, 2, off, buf, len);
+			}
+			break;
+		}
+		default:
+			if (r & 0x400)
+				emu_dbc_release(eng, id);
+			activate(id, n);
+			break;
+		}
+		CHECK(reg_r(id, EMU_DBC_REQHP) < n);
+		CHECK(reg_r(id, EMU_DBC_RSPTP) < n);
+		CHECK(reg_r(id, EMU_DBC_REQTP) < n);
+	}
+	/* Wake any stalls, then stop. */
+	for (unsigned int id = 0; id < EMU_NUM_DBC; id++)
+		for (unsigned int s = 0; s < EMU_DBC_NUM_SEM; s++)
+			emu_dbc_sem_set(eng, id, s, 1);
+	CHECK(counters(EMU_NUM_DBC).requests > 0);
+}
+
+static void test_counters_print(void)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *f;
+
+	setup();
+	activate(0, 4);
+	reg_r(0, EMU_DBC_RSPTP);
+	f = open_memstream(&text, &size);
+	if (!f)
+		abort();
+	emu_dbc_counters_print(eng, f);
+	fclose(f);
+	CHECK(strstr(text, "dbc_reads_rsptp 1\n") != NULL);
+	CHECK(strstr(text, "dbc0_reads_rsptp 1\n") != NULL);
+	CHECK(strstr(text, "dbc15_rsp_corrupted 0\n") != NULL);
+	CHECK(strstr(text, "dbc_mmio_other 0\n") != NULL);
+	free(text);
+}
+
+int main(void)
+{
+	RUN(test_reset_values);
+	RUN(test_round_trip);
+	RUN(test_msi_rules);
+	RUN(test_semaphores);
+	RUN(test_doorbells);
+	RUN(test_bad_requests);
+	RUN(test_rsp_full_and_wrap);
+	RUN(test_faults);
+	RUN(test_release);
+	RUN(test_manager_hook);
+	RUN(test_single_msi);
+	RUN(test_fuzz);
+	RUN(test_counters_print);
+	emu_dbc_destroy(eng);
+	emu_device_fini(&dev);
+	guest_mem_reset(&gmem);
+	free(guest);
+	return emu_test_exit();
+}
