@@ -33,6 +33,7 @@
 
 #include "qaic_cntl.h"
 #include "qaic_drv.h"
+#include "qaic_gem.h"
 #include "qaic_mhi.h"
 
 /* DBC i's registers start here in BAR2; the BAR must cover all of them. */
@@ -110,6 +111,8 @@ static const struct drm_driver qaic_drm_driver = {
 	.postclose		= qaic_postclose,
 	.ioctls			= qaic_drm_ioctls,
 	.num_ioctls		= ARRAY_SIZE(qaic_drm_ioctls),
+
+	.gem_create_object	= qaic_gem_create_object,
 };
 
 /* Claim and map one BAR after checking it is at least @min_len long. */

@@ -6,21 +6,86 @@
 /**
  * DOC: qaic buffer objects
  *
- * Buffers are GEM objects created with DRM_IOCTL_QAIC_CREATE_BO and mapped
- * into userspace at the offset DRM_IOCTL_QAIC_MMAP_BO returns.
+ * Buffers are GEM objects backed by shmem, created with
+ * DRM_IOCTL_QAIC_CREATE_BO and mapped into userspace at the offset
+ * DRM_IOCTL_QAIC_MMAP_BO returns. Their pages are allocated when first
+ * touched, so creation only checks that the machine could ever back the
+ * size asked for: a buffer larger than all of RAM fails with -ENOMEM
+ * instead of succeeding and failing at the first fault.
+ *
+ * Handles are per file, as GEM makes them; an object lives until its last
+ * handle is closed (DRM_IOCTL_GEM_CLOSE or closing the file) and its last
+ * mapping is gone.
  */
 
+#include <linux/err.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/stddef.h>
+
 #include <drm/drm_drv.h>
+#include <drm/drm_gem.h>
 #include <drm/drm_print.h>
 
 #include <uapi/drm/qaic_accel.h>
 
 #include "qaic_drv.h"
+#include "qaic_gem.h"
+
+static_assert(offsetof(struct qaic_bo, base) == 0);
+
+static void qaic_gem_free(struct drm_gem_object *obj)
+{
+	struct qaic_bo *bo = to_qaic_bo(obj);
+
+	drm_gem_shmem_free(&bo->base);
+}
+
+static const struct drm_gem_object_funcs qaic_gem_funcs = {
+	.free = qaic_gem_free,
+	.print_info = drm_gem_shmem_object_print_info,
+	.pin = drm_gem_shmem_object_pin,
+	.unpin = drm_gem_shmem_object_unpin,
+	.get_sg_table = drm_gem_shmem_object_get_sg_table,
+	.vmap = drm_gem_shmem_object_vmap,
+	.vunmap = drm_gem_shmem_object_vunmap,
+	.mmap = drm_gem_shmem_object_mmap,
+	.vm_ops = &drm_gem_shmem_vm_ops,
+};
+
+/**
+ * qaic_gem_create_object() - Allocate the object drm_gem_shmem_create() sets up.
+ * @drm: The DRM device.
+ * @size: Size of the object in bytes; unused, the shmem helpers record it.
+ *
+ * Return: The embedded GEM object, or an ERR_PTR().
+ */
+struct drm_gem_object *qaic_gem_create_object(struct drm_device *drm, size_t size)
+{
+	struct qaic_bo *bo;
+
+	bo = kzalloc(sizeof(*bo), GFP_KERNEL);
+	if (!bo)
+		return ERR_PTR(-ENOMEM);
+
+	bo->base.base.funcs = &qaic_gem_funcs;
+
+	return &bo->base.base;
+}
+
+/* The largest buffer the machine could ever back: all of its RAM. */
+static u64 qaic_bo_max_size(void)
+{
+	return min_t(u64, (u64)totalram_pages() << PAGE_SHIFT,
+		     round_down(SIZE_MAX, PAGE_SIZE));
+}
 
 int qaic_create_bo_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 {
 	struct qaic_create_bo *args = data;
-	int ret = -EOPNOTSUPP;
+	struct drm_gem_shmem_object *shmem;
+	u32 handle;
+	int ret;
 	int idx;
 
 	if (!drm_dev_enter(drm, &idx))
@@ -29,11 +94,38 @@ int qaic_create_bo_ioctl(struct drm_device *drm, void *data, struct drm_file *fi
 	if (args->pad) {
 		drm_dbg(drm, "create_bo: pad %#x is not 0\n", args->pad);
 		ret = -EINVAL;
-	} else if (!args->size) {
+		goto out;
+	}
+	if (!args->size) {
 		drm_dbg(drm, "create_bo: size 0\n");
 		ret = -EINVAL;
+		goto out;
+	}
+	/* The limit is page aligned: rounding up below cannot pass it or wrap */
+	if (args->size > qaic_bo_max_size()) {
+		drm_dbg(drm, "create_bo: size %llu is more than RAM (%llu)\n",
+			args->size, qaic_bo_max_size());
+		ret = -ENOMEM;
+		goto out;
 	}
 
+	shmem = drm_gem_shmem_create(drm, PAGE_ALIGN(args->size));
+	if (IS_ERR(shmem)) {
+		ret = PTR_ERR(shmem);
+		drm_dbg(drm, "create_bo: size %llu: %d\n", args->size, ret);
+		goto out;
+	}
+
+	ret = drm_gem_handle_create(file, &shmem->base, &handle);
+	/* The handle holds the object now; on failure this frees it */
+	drm_gem_object_put(&shmem->base);
+	if (ret) {
+		drm_dbg(drm, "create_bo: no handle: %d\n", ret);
+		goto out;
+	}
+
+	args->handle = handle;
+out:
 	drm_dev_exit(idx);
 	return ret;
 }
@@ -41,7 +133,8 @@ int qaic_create_bo_ioctl(struct drm_device *drm, void *data, struct drm_file *fi
 int qaic_mmap_bo_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 {
 	struct qaic_mmap_bo *args = data;
-	int ret = -EOPNOTSUPP;
+	struct drm_gem_object *obj;
+	int ret;
 	int idx;
 
 	if (!drm_dev_enter(drm, &idx))
@@ -50,8 +143,24 @@ int qaic_mmap_bo_ioctl(struct drm_device *drm, void *data, struct drm_file *file
 	if (args->pad) {
 		drm_dbg(drm, "mmap_bo: pad %#x is not 0\n", args->pad);
 		ret = -EINVAL;
+		goto out;
 	}
 
+	obj = drm_gem_object_lookup(file, args->handle);
+	if (!obj) {
+		drm_dbg(drm, "mmap_bo: no object with handle %u\n", args->handle);
+		ret = -ENOENT;
+		goto out;
+	}
+
+	ret = drm_gem_create_mmap_offset(obj);
+	if (ret)
+		drm_dbg(drm, "mmap_bo: handle %u: no mmap offset: %d\n", args->handle, ret);
+	else
+		args->offset = drm_vma_node_offset_addr(&obj->vma_node);
+
+	drm_gem_object_put(obj);
+out:
 	drm_dev_exit(idx);
 	return ret;
 }
