@@ -40,4 +40,23 @@ static inline void put_le64(uint8_t *p, uint64_t v)
 	put_le32(p + 4, (uint32_t)(v >> 32));
 }
 
+/* A little-endian value @bytes wide (at most 8), as config space and MMIO use. */
+static inline uint64_t get_le_bytes(const uint8_t *p, unsigned int bytes)
+{
+	uint64_t val = 0;
+	unsigned int i;
+
+	for (i = 0; i < bytes; i++)
+		val |= (uint64_t)p[i] << (8 * i);
+	return val;
+}
+
+static inline void put_le_bytes(uint8_t *p, uint64_t val, unsigned int bytes)
+{
+	unsigned int i;
+
+	for (i = 0; i < bytes; i++)
+		p[i] = (uint8_t)(val >> (8 * i));
+}
+
 #endif /* QAIC_EMU_LE_BYTES_H */

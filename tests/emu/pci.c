@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "pci.h"
+#include "le_bytes.h"
 
 static const uint64_t bar_sizes[EMU_PCI_NUM_BARS] = {
 	[0] = EMU_BAR0_SIZE,
@@ -20,30 +21,12 @@ static const uint64_t bar_sizes[EMU_PCI_NUM_BARS] = {
 	[4] = EMU_BAR4_SIZE,
 };
 
-static void put_le(uint8_t *p, uint64_t val, unsigned int bytes)
-{
-	unsigned int i;
-
-	for (i = 0; i < bytes; i++)
-		p[i] = (uint8_t)(val >> (8 * i));
-}
-
-static uint64_t get_le(const uint8_t *p, unsigned int bytes)
-{
-	uint64_t val = 0;
-	unsigned int i;
-
-	for (i = 0; i < bytes; i++)
-		val |= (uint64_t)p[i] << (8 * i);
-	return val;
-}
-
 /* Set the reset value and the writable bits of a register. */
 static void cfg_reg(struct emu_pci *pci, unsigned int off, unsigned int bytes,
 		    uint64_t val, uint64_t wmask)
 {
-	put_le(&pci->cfg[off], val, bytes);
-	put_le(&pci->wmask[off], wmask, bytes);
+	put_le_bytes(&pci->cfg[off], val, bytes);
+	put_le_bytes(&pci->wmask[off], wmask, bytes);
 }
 
 static void init_header(struct emu_pci *pci)
@@ -55,7 +38,7 @@ static void init_header(struct emu_pci *pci)
 		PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER | PCI_COMMAND_PARITY |
 		PCI_COMMAND_SERR | PCI_COMMAND_INTX_DISABLE);
 	cfg_reg(pci, PCI_STATUS, 2, PCI_STATUS_CAP_LIST, 0);
-	put_le(&pci->w1cmask[PCI_STATUS], PCI_STATUS_PARITY |
+	put_le_bytes(&pci->w1cmask[PCI_STATUS], PCI_STATUS_PARITY |
 	       PCI_STATUS_SIG_TARGET_ABORT | PCI_STATUS_REC_TARGET_ABORT |
 	       PCI_STATUS_REC_MASTER_ABORT | PCI_STATUS_SIG_SYSTEM_ERROR |
 	       PCI_STATUS_DETECTED_PARITY, 2);
@@ -131,7 +114,7 @@ static void init_pcie_cap(struct emu_pci *pci, uint8_t next)
 		PCI_EXP_DEVCTL_EXT_TAG | PCI_EXP_DEVCTL_NOSNOOP_EN |
 		PCI_EXP_DEVCTL_READRQ);
 	cfg_reg(pci, c + PCI_EXP_DEVSTA, 2, 0, 0);
-	put_le(&pci->w1cmask[c + PCI_EXP_DEVSTA], PCI_EXP_DEVSTA_CED |
+	put_le_bytes(&pci->w1cmask[c + PCI_EXP_DEVSTA], PCI_EXP_DEVSTA_CED |
 	       PCI_EXP_DEVSTA_NFED | PCI_EXP_DEVSTA_FED | PCI_EXP_DEVSTA_URD, 2);
 	cfg_reg(pci, c + PCI_EXP_LNKCAP, 4,
 		PCI_EXP_LNKCAP_SLS_16_0GB | (8 << 4) /* x8 */, 0);
@@ -167,12 +150,12 @@ static void init_msix_cap(struct emu_pci *pci)
 		uint8_t *e = &pci->msix_table[i * PCI_MSIX_ENTRY_SIZE];
 		uint8_t *m = &pci->msix_table_wmask[i * PCI_MSIX_ENTRY_SIZE];
 
-		put_le(e + PCI_MSIX_ENTRY_VECTOR_CTRL,
+		put_le_bytes(e + PCI_MSIX_ENTRY_VECTOR_CTRL,
 		       PCI_MSIX_ENTRY_CTRL_MASKBIT, 4);
-		put_le(m + PCI_MSIX_ENTRY_LOWER_ADDR, 0xfffffffc, 4);
-		put_le(m + PCI_MSIX_ENTRY_UPPER_ADDR, 0xffffffff, 4);
-		put_le(m + PCI_MSIX_ENTRY_DATA, 0xffffffff, 4);
-		put_le(m + PCI_MSIX_ENTRY_VECTOR_CTRL,
+		put_le_bytes(m + PCI_MSIX_ENTRY_LOWER_ADDR, 0xfffffffc, 4);
+		put_le_bytes(m + PCI_MSIX_ENTRY_UPPER_ADDR, 0xffffffff, 4);
+		put_le_bytes(m + PCI_MSIX_ENTRY_DATA, 0xffffffff, 4);
+		put_le_bytes(m + PCI_MSIX_ENTRY_VECTOR_CTRL,
 		       PCI_MSIX_ENTRY_CTRL_MASKBIT, 4);
 	}
 }
@@ -203,7 +186,7 @@ bool emu_pci_cfg_read(const struct emu_pci *pci, uint64_t off, uint32_t size,
 		*val = ~0ULL;
 		return false;
 	}
-	*val = get_le(&pci->cfg[off], size);
+	*val = get_le_bytes(&pci->cfg[off], size);
 	return true;
 }
 
@@ -232,12 +215,12 @@ uint64_t emu_pci_bar_size(unsigned int bar)
 
 static uint16_t cfg16(const struct emu_pci *pci, unsigned int off)
 {
-	return (uint16_t)get_le(&pci->cfg[off], 2);
+	return (uint16_t)get_le_bytes(&pci->cfg[off], 2);
 }
 
 static uint32_t cfg32(const struct emu_pci *pci, unsigned int off)
 {
-	return (uint32_t)get_le(&pci->cfg[off], 4);
+	return (uint32_t)get_le_bytes(&pci->cfg[off], 4);
 }
 
 bool emu_pci_mem_enabled(const struct emu_pci *pci)
@@ -323,7 +306,7 @@ static const uint8_t *msix_entry(const struct emu_pci *pci, unsigned int vec)
 
 static bool msix_vector_masked(const struct emu_pci *pci, unsigned int vec)
 {
-	return get_le(msix_entry(pci, vec) + PCI_MSIX_ENTRY_VECTOR_CTRL, 4) &
+	return get_le_bytes(msix_entry(pci, vec) + PCI_MSIX_ENTRY_VECTOR_CTRL, 4) &
 	       PCI_MSIX_ENTRY_CTRL_MASKBIT;
 }
 
@@ -332,8 +315,8 @@ static void msix_compose(const struct emu_pci *pci, unsigned int vec,
 {
 	const uint8_t *e = msix_entry(pci, vec);
 
-	msg->addr = get_le(e + PCI_MSIX_ENTRY_LOWER_ADDR, 8);
-	msg->data = (uint32_t)get_le(e + PCI_MSIX_ENTRY_DATA, 4);
+	msg->addr = get_le_bytes(e + PCI_MSIX_ENTRY_LOWER_ADDR, 8);
+	msg->data = (uint32_t)get_le_bytes(e + PCI_MSIX_ENTRY_DATA, 4);
 	msg->msix = true;
 }
 
@@ -369,7 +352,7 @@ static void msi_compose(const struct emu_pci *pci, unsigned int v,
 	unsigned int c = EMU_CAP_MSI;
 	uint32_t data = cfg16(pci, c + PCI_MSI_DATA_64);
 
-	msg->addr = get_le(&pci->cfg[c + PCI_MSI_ADDRESS_LO], 8);
+	msg->addr = get_le_bytes(&pci->cfg[c + PCI_MSI_ADDRESS_LO], 8);
 	/* The function owns the low log2(nvec) bits of the data. */
 	msg->data = (data & ~(msi_nr_vectors(pci) - 1)) | v;
 	msg->msix = false;
@@ -377,10 +360,10 @@ static void msi_compose(const struct emu_pci *pci, unsigned int v,
 
 static void set_bit32(uint8_t *reg, unsigned int bit, bool on)
 {
-	uint32_t val = (uint32_t)get_le(reg, 4);
+	uint32_t val = (uint32_t)get_le_bytes(reg, 4);
 
 	val = on ? val | (1u << bit) : val & ~(1u << bit);
-	put_le(reg, val, 4);
+	put_le_bytes(reg, val, 4);
 }
 
 static enum emu_irq_route msix_route(struct emu_pci *pci, unsigned int vector,
@@ -423,7 +406,7 @@ enum emu_irq_route emu_pci_irq_route(struct emu_pci *pci, unsigned int vector,
 
 static bool msix_take_unmasked(struct emu_pci *pci, struct emu_msi_msg *msg)
 {
-	uint32_t pba = (uint32_t)get_le(pci->msix_pba, 4);
+	uint32_t pba = (uint32_t)get_le_bytes(pci->msix_pba, 4);
 	unsigned int vec;
 
 	if (msix_function_masked(pci))

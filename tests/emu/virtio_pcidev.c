@@ -21,24 +21,7 @@
 #include <string.h>
 
 #include "virtio_pcidev.h"
-
-static uint64_t load_le(const uint8_t *p, unsigned int bytes)
-{
-	uint64_t val = 0;
-	unsigned int i;
-
-	for (i = 0; i < bytes; i++)
-		val |= (uint64_t)p[i] << (8 * i);
-	return val;
-}
-
-static void store_le(uint8_t *p, uint64_t val, unsigned int bytes)
-{
-	unsigned int i;
-
-	for (i = 0; i < bytes; i++)
-		p[i] = (uint8_t)(val >> (8 * i));
-}
+#include "le_bytes.h"
 
 static bool cfg_size_ok(uint32_t size)
 {
@@ -63,7 +46,7 @@ static size_t vpci_cfg_read(struct emu_device *dev,
 	if (!cfg_size_ok(m->size) || m->size > reply_cap)
 		return vpci_bad(dev, m, "bad config read size");
 	val = emu_cfg_read(dev, m->addr, m->size);
-	store_le(reply, val, m->size);
+	put_le_bytes(reply, val, m->size);
 	return m->size;
 }
 
@@ -85,7 +68,7 @@ static size_t vpci_cfg_write(struct emu_device *dev,
 	}
 	if (data_len < m->size)
 		return vpci_bad(dev, m, "config write shorter than its size");
-	emu_cfg_write(dev, m->addr, m->size, load_le(data, m->size));
+	emu_cfg_write(dev, m->addr, m->size, get_le_bytes(data, m->size));
 	return 0;
 }
 
@@ -202,7 +185,7 @@ static bool vpci_deliver_msi(struct vpci *p, const struct emu_msi_msg *msg)
 	struct vu_chain c;
 
 	memcpy(buf, &hdr, VPCI_HDR_SIZE);
-	store_le(buf + VPCI_HDR_SIZE, msg->data, size);
+	put_le_bytes(buf + VPCI_HDR_SIZE, msg->data, size);
 
 	while (vr && vu_vring_pop(p->vu, vr, &c)) {
 		if (c.in_len < VPCI_HDR_SIZE + size) {
