@@ -6,6 +6,7 @@
 #ifndef QAIC_EMU_TEST_H
 #define QAIC_EMU_TEST_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 static int emu_test_failures;
@@ -36,6 +37,17 @@ static int emu_test_failures;
 		test();							\
 		printf("%s %s\n", emu_test_failures == _before ? "ok  " : "FAIL", #test); \
 	} while (0)
+
+/* xorshift64 with a fixed seed: fuzz inputs that reproduce run to run. */
+static uint64_t emu_test_rnd_state = 0x9e3779b97f4a7c15ull;
+
+static inline uint64_t emu_test_rnd(void)
+{
+	emu_test_rnd_state ^= emu_test_rnd_state << 13;
+	emu_test_rnd_state ^= emu_test_rnd_state >> 7;
+	emu_test_rnd_state ^= emu_test_rnd_state << 17;
+	return emu_test_rnd_state;
+}
 
 static inline int emu_test_exit(void)
 {

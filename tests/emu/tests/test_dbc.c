@@ -609,16 +609,6 @@ static void test_single_msi(void)
 	CHECK_EQ(msis_total, 1);
 }
 
-static uint64_t rnd_state = 0x9e3779b97f4a7c15ull;
-
-static uint64_t rnd(void)
-{
-	rnd_state ^= rnd_state << 13;
-	rnd_state ^= rnd_state >> 7;
-	rnd_state ^= rnd_state << 17;
-	return rnd_state;
-}
-
 /* Garbage requests, register writes and sizes: no crash, sane pointers. */
 static void test_fuzz(void)
 {
@@ -631,46 +621,46 @@ static void test_fuzz(void)
 	for (unsigned int id = 0; id < EMU_NUM_DBC; id++)
 		activate(id, 1 + id * 7);	/* all share one ring area */
 	for (int iter = 0; iter < 20000; iter++) {
-		unsigned int id = rnd() % EMU_NUM_DBC;
+		unsigned int id = emu_test_rnd() % EMU_NUM_DBC;
 		uint32_t n = 1 + id * 7;
-		uint8_t *slot = g(RING + (rnd() % n) * EMU_DBC_REQ_ELEM);
-		uint64_t r = rnd();
+		uint8_t *slot = g(RING + (emu_test_rnd() % n) * EMU_DBC_REQ_ELEM);
+		uint64_t r = emu_test_rnd();
 
 		for (int i = 0; i < EMU_DBC_REQ_ELEM; i += 8)
-			put_le64(slot + i, rnd());
+			put_le64(slot + i, emu_test_rnd());
 		if (r & 1) {	/* make it plausible */
 			slot[3] &= 0x9b;
 			slot[3] |= 0x08;
-			put_le64(slot + 8, addrs[rnd() % 8]);
-			put_le64(slot + 16, addrs[rnd() % 8]);
-			put_le32(slot + 24, (uint32_t)(rnd() % 8192));
-			put_le64(slot + 32, addrs[rnd() % 8] + (rnd() & 3));
+			put_le64(slot + 8, addrs[emu_test_rnd() % 8]);
+			put_le64(slot + 16, addrs[emu_test_rnd() % 8]);
+			put_le32(slot + 24, (uint32_t)(emu_test_rnd() % 8192));
+			put_le64(slot + 32, addrs[emu_test_rnd() % 8] + (emu_test_rnd() & 3));
 		}
 		switch ((r >> 1) % 8) {
 		case 0: case 1: case 2:
-			reg_w(id, EMU_DBC_REQTP, (uint32_t)(rnd() % (n + 2)));
+			reg_w(id, EMU_DBC_REQTP, (uint32_t)(emu_test_rnd() % (n + 2)));
 			break;
 		case 3:
 			reg_w(id, EMU_DBC_RSPHP, reg_r(id, EMU_DBC_RSPTP));
 			break;
 		case 4:
-			reg_w(id, EMU_DBC_RSPHP, (uint32_t)rnd());
+			reg_w(id, EMU_DBC_RSPHP, (uint32_t)emu_test_rnd());
 			break;
 		case 5:
-			emu_dbc_sem_set(eng, id, rnd() % 32, (uint16_t)rnd());
+			emu_dbc_sem_set(eng, id, emu_test_rnd() % 32, (uint16_t)emu_test_rnd());
 			break;
 		case 6: {
 			uint8_t buf[16];
-			uint64_t off = rnd() % (EMU_BAR2_SIZE - 16);
-			uint64_t len = 1 + rnd() % 16;
+			uint64_t off = emu_test_rnd() % (EMU_BAR2_SIZE - 16);
+			uint64_t len = 1 + emu_test_rnd() % 16;
 
 			if (r & 0x100)
-				off = EMU_DBC_BASE + (rnd() % 0x11000);
+				off = EMU_DBC_BASE + (emu_test_rnd() % 0x11000);
 			if (off + len > EMU_BAR2_SIZE)
 				off = EMU_BAR2_SIZE - len;
 			if (r & 0x200) {
 				for (int i = 0; i < 16; i++)
-					buf[i] = (uint8_t)rnd();
+					buf[i] = (uint8_t)emu_test_rnd();
 				emu_mmio_write(&dev, 2, off, buf, len);
 			} else {
 				emu_mmio_read(&dev, 2, off, buf, len);

@@ -696,27 +696,16 @@ static void test_event_doorbell_only(void)
 	CHECK_EQ(e.dw0 >> 24, 2);
 }
 
-/* xorshift: a fixed sequence, so failures reproduce. */
-static uint64_t rnd_state = 0x9e3779b97f4a7c15ull;
-
-static uint64_t rnd(void)
-{
-	rnd_state ^= rnd_state << 13;
-	rnd_state ^= rnd_state >> 7;
-	rnd_state ^= rnd_state << 17;
-	return rnd_state;
-}
-
 /* A random ring element, mostly plausible. */
 static void random_el(uint64_t gpa)
 {
 	static const uint8_t types[] = { 0x01, 0x02, 0x02, 0x10, 0x11, 0x12, 0x12, 0x99 };
-	uint32_t dw0 = (uint32_t)rnd(), dw1 = (uint32_t)rnd();
+	uint32_t dw0 = (uint32_t)emu_test_rnd(), dw1 = (uint32_t)emu_test_rnd();
 
-	dw1 = (dw1 & 0xff00ffffu) | (uint32_t)types[rnd() % 8] << 16;
-	if (rnd() % 2)
-		dw1 = (dw1 & 0x00ffffffu) | (uint32_t)(rnd() % 24) << 24;
-	put_el(gpa, rnd() % 4 ? BUF + rnd() % 0x8000 : rnd(), dw0, dw1);
+	dw1 = (dw1 & 0xff00ffffu) | (uint32_t)types[emu_test_rnd() % 8] << 16;
+	if (emu_test_rnd() % 2)
+		dw1 = (dw1 & 0x00ffffffu) | (uint32_t)(emu_test_rnd() % 24) << 24;
+	put_el(gpa, emu_test_rnd() % 4 ? BUF + emu_test_rnd() % 0x8000 : emu_test_rnd(), dw0, dw1);
 }
 
 /* A host writing garbage everywhere: the device must survive and stop. */
@@ -726,9 +715,9 @@ static void test_random_host(void)
 
 	bring_up();
 	for (i = 0; i < 20000; i++) {
-		uint64_t r = rnd(), wp = G_BASE + 0x3000 + (rnd() % 0x4000 & ~15ull);
-		uint32_t off, val = (uint32_t)rnd();
-		uint64_t big = rnd();
+		uint64_t r = emu_test_rnd(), wp = G_BASE + 0x3000 + (emu_test_rnd() % 0x4000 & ~15ull);
+		uint32_t off, val = (uint32_t)emu_test_rnd();
+		uint64_t big = emu_test_rnd();
 
 		if (i % 2000 == 0) {
 			/* A fresh, valid power-up, then broken ring contents. */
@@ -739,27 +728,27 @@ static void test_random_host(void)
 			start_control();
 			for (j = 0; j < 24; j++)
 				set_ctx(CHAN_CTX + j * CTX_SIZE, 1, 1 + j % 2,
-					rnd() % 8 ? 0 : rnd() % 3,
+					emu_test_rnd() % 8 ? 0 : emu_test_rnd() % 3,
 					G_BASE + 0x5000 + 0x800 * (j % 2),
-					rnd() % 8 ? 16 * CH_ELS : rnd() % 0x10000);
+					emu_test_rnd() % 8 ? 16 * CH_ELS : emu_test_rnd() % 0x10000);
 		}
 		if (i % 100 == 0)
 			for (j = 0; j < 0x3000; j += 16)
 				random_el(CMD_RING + j);
 		switch (r % 8) {
 		case 0:
-			off = rnd() % 0x1000 & ~3u;
+			off = emu_test_rnd() % 0x1000 & ~3u;
 			if (off == 0x38 || off == 0xb0)
 				continue;	/* resets have their own case */
 			break;
 		case 1:
 		case 2:
-			off = EMU_MHI_CHDB_OFF + 8 * (rnd() % 24);
+			off = EMU_MHI_CHDB_OFF + 8 * (emu_test_rnd() % 24);
 			val = (uint32_t)wp;
 			wr(off + 4, (uint32_t)(wp >> 32));
 			break;
 		case 3:
-			off = EMU_MHI_ERDB_OFF + 8 * (rnd() % 2);
+			off = EMU_MHI_ERDB_OFF + 8 * (emu_test_rnd() % 2);
 			val = (uint32_t)wp;
 			wr(off + 4, (uint32_t)(wp >> 32));
 			break;
@@ -770,22 +759,22 @@ static void test_random_host(void)
 			break;
 		case 5:
 			off = 0x38;
-			val = (rnd() % 4 ? 2 : rnd() % 8) << 8 |
-			      (rnd() % 64 ? 0 : 2);
+			val = (emu_test_rnd() % 4 ? 2 : emu_test_rnd() % 8) << 8 |
+			      (emu_test_rnd() % 64 ? 0 : 2);
 			break;
 		case 6:
-			if (rnd() % 256 == 0)
+			if (emu_test_rnd() % 256 == 0)
 				emu_mhi_raise_syserr(mhi);
 			(void)get_ev(&(struct ev){ 0 });
 			continue;
 		default:
-			off = (uint32_t)(rnd() % 0x1000);
+			off = (uint32_t)(emu_test_rnd() % 0x1000);
 			emu_mmio_write(&dev, 0, off, &big,
-				       1 + rnd() % (0x1000 - off < 8 ? 1 : 8));
+				       1 + emu_test_rnd() % (0x1000 - off < 8 ? 1 : 8));
 			continue;
 		}
 		wr(off, val);
-		(void)rd(rnd() % 0x1000 & ~3u);
+		(void)rd(emu_test_rnd() % 0x1000 & ~3u);
 	}
 	/* Still a device: reset and power-up work. */
 	wr(0x38, 2);
