@@ -38,7 +38,8 @@ struct dbc_chan {
 	bool stalled;		/* on a semaphore wait */
 	bool held;		/* on a full response ring */
 	/* Fault injection. */
-	bool hang;
+	bool hang;		/* permanent: --hang-dbc, emu_dbc_set_hang() */
+	bool hang_once;		/* until the next channel reset */
 	uint32_t drop_every, drop_n;
 	uint32_t corrupt_every, corrupt_n;
 	uint16_t corrupt_status;
@@ -333,21 +334,28 @@ static bool rsp_write(struct emu_dbc *e, unsigned int id, struct dbc_chan *ch,
 	return was_empty;
 }
 
+static void dbc_irq(struct emu_dbc *e, unsigned int id)
+{
+	e->ch[id].c.irqs++;
+	emu_irq_raise(e->dev, 1 + id);
+}
+
 /*
  * Consume requests from reqhp up to reqtp, at most one ring's worth,
- * stopping at a semaphore wait or a full response ring. One MSI at the end
- * if the response ring went from empty to non-empty or a request forced
- * one.
+ * stopping at a semaphore wait or a full response ring. Returns true if
+ * the batch wants an MSI: the response ring went from empty to non-empty
+ * or a request forced one. The caller raises it, at most one per
+ * register write.
  */
-static void dbc_run(struct emu_dbc *e, unsigned int id)
+static bool dbc_process(struct emu_dbc *e, unsigned int id)
 {
 	struct dbc_chan *ch = &e->ch[id];
 	uint32_t nelem = ch->cfg.nelem;
 	bool irq = false;
 	uint32_t budget;
 
-	if (!ch->active || ch->hang)
-		return;
+	if (!ch->active || ch->hang || ch->hang_once)
+		return false;
 	for (budget = nelem; ch->reqhp != ch->reqtp && budget; budget--) {
 		uint8_t cmd;
 
@@ -403,10 +411,45 @@ static void dbc_run(struct emu_dbc *e, unsigned int id)
 		ch->reqhp = (ch->reqhp + 1) % nelem;
 		ch->c.requests++;
 	}
-	if (irq) {
-		ch->c.irqs++;
-		emu_irq_raise(e->dev, 1 + id);
-	}
+	return irq;
+}
+
+static void dbc_run(struct emu_dbc *e, unsigned int id)
+{
+	if (dbc_process(e, id))
+		dbc_irq(e, id);
+}
+
+/*
+ * Is a request unfinished? Processing is synchronous, so requests between
+ * REQHP and REQTP are left only when something holds the one at REQHP: a
+ * hang, a semaphore wait, a full response ring.
+ */
+static bool chan_busy(const struct dbc_chan *ch)
+{
+	return ch->have_req || ch->reqhp != ch->reqtp;
+}
+
+/*
+ * The host resets the channel (REQTP := REQHP while busy): the request at
+ * REQHP and any queued behind it are dropped without a response. REQHP,
+ * the response ring, the semaphores and the permanent hang stay.
+ */
+static void chan_abort(struct emu_dbc *e, unsigned int id)
+{
+	struct dbc_chan *ch = &e->ch[id];
+
+	emu_log(e->dev, "DBC%u: reset at request %u (%s)", id, ch->reqhp,
+		ch->hang_once ? "one-shot hang" : ch->hang ? "hang" :
+		ch->stalled ? "semaphore wait" : ch->held ? "response ring full" :
+		"in progress");
+	ch->have_req = false;
+	ch->phase = PH_PRESYNC;
+	ch->status = ch->err_pending = 0;
+	ch->stalled = ch->held = false;
+	ch->hang_once = false;
+	ch->reqtp = ch->reqhp;
+	ch->c.resets++;
 }
 
 /* ---- registers --------------------------------------------------------- */
@@ -455,11 +498,22 @@ static void reg_write(struct emu_dbc *e, unsigned int id, unsigned int reg,
 			ch->cfg.nelem);
 		return;
 	}
-	if (reg == 1)
-		ch->reqtp = val;
-	else
-		ch->rsphp = val;
-	dbc_run(e, id);
+	if (reg == 1) {
+		if (val == ch->reqhp && chan_busy(ch))
+			chan_abort(e, id);
+		else
+			ch->reqtp = val;
+		dbc_run(e, id);
+		return;
+	}
+	ch->rsphp = val;
+	/*
+	 * Responses still in the ring after the acknowledgement (and after
+	 * what it let through) interrupt again: they may have arrived after
+	 * the host last read RSPTP, without an empty -> non-empty transition.
+	 */
+	if (dbc_process(e, id) || ch->rsphp != ch->rsptp)
+		dbc_irq(e, id);
 }
 
 static void dbc_bar_read(struct emu_device *dev, void *priv, uint64_t off,
@@ -543,7 +597,7 @@ void emu_dbc_destroy(struct emu_dbc *e)
 	if (!e)
 		return;
 	if (e->mgr)
-		emu_manager_set_dbc_hook(e->mgr, NULL, NULL);
+		emu_manager_set_dbc_ops(e->mgr, NULL, NULL);
 	if (e->mem)
 		munmap(e->mem, e->mem_size);
 	free(e);
@@ -564,6 +618,7 @@ static void chan_reset(struct dbc_chan *ch)
 	ch->phase = PH_PRESYNC;
 	ch->status = ch->err_pending = 0;
 	ch->stalled = ch->held = false;
+	ch->hang_once = false;
 	ch->drop_n = ch->corrupt_n = 0;
 }
 
@@ -604,10 +659,30 @@ static void manager_hook(void *ctx, unsigned int id, bool active)
 		emu_dbc_activate(e, id, cfg);
 }
 
+static int manager_hang_once(void *ctx, unsigned int id)
+{
+	return emu_dbc_hang_once(ctx, id);
+}
+
+static int manager_get_counters(void *ctx, unsigned int id,
+				struct emu_dbc_counters *out)
+{
+	if (id >= EMU_NUM_DBC)
+		return -EINVAL;
+	emu_dbc_get_counters(ctx, id, out);
+	return 0;
+}
+
+static const struct emu_dbc_ops manager_ops = {
+	.changed = manager_hook,
+	.hang_once = manager_hang_once,
+	.get_counters = manager_get_counters,
+};
+
 void emu_dbc_connect(struct emu_dbc *e, struct emu_manager *mgr)
 {
 	e->mgr = mgr;
-	emu_manager_set_dbc_hook(mgr, manager_hook, e);
+	emu_manager_set_dbc_ops(mgr, &manager_ops, e);
 }
 
 int emu_dbc_sem_get(struct emu_dbc *e, unsigned int id, unsigned int idx)
@@ -634,6 +709,16 @@ void emu_dbc_set_hang(struct emu_dbc *e, unsigned int id, bool hang)
 	e->ch[id].hang = hang;
 	if (!hang)
 		dbc_run(e, id);
+}
+
+int emu_dbc_hang_once(struct emu_dbc *e, unsigned int id)
+{
+	if (id >= EMU_NUM_DBC)
+		return -EINVAL;
+	if (!e->ch[id].active)
+		return -ENODEV;
+	e->ch[id].hang_once = true;
+	return 0;
 }
 
 void emu_dbc_set_drop_rsp(struct emu_dbc *e, unsigned int id, uint32_t every)
@@ -683,6 +768,7 @@ static const char *const counter_names[] = {
 	"requests", "responses", "dma_to_dev_bytes", "dma_from_dev_bytes",
 	"irqs", "errors", "stalls", "rsp_full", "sem_ops", "doorbells",
 	"bad_index", "ignored_writes", "rsp_dropped", "rsp_corrupted",
+	"resets",
 };
 
 _Static_assert(sizeof(counter_names) / sizeof(counter_names[0]) == NCOUNTERS,

@@ -14,7 +14,18 @@
  * commands, write a doorbell into device memory and ask for a 4-byte
  * response (req_id, status). An MSI goes out on vector 1 + i when the
  * response ring goes from empty to non-empty, or when a request asks for
- * one (force-MSI bit), as the real DMA Bridge does.
+ * one (force-MSI bit), as the real DMA Bridge does; and when a host write
+ * to RSPHP leaves responses in the ring, so that a host that read RSPTP
+ * once, retired what it saw and acknowledged hears of the ones that came
+ * in meanwhile (they made no empty -> non-empty transition).
+ *
+ * Channel reset: the real DMA Bridge's reset sequence is not public. The
+ * emulator's model is what the driver does: a REQTP write equal to REQHP
+ * while a request is unfinished (queued behind a hang, waiting on a
+ * semaphore, held by a full response ring, fetched and not done) aborts
+ * it: no response, its state and a one-shot hang are forgotten, REQHP
+ * stays (the ring is empty now), semaphores are kept, `resets` counts it.
+ * With nothing unfinished the same write is the ordinary no-op.
  *
  * Device memory is one flat region of the emulator's own, device addresses
  * 0 .. size - 1, mapped lazily (it is not the manager's per-tag storage).
@@ -104,6 +115,7 @@ struct emu_dbc_counters {
 	uint64_t ignored_writes;	/* read-only register, or inactive DBC */
 	uint64_t rsp_dropped;		/* fault injection */
 	uint64_t rsp_corrupted;		/* fault injection */
+	uint64_t resets;		/* channel resets that aborted a request */
 };
 
 struct emu_dbc *emu_dbc_create(struct emu_device *dev);
@@ -113,15 +125,17 @@ void emu_dbc_destroy(struct emu_dbc *e);
 void emu_dbc_attach(struct emu_dbc *e);
 
 /*
- * Follow the manager's activations and releases (emu_manager_set_dbc_hook()
- * on @mgr, which then belongs to the engine).
+ * Follow the manager's activations and releases, and serve its
+ * EMU_PT_HANG_DBC and EMU_PT_DBC_COUNTERS passthroughs
+ * (emu_manager_set_dbc_ops() on @mgr, which then belongs to the engine).
  */
 void emu_dbc_connect(struct emu_dbc *e, struct emu_manager *mgr);
 
 /*
  * What the manager's hook does: activate DBC @id with @cfg (rings start
  * at index 0, semaphores 0), or release it (stop, forget all state; reads
- * return 0 again). Fault settings and counters are kept.
+ * return 0 again). Fault settings and counters are kept; a one-shot hang
+ * is forgotten.
  */
 void emu_dbc_activate(struct emu_dbc *e, unsigned int id,
 		      const struct emu_dbc_cfg *cfg);
@@ -153,6 +167,15 @@ void emu_dbc_set_hang(struct emu_dbc *e, unsigned int id, bool hang);
 void emu_dbc_set_drop_rsp(struct emu_dbc *e, unsigned int id, uint32_t every);
 void emu_dbc_set_corrupt_rsp(struct emu_dbc *e, unsigned int id,
 			     uint32_t every, uint16_t status);
+
+/*
+ * One-shot hang of active DBC @id (what EMU_PT_HANG_DBC does): from now on
+ * it processes nothing, so the request at REQHP is never completed, until
+ * the host resets the channel (see above) or the DBC is released. Separate
+ * from the permanent hang, which a reset leaves alone. 0, -EINVAL (bad
+ * id), -ENODEV (not active).
+ */
+int emu_dbc_hang_once(struct emu_dbc *e, unsigned int id);
 
 /* Counters of DBC @id, or of all of them for @id == EMU_NUM_DBC. */
 void emu_dbc_get_counters(const struct emu_dbc *e, unsigned int id,

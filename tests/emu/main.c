@@ -295,22 +295,24 @@ int main(int argc, char **argv)
 		fprintf(stderr, "qaic-emu: out of memory\n");
 		return 1;
 	}
+	/* Startup errors free everything too, so that ASan runs stay clean. */
 	sig_fd = setup_signals();
 	if (sig_fd < 0) {
 		fprintf(stderr, "qaic-emu: signals: %s\n", strerror(-sig_fd));
+		emu_destroy(emu);
 		return 1;
 	}
 	ret = vu_listen(&emu->vu, opts.socket_path);
 	if (ret) {
 		fprintf(stderr, "qaic-emu: listen on %s: %s\n", opts.socket_path,
 			strerror(-ret));
-		return 1;
+		goto fail;
 	}
 	if (opts.ready_path && (ret = create_ready_file(opts.ready_path))) {
 		fprintf(stderr, "qaic-emu: %s: %s\n", opts.ready_path,
 			strerror(-ret));
 		unlink(opts.socket_path);
-		return 1;
+		goto fail;
 	}
 	emu_log(&emu->dev, "listening on %s (MSI-X %s)", opts.socket_path,
 		opts.no_msix ? "off" : "on");
@@ -324,4 +326,9 @@ int main(int argc, char **argv)
 	emu_destroy(emu);
 	close(sig_fd);
 	return 0;
+
+fail:
+	emu_destroy(emu);
+	close(sig_fd);
+	return 1;
 }

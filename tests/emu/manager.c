@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dbc.h"		/* struct emu_dbc_counters */
 #include "device.h"
 #include "manager.h"
 #include "le_bytes.h"
@@ -163,8 +164,8 @@ struct emu_manager {
 	struct mgr_tag tags[MAX_TAGS];
 	struct mgr_cont conts[MAX_CONTS];
 	uint64_t cont_stamp;
-	void (*dbc_hook)(void *ctx, unsigned int id, bool active);
-	void *dbc_hook_ctx;
+	const struct emu_dbc_ops *dbc_ops;	/* the DBC engine, or NULL */
+	void *dbc_ctx;
 	struct mgr_counters c;
 	uint8_t ans[NNC_MAX_RSP_LEN];	/* answer being built */
 };
@@ -318,8 +319,8 @@ static void dbc_release(struct emu_manager *mgr, unsigned int id)
 		return;
 	memset(&mgr->dbc[id], 0, sizeof(mgr->dbc[id]));
 	mgr->c.deactivates++;
-	if (mgr->dbc_hook)
-		mgr->dbc_hook(mgr->dbc_hook_ctx, id, false);
+	if (mgr->dbc_ops && mgr->dbc_ops->changed)
+		mgr->dbc_ops->changed(mgr->dbc_ctx, id, false);
 }
 
 /* ------------------------------------------------------------------ */
@@ -583,6 +584,52 @@ static void pt_status(struct emu_manager *mgr, struct answer *a, uint32_t op,
 	put_le32(p + 16, status);
 }
 
+/* Byte offsets of struct emu_pt_dbc_counters in the passthrough payload. */
+#define PT_DBC_C_FIELDS	16
+#define PT_DBC_C_LEN	(PT_DBC_C_FIELDS + 15 * 8)
+
+_Static_assert(sizeof(struct emu_pt_dbc_counters) == PT_DBC_C_LEN,
+	       "struct emu_pt_dbc_counters is 136 bytes, no holes");
+
+/*
+ * EMU_PT_DBC_COUNTERS. The engine hands over a copy of its counters: no
+ * MMIO, so the DBC's own register counters do not move by being read.
+ */
+static void pt_dbc_counters(struct emu_manager *mgr, struct answer *a,
+			    uint32_t arg)
+{
+	struct emu_dbc_counters c = { 0 };
+	uint32_t status = EMU_PT_OK;
+	uint8_t *q, *f;
+
+	if (arg >= EMU_NUM_DBC || !mgr->dbc_ops || !mgr->dbc_ops->get_counters ||
+	    mgr->dbc_ops->get_counters(mgr->dbc_ctx, arg, &c)) {
+		memset(&c, 0, sizeof(c));
+		status = EMU_PT_E_DBC;
+		mgr->c.pt_errors++;
+	}
+	q = ans_trans(a, T_PASSTHROUGH_FROM_DEV, TH_LEN + PT_DBC_C_LEN);
+	if (!q)
+		return;
+	q += TH_LEN;
+	put_le32(q, EMU_PT_DBC_COUNTERS);
+	put_le32(q + 4, arg);
+	put_le32(q + 8, status);
+	/* The order of struct emu_pt_dbc_counters, not of the engine's struct. */
+	f = q + PT_DBC_C_FIELDS;
+	for (unsigned int i = 0; i < 4; i++, f += 8)
+		put_le64(f, c.reg_reads[i]);
+	for (unsigned int i = 0; i < 4; i++, f += 8)
+		put_le64(f, c.reg_writes[i]);
+	put_le64(f, c.requests);
+	put_le64(f + 8, c.responses);
+	put_le64(f + 16, c.dma_to_dev_bytes);
+	put_le64(f + 24, c.dma_from_dev_bytes);
+	put_le64(f + 32, c.irqs);
+	put_le64(f + 40, c.errors);
+	put_le64(f + 48, c.resets);
+}
+
 static void do_passthrough(struct emu_manager *mgr, struct msg_ctx *ctx,
 			   struct answer *a, const uint8_t *p, uint32_t len)
 {
@@ -653,6 +700,20 @@ static void do_passthrough(struct emu_manager *mgr, struct msg_ctx *ctx,
 		q = ans_trans(a, T_DEACTIVATE_FROM_DEV, DEACT_RSP_LEN);
 		if (q)
 			put_le32(q + 12, arg);
+		return;
+	case EMU_PT_HANG_DBC:
+		/* A test facility: any user may hang any active DBC. */
+		if (arg >= EMU_NUM_DBC || !mgr->dbc[arg].active ||
+		    !mgr->dbc_ops || !mgr->dbc_ops->hang_once ||
+		    mgr->dbc_ops->hang_once(mgr->dbc_ctx, arg)) {
+			pt_status(mgr, a, op, arg, EMU_PT_E_DBC);
+			return;
+		}
+		mgr_log(mgr, "DBC%u: one-shot hang armed by passthrough", arg);
+		pt_status(mgr, a, op, arg, EMU_PT_OK);
+		return;
+	case EMU_PT_DBC_COUNTERS:
+		pt_dbc_counters(mgr, a, arg);
 		return;
 	default:
 		pt_status(mgr, a, op, arg, EMU_PT_E_UNKNOWN_OP);
@@ -834,8 +895,8 @@ static void do_activate(struct emu_manager *mgr, struct msg_ctx *ctx,
 		};
 		mgr->c.activates++;
 		ctx->activated = (int)id;
-		if (mgr->dbc_hook)
-			mgr->dbc_hook(mgr->dbc_hook_ctx, id, true);
+		if (mgr->dbc_ops && mgr->dbc_ops->changed)
+			mgr->dbc_ops->changed(mgr->dbc_ctx, id, true);
 	} else {
 		/*
 		 * Linux 6.12 checks dbc_id against the DBC count before it
@@ -1047,7 +1108,7 @@ void emu_manager_destroy(struct emu_manager *mgr)
 {
 	if (!mgr)
 		return;
-	mgr->dbc_hook = NULL;
+	mgr->dbc_ops = NULL;
 	emu_manager_reset(mgr);
 	free(mgr);
 }
@@ -1068,12 +1129,11 @@ const struct emu_dbc_cfg *emu_manager_dbc(struct emu_manager *mgr,
 	return id < EMU_NUM_DBC ? &mgr->dbc[id] : NULL;
 }
 
-void emu_manager_set_dbc_hook(struct emu_manager *mgr,
-			      void (*fn)(void *ctx, unsigned int id, bool active),
-			      void *ctx)
+void emu_manager_set_dbc_ops(struct emu_manager *mgr,
+			     const struct emu_dbc_ops *ops, void *ctx)
 {
-	mgr->dbc_hook = fn;
-	mgr->dbc_hook_ctx = ctx;
+	mgr->dbc_ops = ops;
+	mgr->dbc_ctx = ctx;
 }
 
 const void *emu_manager_tag_data(struct emu_manager *mgr, uint32_t handle,

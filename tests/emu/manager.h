@@ -44,6 +44,20 @@ struct emu_manager;
  * DBC (arg < EMU_NUM_DBC), which the host needs to free the rings.
  */
 #define EMU_PT_DEACTIVATE	4
+/*
+ * Fault injection from inside the guest: DBC arg (active, any owner) stops
+ * processing, so the request at its REQHP is never completed, until the
+ * host resets the channel (see dbc.h, "Channel reset"). One-shot: the
+ * reset clears it. Answer: struct emu_pt_status, EMU_PT_E_DBC if arg >=
+ * EMU_NUM_DBC or the DBC is not active.
+ */
+#define EMU_PT_HANG_DBC		5
+/*
+ * The counters of DBC arg (struct emu_dbc_counters of dbc.h; active or
+ * not, they persist). Answer: struct emu_pt_dbc_counters, EMU_PT_E_DBC if
+ * arg >= EMU_NUM_DBC.
+ */
+#define EMU_PT_DBC_COUNTERS	6
 
 struct emu_pt_req {
 	uint32_t op;
@@ -68,12 +82,33 @@ struct emu_pt_status {
 	uint32_t pad;
 };
 
+/*
+ * Answer of EMU_PT_DBC_COUNTERS, 136 bytes; the fields are those of struct
+ * emu_dbc_counters, all 0 when status is not EMU_PT_OK.
+ */
+struct emu_pt_dbc_counters {
+	uint32_t op;		/* EMU_PT_DBC_COUNTERS */
+	uint32_t arg;		/* the DBC */
+	uint32_t status;	/* EMU_PT_OK or EMU_PT_E_DBC */
+	uint32_t pad;
+	uint64_t reg_reads[4];	/* REQHP, REQTP, RSPHP, RSPTP */
+	uint64_t reg_writes[4];
+	uint64_t requests;
+	uint64_t responses;
+	uint64_t dma_to_dev_bytes;
+	uint64_t dma_from_dev_bytes;
+	uint64_t irqs;
+	uint64_t errors;
+	uint64_t resets;
+};
+
 #define EMU_PT_OK		0
 #define EMU_PT_E_NO_TAG		1	/* XFER_SUM: no transfer with this tag */
 #define EMU_PT_E_UNKNOWN_OP	2
 #define EMU_PT_E_SHORT		3	/* payload shorter than the op needs */
 #define EMU_PT_E_TOO_BIG	4	/* the answer would not fit 4 KiB */
-#define EMU_PT_E_DBC		5	/* DEACTIVATE: no such DBC, or not ours */
+#define EMU_PT_E_DBC		5	/* no such DBC; DEACTIVATE: not ours;
+					 * HANG_DBC: not active */
 #define EMU_PT_E_NO_ROOM	6	/* XFER_EXPECT: tag table full */
 
 /*
@@ -149,13 +184,34 @@ void emu_manager_set_mem_size(struct emu_manager *mgr, uint64_t bytes);
 const struct emu_dbc_cfg *emu_manager_dbc(struct emu_manager *mgr,
 					  unsigned int id);
 
+struct emu_dbc_counters;
+
 /*
- * Called when a DBC is activated (@active true, its config already set) or
- * released (deactivate, terminate, abort, reset). NULL @fn: no hook.
+ * What the manager needs of the DBC engine (dbc.c); any member may be
+ * NULL. @ctx of emu_manager_set_dbc_ops() is passed to each.
  */
-void emu_manager_set_dbc_hook(struct emu_manager *mgr,
-			      void (*fn)(void *ctx, unsigned int id, bool active),
-			      void *ctx);
+struct emu_dbc_ops {
+	/*
+	 * DBC @id was activated (@active true, its config already set) or
+	 * released (deactivate, terminate, abort, reset).
+	 */
+	void (*changed)(void *ctx, unsigned int id, bool active);
+	/* EMU_PT_HANG_DBC: arm DBC @id's one-shot hang. 0 or -errno. */
+	int (*hang_once)(void *ctx, unsigned int id);
+	/*
+	 * EMU_PT_DBC_COUNTERS: DBC @id's counters into @out, without
+	 * counting anything itself. 0 or -errno.
+	 */
+	int (*get_counters)(void *ctx, unsigned int id,
+			    struct emu_dbc_counters *out);
+};
+
+/*
+ * Connect the DBC engine: @ops (kept, not copied) and @ctx. NULL @ops:
+ * none; then EMU_PT_HANG_DBC and EMU_PT_DBC_COUNTERS answer EMU_PT_E_DBC.
+ */
+void emu_manager_set_dbc_ops(struct emu_manager *mgr,
+			     const struct emu_dbc_ops *ops, void *ctx);
 
 /*
  * The bytes DMA transfers delivered for (@handle, @tag), in order, or NULL

@@ -6,6 +6,7 @@
  *
  * Copyright (c) 2026 The qaic authors.
  */
+#include <errno.h>
 #include <linux/pci_regs.h>
 #include <stdlib.h>
 #include <string.h>
@@ -270,6 +271,40 @@ static void test_msi_rules(void)
 	CHECK_EQ(msis_total, 3);
 }
 
+/*
+ * A host that read RSPTP once, retired those responses and wrote RSPHP
+ * hears of the ones that came in meanwhile: an MSI for every RSPHP write
+ * that leaves the ring non-empty.
+ */
+static void test_msi_after_ack(void)
+{
+	setup();
+	activate(0, 16);
+	put_req(0, &(struct req){ .id = 1, .cmd = RSPF });
+	reg_w(0, EMU_DBC_REQTP, 1);
+	CHECK_EQ(msis[1], 1);
+	/* The host reads RSPTP (1); two more arrive before it acknowledges. */
+	CHECK_EQ(reg_r(0, EMU_DBC_RSPTP), 1);
+	put_req(1, &(struct req){ .id = 2, .cmd = RSPF });
+	put_req(2, &(struct req){ .id = 3, .cmd = RSPF });
+	reg_w(0, EMU_DBC_REQTP, 3);
+	CHECK_EQ(msis[1], 1);			/* ring was not empty */
+	reg_w(0, EMU_DBC_RSPHP, 1);		/* retires only what it saw */
+	CHECK_EQ(msis[1], 2);
+	CHECK_EQ(counters(0).irqs, 2);
+	/* Writing the same value again: still responses, again an MSI. */
+	reg_w(0, EMU_DBC_RSPHP, 1);
+	CHECK_EQ(msis[1], 3);
+	/* Drained: no MSI. An ignored write (bad index): none either. */
+	reg_w(0, EMU_DBC_RSPHP, 3);
+	CHECK_EQ(msis[1], 3);
+	reg_w(0, EMU_DBC_RSPHP, 16);
+	CHECK_EQ(msis[1], 3);
+	CHECK_EQ(counters(0).bad_index, 1);
+	CHECK_EQ(msis_total, 3);
+	CHECK_EQ(counters(0).irqs, 3);
+}
+
 static void test_semaphores(void)
 {
 	struct emu_dbc_counters c;
@@ -472,13 +507,14 @@ static void test_rsp_full_and_wrap(void)
 	CHECK_EQ(reg_r(6, EMU_DBC_RSPTP), 0);
 	CHECK_EQ(rsp_at(3), RSP(13, 0));
 	CHECK_EQ(counters(6).rsp_full, 2);
-	CHECK_EQ(msis[7], 1);			/* never went empty */
-	/* The host drains everything: the last one goes, with an MSI. */
+	CHECK_EQ(msis[7], 2);			/* responses left after the ack */
+	/* The host drains everything: the last one goes; one MSI per write. */
 	reg_w(6, EMU_DBC_RSPHP, 0);
 	CHECK_EQ(reg_r(6, EMU_DBC_REQHP), 1);
 	CHECK_EQ(reg_r(6, EMU_DBC_RSPTP), 1);
 	CHECK_EQ(rsp_at(0), RSP(14, 0));
-	CHECK_EQ(msis[7], 2);
+	CHECK_EQ(msis[7], 3);
+	CHECK_EQ(counters(6).irqs, 3);
 	CHECK_EQ(counters(6).requests, 5);
 	CHECK_EQ(counters(6).responses, 5);
 }
@@ -529,6 +565,179 @@ static void test_faults(void)
 	CHECK_EQ(reg_r(7, EMU_DBC_REQHP), 1);
 }
 
+/*
+ * One-shot hang: nothing is consumed until the host resets the channel
+ * (REQTP := REQHP), after which it goes on at that index.
+ */
+static void test_hang_once_reset(void)
+{
+	struct emu_dbc_counters c;
+
+	setup();
+	activate(10, 8);
+	CHECK_EQ(emu_dbc_hang_once(eng, 16), -EINVAL);
+	CHECK_EQ(emu_dbc_hang_once(eng, 11), -ENODEV);	/* not active */
+	CHECK_EQ(emu_dbc_hang_once(eng, 10), 0);
+	for (int i = 0; i < 64; i++)
+		*g(BUF + i) = (uint8_t)i;
+	put_req(0, &(struct req){ .id = 1, .cmd = TO_DEV | RSPF, .src = BUF,
+				  .dst = 0, .len = 64 });
+	put_req(1, &(struct req){ .id = 2, .cmd = RSPF });
+	reg_w(10, EMU_DBC_REQTP, 2);
+	reg_w(10, EMU_DBC_REQTP, 2);		/* ringing again changes nothing */
+	emu_dbc_sem_set(eng, 10, 0, 1);		/* nor does the workload */
+	CHECK_EQ(reg_r(10, EMU_DBC_REQHP), 0);
+	CHECK_EQ(reg_r(10, EMU_DBC_RSPTP), 0);
+	c = counters(10);
+	CHECK_EQ(c.requests, 0);
+	CHECK_EQ(c.dma_to_dev_bytes, 0);
+	CHECK_EQ(c.resets, 0);
+	CHECK_EQ(msis_total, 0);
+
+	/* The driver's reset: REQTP := REQHP, RSPHP := RSPTP. */
+	reg_w(10, EMU_DBC_REQTP, reg_r(10, EMU_DBC_REQHP));
+	reg_w(10, EMU_DBC_RSPHP, reg_r(10, EMU_DBC_RSPTP));
+	CHECK_EQ(reg_r(10, EMU_DBC_REQHP), 0);
+	CHECK_EQ(reg_r(10, EMU_DBC_REQTP), 0);
+	CHECK_EQ(counters(10).resets, 1);
+	CHECK_EQ(counters(10).requests, 0);
+	CHECK_EQ(counters(10).responses, 0);
+	CHECK_EQ(emu_dbc_sem_get(eng, 10, 0), 1);	/* semaphores kept */
+	CHECK_EQ(msis_total, 0);
+
+	/* New requests at that index complete; the hang is gone. */
+	put_req(0, &(struct req){ .id = 20, .cmd = TO_DEV | RSPF, .src = BUF,
+				  .dst = 0, .len = 64 });
+	put_req(1, &(struct req){ .id = 21, .cmd = RSPF });
+	reg_w(10, EMU_DBC_REQTP, 2);
+	CHECK_EQ(reg_r(10, EMU_DBC_REQHP), 2);
+	CHECK_EQ(reg_r(10, EMU_DBC_RSPTP), 2);
+	CHECK_EQ(rsp_at(0), RSP(20, 0));
+	CHECK_EQ(rsp_at(1), RSP(21, 0));
+	CHECK_EQ(msis[11], 1);
+	c = counters(10);
+	CHECK_EQ(c.requests, 2);
+	CHECK_EQ(c.responses, 2);
+	CHECK_EQ(c.dma_to_dev_bytes, 64);
+	reg_w(10, EMU_DBC_RSPHP, 2);
+
+	/* Nothing unfinished: REQTP := REQHP is the no-op, not a reset. */
+	reg_w(10, EMU_DBC_REQTP, 2);
+	CHECK_EQ(counters(10).resets, 1);
+	/* Armed with nothing queued: still a no-op, the hang stays armed. */
+	CHECK_EQ(emu_dbc_hang_once(eng, 10), 0);
+	reg_w(10, EMU_DBC_REQTP, 2);
+	CHECK_EQ(counters(10).resets, 1);
+	put_req(2, &(struct req){ .id = 22, .cmd = RSPF });
+	put_req(3, &(struct req){ .id = 23, .cmd = RSPF });
+	reg_w(10, EMU_DBC_REQTP, 4);
+	CHECK_EQ(reg_r(10, EMU_DBC_REQHP), 2);
+	/* A reset at a non-zero index; the host goes on from there. */
+	reg_w(10, EMU_DBC_REQTP, 2);
+	CHECK_EQ(counters(10).resets, 2);
+	CHECK_EQ(reg_r(10, EMU_DBC_REQTP), 2);
+	put_req(2, &(struct req){ .id = 24, .cmd = RSPF });
+	reg_w(10, EMU_DBC_REQTP, 3);
+	CHECK_EQ(reg_r(10, EMU_DBC_REQHP), 3);
+	CHECK_EQ(rsp_at(2), RSP(24, 0));
+	CHECK_EQ(counters(10).responses, 3);
+
+	/* A release forgets the one-shot hang. */
+	CHECK_EQ(emu_dbc_hang_once(eng, 10), 0);
+	emu_dbc_release(eng, 10);
+	activate(10, 8);
+	put_req(0, &(struct req){ .id = 25, .cmd = RSPF });
+	reg_w(10, EMU_DBC_REQTP, 1);
+	CHECK_EQ(reg_r(10, EMU_DBC_REQHP), 1);
+
+	/* A reset aborts what the permanent hang holds, but keeps the hang. */
+	emu_dbc_set_hang(eng, 10, true);
+	put_req(1, &(struct req){ .id = 26, .cmd = RSPF });
+	reg_w(10, EMU_DBC_REQTP, 2);
+	reg_w(10, EMU_DBC_REQTP, 1);
+	CHECK_EQ(counters(10).resets, 3);
+	put_req(1, &(struct req){ .id = 27, .cmd = RSPF });
+	reg_w(10, EMU_DBC_REQTP, 2);
+	CHECK_EQ(reg_r(10, EMU_DBC_REQHP), 1);
+	emu_dbc_set_hang(eng, 10, false);
+	CHECK_EQ(reg_r(10, EMU_DBC_REQHP), 2);
+	CHECK_EQ(rsp_at(1), RSP(27, 0));
+}
+
+/* Resets of a request waiting on a semaphore and of a held one. */
+static void test_reset_stalled(void)
+{
+	struct emu_dbc_counters c;
+	uint8_t m[4] = { 0 };
+
+	setup();
+	activate(12, 8);
+	/* An error without a response, then a presync wait that stalls. */
+	put_req(0, &(struct req){ .id = 1, .cmd = TO_DEV, .src = 0, .len = 4,
+				  .sem = { sem(EMU_DBC_SEM_INIT, 4, 7, false) } });
+	put_req(1, &(struct req){ .id = 2, .cmd = TO_DEV | RSPF, .src = BUF,
+				  .dst = 0x100, .len = 4,
+				  .sem = { sem(EMU_DBC_SEM_WAIT_EQUAL, 3, 1, true) } });
+	put_req(2, &(struct req){ .id = 3, .cmd = RSPF });
+	reg_w(12, EMU_DBC_REQTP, 3);
+	CHECK_EQ(reg_r(12, EMU_DBC_REQHP), 1);
+	CHECK_EQ(counters(12).stalls, 1);
+	reg_w(12, EMU_DBC_REQTP, 1);
+	CHECK_EQ(counters(12).resets, 1);
+	CHECK_EQ(reg_r(12, EMU_DBC_REQHP), 1);
+	CHECK_EQ(reg_r(12, EMU_DBC_REQTP), 1);
+	/* The aborted request does not come back when its wait is met. */
+	emu_dbc_sem_set(eng, 12, 3, 1);
+	c = counters(12);
+	CHECK_EQ(c.requests, 1);
+	CHECK_EQ(c.responses, 0);
+	CHECK_EQ(c.dma_to_dev_bytes, 0);
+	CHECK_EQ(reg_r(12, EMU_DBC_RSPTP), 0);
+	CHECK_EQ(emu_dbc_sem_get(eng, 12, 4), 0);	/* req 0 failed: no post-sync */
+	/* The next response does not carry the error from before the reset. */
+	put_req(1, &(struct req){ .id = 4, .cmd = RSPF });
+	reg_w(12, EMU_DBC_REQTP, 2);
+	CHECK_EQ(rsp_at(0), RSP(4, 0));
+	CHECK_EQ(msis[13], 1);
+	reg_w(12, EMU_DBC_RSPHP, 1);
+
+	/* A post-sync wait: transfer done, no doorbell after the reset. */
+	put_req(2, &(struct req){ .id = 5, .cmd = TO_DEV | RSPF, .src = BUF,
+				  .dst = 0x200, .len = 4,
+				  .sem = { sem(EMU_DBC_SEM_WAIT_EQUAL, 5, 9, false) },
+				  .db_addr = 0x300, .db_len = EMU_DBC_DB_ENABLE,
+				  .db_data = 0xdeadbeef });
+	reg_w(12, EMU_DBC_REQTP, 3);
+	CHECK_EQ(counters(12).dma_to_dev_bytes, 4);
+	reg_w(12, EMU_DBC_REQTP, 2);
+	CHECK_EQ(counters(12).resets, 2);
+	emu_dbc_sem_set(eng, 12, 5, 9);
+	CHECK_EQ(emu_dbc_mem_read(eng, 0x300, m, 4), 0);
+	CHECK_EQ(get_le32(m), 0);
+	CHECK_EQ(counters(12).doorbells, 0);
+	CHECK_EQ(reg_r(12, EMU_DBC_RSPTP), 1);
+
+	/* Held on a full response ring (4 elements: 3 responses fill it). */
+	activate(13, 4);
+	for (int i = 0; i < 4; i++)
+		put_req(i, &(struct req){ .id = 40 + i, .cmd = RSPF });
+	reg_w(13, EMU_DBC_REQTP, 3);
+	reg_w(13, EMU_DBC_REQTP, 0);		/* the fourth, wrapping */
+	CHECK_EQ(reg_r(13, EMU_DBC_REQHP), 3);
+	CHECK_EQ(counters(13).rsp_full, 1);
+	reg_w(13, EMU_DBC_REQTP, 3);
+	CHECK_EQ(counters(13).resets, 1);
+	reg_w(13, EMU_DBC_RSPHP, reg_r(13, EMU_DBC_RSPTP));
+	CHECK_EQ(counters(13).responses, 3);	/* the held one is gone */
+	CHECK_EQ(reg_r(13, EMU_DBC_REQHP), 3);
+	CHECK_EQ(msis[14], 1);
+	put_req(3, &(struct req){ .id = 50, .cmd = RSPF });
+	reg_w(13, EMU_DBC_REQTP, 0);
+	CHECK_EQ(reg_r(13, EMU_DBC_REQHP), 0);
+	CHECK_EQ(rsp_at(3), RSP(50, 0));
+	CHECK_EQ(msis[14], 2);
+}
+
 /* Release in the middle of a stall; semaphores start at 0 again. */
 static void test_release(void)
 {
@@ -549,40 +758,73 @@ static void test_release(void)
 	CHECK_EQ(reg_r(8, EMU_DBC_REQTP), 0);
 }
 
+/* An NNC 5.0 header for one transaction of @tlen bytes, handle 1. */
+static void nnc_header(uint8_t *msg, uint32_t tlen)
+{
+	memset(msg, 0, 32 + tlen);
+	put_le32(msg + 4, 0x43494151u);		/* magic */
+	put_le32(msg + 8, 1);			/* sequence */
+	put_le32(msg + 12, 32 + tlen);
+	put_le32(msg + 16, 1);			/* one transaction */
+	put_le32(msg + 20, 1);			/* handle */
+	put_le32(msg + 24, 0xffffffffu);
+}
+
+#define MGR_NELEM	64
+#define MGR_BUF_LEN	((MGR_NELEM * 68 + 256 + 4095) & ~4095u)
+#define MGR_RSP_RING	(RING + MGR_BUF_LEN - MGR_NELEM * 4)
+
+/* Activate a DBC with rings at RING through @mgr, as the host does. */
+static void mgr_activate(struct emu_manager *mgr)
+{
+	uint8_t msg[72], ans[4096];
+
+	nnc_header(msg, 40);
+	put_le32(msg + 32, 9);			/* ACTIVATE_TO_DEV */
+	put_le32(msg + 36, 40);
+	put_le64(msg + 40, RING);
+	put_le64(msg + 48, MGR_RSP_RING);
+	put_le32(msg + 56, MGR_NELEM);
+	put_le32(msg + 60, MGR_NELEM);
+	put_le32(msg + 64, MGR_BUF_LEN);
+	CHECK(emu_manager_handle(mgr, msg, sizeof(msg), ans, sizeof(ans)) > 32);
+	cur_nelem = MGR_NELEM;
+}
+
+/* Passthrough (@op, @arg) to @mgr: the answer's payload in @ans, or NULL. */
+static const uint8_t *mgr_pt(struct emu_manager *mgr, uint32_t op,
+			     uint32_t arg, uint8_t *ans, size_t cap)
+{
+	uint8_t msg[48];
+	size_t n;
+
+	nnc_header(msg, 16);
+	put_le32(msg + 32, 4);			/* PASSTHROUGH_TO_DEV */
+	put_le32(msg + 36, 16);
+	put_le32(msg + 40, op);
+	put_le32(msg + 44, arg);
+	n = emu_manager_handle(mgr, msg, sizeof(msg), ans, cap);
+	if (n < 32 + 8 + 16 || get_le32(ans + 32) != 3)	/* PASSTHROUGH_FROM_DEV */
+		return NULL;
+	return ans + 40;
+}
+
 /* Activation and release through the real manager (NNC 5.0 activate). */
 static void test_manager_hook(void)
 {
 	struct emu_manager *mgr;
-	uint8_t msg[72], ans[4096];
-	const uint32_t nelem = 64;
-	const uint32_t buf_len = (nelem * 68 + 256 + 4095) & ~4095u;
 
 	setup();
 	mgr = emu_manager_create(&dev);
 	if (!mgr)
 		abort();
 	emu_dbc_connect(eng, mgr);
-	memset(msg, 0, sizeof(msg));
-	put_le32(msg + 4, 0x43494151u);		/* magic */
-	put_le32(msg + 8, 1);			/* sequence */
-	put_le32(msg + 12, sizeof(msg));
-	put_le32(msg + 16, 1);			/* one transaction */
-	put_le32(msg + 20, 1);			/* handle */
-	put_le32(msg + 24, 0xffffffffu);
-	put_le32(msg + 32, 9);			/* ACTIVATE_TO_DEV */
-	put_le32(msg + 36, 40);
-	put_le64(msg + 40, RING);
-	put_le64(msg + 48, RING + buf_len - nelem * 4);
-	put_le32(msg + 56, nelem);
-	put_le32(msg + 60, nelem);
-	put_le32(msg + 64, buf_len);
-	CHECK(emu_manager_handle(mgr, msg, sizeof(msg), ans, sizeof(ans)) > 32);
-	cur_nelem = nelem;
+	mgr_activate(mgr);
 	put_req(0, &(struct req){ .id = 42, .cmd = RSPF });
 	reg_w(0, EMU_DBC_REQTP, 1);
 	CHECK_EQ(reg_r(0, EMU_DBC_REQHP), 1);
 	CHECK_EQ(reg_r(0, EMU_DBC_RSPTP), 1);
-	CHECK_EQ(get_le32(g(RING + buf_len - nelem * 4)), RSP(42, 0));
+	CHECK_EQ(get_le32(g(MGR_RSP_RING)), RSP(42, 0));
 	CHECK_EQ(msis[1], 1);
 	/* An MHI-style reset of the manager releases the DBC. */
 	emu_manager_reset(mgr);
@@ -590,6 +832,111 @@ static void test_manager_hook(void)
 	CHECK_EQ(reg_r(0, EMU_DBC_RSPTP), 0);
 	emu_dbc_destroy(eng);			/* unhooks from the manager */
 	eng = NULL;
+	emu_manager_reset(mgr);
+	emu_manager_destroy(mgr);
+}
+
+/* Payload of EMU_PT_DBC_COUNTERS against the engine's counters of @id. */
+static void check_pt_counters(const uint8_t *p, unsigned int id, int line)
+{
+	struct emu_dbc_counters c = counters(id);
+	const uint64_t want[15] = {
+		c.reg_reads[0], c.reg_reads[1], c.reg_reads[2], c.reg_reads[3],
+		c.reg_writes[0], c.reg_writes[1], c.reg_writes[2], c.reg_writes[3],
+		c.requests, c.responses, c.dma_to_dev_bytes, c.dma_from_dev_bytes,
+		c.irqs, c.errors, c.resets,
+	};
+
+	if (!p || get_le32(p) != EMU_PT_DBC_COUNTERS || get_le32(p + 4) != id ||
+	    get_le32(p + 8) != EMU_PT_OK) {
+		fprintf(stderr, "line %d: no EMU_PT_DBC_COUNTERS answer for DBC %u\n",
+			line, id);
+		emu_test_failures++;
+		return;
+	}
+	for (unsigned int k = 0; k < 15; k++)
+		if (get_le64(p + 16 + 8 * k) != want[k]) {
+			fprintf(stderr, "line %d: DBC %u counter %u: %llu, expected %llu\n",
+				line, id, k,
+				(unsigned long long)get_le64(p + 16 + 8 * k),
+				(unsigned long long)want[k]);
+			emu_test_failures++;
+		}
+}
+#define CHECK_PT_COUNTERS(p, id) check_pt_counters(p, id, __LINE__)
+
+/*
+ * EMU_PT_HANG_DBC and EMU_PT_DBC_COUNTERS through the real manager: the
+ * guest hangs a DBC, resets it and reads the counters without moving them.
+ */
+static void test_manager_passthrough(void)
+{
+	struct emu_dbc_counters before, after;
+	struct emu_manager *mgr;
+	uint8_t ans[4096];
+	const uint8_t *p;
+
+	setup();
+	mgr = emu_manager_create(&dev);
+	if (!mgr)
+		abort();
+	emu_dbc_connect(eng, mgr);
+	mgr_activate(mgr);
+	put_req(0, &(struct req){ .id = 42, .cmd = RSPF });
+	reg_w(0, EMU_DBC_REQTP, 1);
+	reg_r(0, EMU_DBC_RSPTP);
+	reg_w(0, EMU_DBC_RSPHP, 1);
+
+	before = counters(0);
+	p = mgr_pt(mgr, EMU_PT_DBC_COUNTERS, 0, ans, sizeof(ans));
+	CHECK_EQ(get_le32(ans + 36), 8 + sizeof(struct emu_pt_dbc_counters));
+	CHECK_PT_COUNTERS(p, 0);
+	p = mgr_pt(mgr, EMU_PT_DBC_COUNTERS, 0, ans, sizeof(ans));
+	CHECK_PT_COUNTERS(p, 0);
+	after = counters(0);
+	CHECK(!memcmp(&before, &after, sizeof(before)));	/* reading moved nothing */
+	CHECK_EQ(after.reg_reads[3], 1);
+	CHECK_EQ(after.reg_writes[1], 1);
+	CHECK_EQ(after.reg_writes[2], 1);
+	CHECK_EQ(after.requests, 1);
+	CHECK_EQ(after.irqs, 1);
+	/* An inactive DBC's counters are there; DBC 16's are not. */
+	CHECK_PT_COUNTERS(mgr_pt(mgr, EMU_PT_DBC_COUNTERS, 5, ans, sizeof(ans)), 5);
+	p = mgr_pt(mgr, EMU_PT_DBC_COUNTERS, 16, ans, sizeof(ans));
+	CHECK(p && get_le32(p + 8) == EMU_PT_E_DBC && get_le64(p + 16) == 0);
+
+	/* Hang: only an active DBC. */
+	p = mgr_pt(mgr, EMU_PT_HANG_DBC, 1, ans, sizeof(ans));
+	CHECK(p && get_le32(p) == EMU_PT_HANG_DBC && get_le32(p + 8) == EMU_PT_E_DBC);
+	p = mgr_pt(mgr, EMU_PT_HANG_DBC, 16, ans, sizeof(ans));
+	CHECK(p && get_le32(p + 8) == EMU_PT_E_DBC);
+	p = mgr_pt(mgr, EMU_PT_HANG_DBC, 0, ans, sizeof(ans));
+	CHECK(p && get_le32(p) == EMU_PT_HANG_DBC && get_le32(p + 4) == 0 &&
+	      get_le32(p + 8) == EMU_PT_OK);
+	CHECK_EQ(get_le32(ans + 36), 8 + sizeof(struct emu_pt_status));
+	put_req(1, &(struct req){ .id = 43, .cmd = RSPF });
+	reg_w(0, EMU_DBC_REQTP, 2);
+	CHECK_EQ(reg_r(0, EMU_DBC_REQHP), 1);
+	/* The host's reset; then it goes on. */
+	reg_w(0, EMU_DBC_REQTP, reg_r(0, EMU_DBC_REQHP));
+	reg_w(0, EMU_DBC_RSPHP, reg_r(0, EMU_DBC_RSPTP));
+	put_req(1, &(struct req){ .id = 44, .cmd = RSPF });
+	reg_w(0, EMU_DBC_REQTP, 2);
+	CHECK_EQ(reg_r(0, EMU_DBC_REQHP), 2);
+	CHECK_EQ(get_le32(g(MGR_RSP_RING + 4)), RSP(44, 0));
+	p = mgr_pt(mgr, EMU_PT_DBC_COUNTERS, 0, ans, sizeof(ans));
+	CHECK_PT_COUNTERS(p, 0);
+	CHECK(p && get_le64(p + 128) == 1);	/* resets */
+	CHECK(p && get_le64(p + 80) == 2);	/* requests */
+	CHECK(p && get_le64(p + 88) == 2);	/* responses */
+
+	/* Unhooked: nobody to hang or count. */
+	emu_dbc_destroy(eng);
+	eng = NULL;
+	p = mgr_pt(mgr, EMU_PT_HANG_DBC, 0, ans, sizeof(ans));
+	CHECK(p && get_le32(p + 8) == EMU_PT_E_DBC);
+	p = mgr_pt(mgr, EMU_PT_DBC_COUNTERS, 0, ans, sizeof(ans));
+	CHECK(p && get_le32(p + 8) == EMU_PT_E_DBC);
 	emu_manager_reset(mgr);
 	emu_manager_destroy(mgr);
 }
@@ -701,6 +1048,8 @@ static void test_counters_print(void)
 	CHECK(strstr(text, "dbc_reads_rsptp 1\n") != NULL);
 	CHECK(strstr(text, "dbc0_reads_rsptp 1\n") != NULL);
 	CHECK(strstr(text, "dbc15_rsp_corrupted 0\n") != NULL);
+	CHECK(strstr(text, "dbc15_resets 0\n") != NULL);
+	CHECK(strstr(text, "dbc_resets 0\n") != NULL);
 	CHECK(strstr(text, "dbc_mmio_other 0\n") != NULL);
 	free(text);
 }
@@ -710,13 +1059,17 @@ int main(void)
 	RUN(test_reset_values);
 	RUN(test_round_trip);
 	RUN(test_msi_rules);
+	RUN(test_msi_after_ack);
 	RUN(test_semaphores);
 	RUN(test_doorbells);
 	RUN(test_bad_requests);
 	RUN(test_rsp_full_and_wrap);
 	RUN(test_faults);
+	RUN(test_hang_once_reset);
+	RUN(test_reset_stalled);
 	RUN(test_release);
 	RUN(test_manager_hook);
+	RUN(test_manager_passthrough);
 	RUN(test_single_msi);
 	RUN(test_fuzz);
 	RUN(test_counters_print);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dbc.h"		/* struct emu_dbc_counters */
 #include "device.h"
 #include "emu_test.h"
 #include "manager.h"
@@ -640,6 +641,8 @@ static void dbc_hook(void *ctx, unsigned int id, bool active)
 		hook_off++;
 }
 
+static const struct emu_dbc_ops hook_ops = { .changed = dbc_hook };
+
 static void test_activate(void)
 {
 	const struct emu_dbc_cfg *d;
@@ -647,7 +650,7 @@ static void test_activate(void)
 
 	setup();
 	hook_on = hook_off = 0;
-	emu_manager_set_dbc_hook(mgr, dbc_hook, NULL);
+	emu_manager_set_dbc_ops(mgr, &hook_ops, NULL);
 	for (int i = 0; i < 16; i++) {
 		mb_init(300 + i, i < 10 ? 1 : 2);
 		mb_activate(GUEST_GPA + 0x10000 * i, 64);
@@ -765,6 +768,136 @@ static void test_activate(void)
 	}
 	CHECK_EQ(hook_on, 18);
 	CHECK_EQ(hook_off, 18);
+}
+
+/* A stand-in DBC engine: records hangs, hands out recognisable counters. */
+static unsigned int fake_hangs, fake_hang_id;
+static int fake_ret;
+
+static int fake_hang_once(void *ctx, unsigned int id)
+{
+	(void)ctx;
+	fake_hangs++;
+	fake_hang_id = id;
+	return fake_ret;
+}
+
+static int fake_get_counters(void *ctx, unsigned int id,
+			     struct emu_dbc_counters *out)
+{
+	uint64_t base = 0x0101010100000000ull * (id + 1);
+
+	(void)ctx;
+	memset(out, 0xee, sizeof(*out));	/* what is not sent */
+	for (unsigned int i = 0; i < 4; i++) {
+		out->reg_reads[i] = base + 1 + i;
+		out->reg_writes[i] = base + 5 + i;
+	}
+	out->requests = base + 9;
+	out->responses = base + 10;
+	out->dma_to_dev_bytes = base + 11;
+	out->dma_from_dev_bytes = base + 12;
+	out->irqs = base + 13;
+	out->errors = base + 14;
+	out->resets = base + 15;
+	return fake_ret;
+}
+
+static const struct emu_dbc_ops fake_ops = {
+	.hang_once = fake_hang_once,
+	.get_counters = fake_get_counters,
+};
+
+/* The only transaction of the answer: a passthrough of @len bytes. */
+static const uint8_t *pt_answer(uint32_t len)
+{
+	const uint8_t *t = r_trans(0);
+
+	if (!t || r_count() != 1 || get_le32(t) != PT_FROM_DEV ||
+	    get_le32(t + 4) != len)
+		return NULL;
+	return t + 8;
+}
+
+static void test_dbc_passthrough(void)
+{
+	const uint8_t *p;
+
+	setup();
+	/* No engine connected: nothing to hang or count. */
+	mb_init(1, 1);
+	mb_activate(GUEST_GPA, 16);
+	mb_send();
+	CHECK(emu_manager_dbc(mgr, 0)->active);
+	mb_init(2, 1);
+	mb_pt(EMU_PT_HANG_DBC, 0, NULL, 0);
+	mb_send();
+	p = pt_answer(8 + sizeof(struct emu_pt_status));
+	CHECK(p && get_le32(p) == EMU_PT_HANG_DBC && get_le32(p + 4) == 0 &&
+	      get_le32(p + 8) == EMU_PT_E_DBC);
+	mb_init(3, 1);
+	mb_pt(EMU_PT_DBC_COUNTERS, 0, NULL, 0);
+	mb_send();
+	p = pt_answer(8 + sizeof(struct emu_pt_dbc_counters));
+	CHECK(p && get_le32(p) == EMU_PT_DBC_COUNTERS && get_le32(p + 8) == EMU_PT_E_DBC);
+
+	emu_manager_set_dbc_ops(mgr, &fake_ops, NULL);
+	fake_hangs = 0;
+	fake_ret = 0;
+	/* Hang: active DBCs only, whoever owns them. */
+	mb_init(4, 2);
+	mb_pt(EMU_PT_HANG_DBC, 0, NULL, 0);
+	mb_pt(EMU_PT_HANG_DBC, 1, NULL, 0);
+	mb_pt(EMU_PT_HANG_DBC, 16, NULL, 0);
+	mb_pt(EMU_PT_HANG_DBC, 0xffffffffu, NULL, 0);
+	mb_send();
+	CHECK_EQ(r_count(), 4);
+	CHECK_EQ(fake_hangs, 1);
+	CHECK_EQ(fake_hang_id, 0);
+	for (unsigned int i = 0; i < 4; i++) {
+		const uint8_t *t = r_trans(i);
+
+		CHECK(t && get_le32(t) == PT_FROM_DEV && get_le32(t + 4) == 24 &&
+		      get_le32(t + 8) == EMU_PT_HANG_DBC &&
+		      get_le32(t + 16) == (i ? EMU_PT_E_DBC : EMU_PT_OK));
+	}
+	/* The engine refuses. */
+	fake_ret = -ENODEV;
+	mb_init(5, 1);
+	mb_pt(EMU_PT_HANG_DBC, 0, NULL, 0);
+	mb_send();
+	p = pt_answer(24);
+	CHECK(p && get_le32(p + 8) == EMU_PT_E_DBC);
+	fake_ret = 0;
+
+	/* Counters: the layout, field by field; inactive DBCs too. */
+	for (unsigned int id = 0; id < EMU_NUM_DBC; id += 5) {
+		uint64_t base = 0x0101010100000000ull * (id + 1);
+
+		mb_init(6, 3);
+		mb_pt(EMU_PT_DBC_COUNTERS, id, NULL, 0);
+		mb_send();
+		p = pt_answer(8 + 136);
+		CHECK(p && get_le32(p) == EMU_PT_DBC_COUNTERS &&
+		      get_le32(p + 4) == id && get_le32(p + 8) == EMU_PT_OK &&
+		      get_le32(p + 12) == 0);
+		for (unsigned int k = 0; p && k < 15; k++)
+			CHECK_EQ(get_le64(p + 16 + 8 * k), base + 1 + k);
+	}
+	/* Bad DBC, or the engine has none: status, all zeros. */
+	fake_ret = -EINVAL;
+	for (unsigned int i = 0; i < 2; i++) {
+		mb_init(7, 1);
+		mb_pt(EMU_PT_DBC_COUNTERS, i ? 3 : 16, NULL, 0);
+		mb_send();
+		p = pt_answer(8 + 136);
+		CHECK(p && get_le32(p + 4) == (i ? 3u : 16u) &&
+		      get_le32(p + 8) == EMU_PT_E_DBC);
+		for (unsigned int k = 0; p && k < 15; k++)
+			CHECK_EQ(get_le64(p + 16 + 8 * k), 0);
+	}
+	fake_ret = 0;
+	emu_manager_set_dbc_ops(mgr, NULL, NULL);
 }
 
 static void test_validate_partition(void)
@@ -1057,7 +1190,7 @@ static void test_fuzz_fields(void)
 			case PT_TO_DEV:
 				put_le64(x, rnd() % 0x3000);
 				put_le64(x + 8, rnd());
-				mb_pt(rnd() % 6, rnd() % 20, x, (rnd() % 3) * 8);
+				mb_pt(rnd() % 8, rnd() % 20, x, (rnd() % 3) * 8);
 				break;
 			case DMA_TO_DEV:
 				for (int j = 0; j < 3; j++) {
@@ -1125,6 +1258,7 @@ int main(void)
 	RUN(test_continuation_evict);
 	RUN(test_continuation_full);
 	RUN(test_activate);
+	RUN(test_dbc_passthrough);
 	RUN(test_validate_partition);
 	RUN(test_malformed);
 	RUN(test_fuzz);
