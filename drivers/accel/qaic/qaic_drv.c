@@ -35,6 +35,7 @@
 #include "qaic_drv.h"
 #include "qaic_gem.h"
 #include "qaic_mhi.h"
+#include "qaic_queue.h"
 
 /* DBC i's registers start here in BAR2; the BAR must cover all of them. */
 #define QAIC_DBC_BASE		0x20000
@@ -204,6 +205,7 @@ static void qaic_release_dbcs(void *data)
 static int qaic_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 {
 	struct qaic_device *qdev;
+	unsigned int i;
 	int ret;
 
 	qdev = devm_drm_dev_alloc(&pdev->dev, &qaic_drm_driver, struct qaic_device, drm);
@@ -224,12 +226,22 @@ static int qaic_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	ret = drmm_mutex_init(&qdev->drm, &qdev->dbc_lock);
 	if (ret)
 		return ret;
+	for (i = 0; i < QAIC_NUM_DBC; i++) {
+		ret = drmm_mutex_init(&qdev->drm, &qdev->dbc[i].lock);
+		if (ret)
+			return ret;
+	}
 
 	ret = qaic_cntl_init(qdev);
 	if (ret)
 		return ret;
 
 	ret = devm_add_action_or_reset(&pdev->dev, qaic_release_dbcs, qdev);
+	if (ret)
+		return ret;
+
+	/* After the action above: the handlers go first at detach. */
+	ret = qaic_queue_irq_init(qdev);
 	if (ret)
 		return ret;
 

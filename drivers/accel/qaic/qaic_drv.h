@@ -31,6 +31,7 @@
 
 struct mhi_controller;
 struct qaic_cntl;
+struct qaic_queue;
 
 /**
  * struct qaic_dbc - Host side of one DMA Bridge Channel.
@@ -42,6 +43,11 @@ struct qaic_cntl;
  * @ring_dma: DMA address of @ring.
  * @ring_size: Bytes at @ring.
  * @nelem: Entries in each ring.
+ * @lock: Held while the fields above and @queue change (together with
+ *	  &qaic_device.dbc_lock, taken first), and by the ioctls that use the
+ *	  DBC, so that it cannot go away under them.
+ * @queue: The scheduler and rings' state while the DBC is active; read
+ *	   without the lock by the interrupt handlers.
  */
 struct qaic_dbc {
 	u32 owner;
@@ -50,6 +56,8 @@ struct qaic_dbc {
 	dma_addr_t ring_dma;
 	size_t ring_size;
 	u32 nelem;
+	struct mutex lock; /* Protects the DBC's use; see above */
+	struct qaic_queue *queue;
 };
 
 /**
@@ -110,6 +118,14 @@ static inline struct qaic_device *to_qaic_device(struct drm_device *drm)
 {
 	return container_of(drm, struct qaic_device, drm);
 }
+
+/* uapi directions of qaic_attach_slice_hdr.dir and qaic_execute_entry.dir */
+#define QAIC_DIR_TO_DEV		1
+#define QAIC_DIR_FROM_DEV	2
+
+/* qaic_queue.c */
+struct qaic_dbc *qaic_dbc_lock_owned(struct qaic_device *qdev, struct drm_file *file,
+				     u32 dbc_id, const char *what);
 
 /* qaic_manage.c */
 int qaic_manage_ioctl(struct drm_device *drm, void *data, struct drm_file *file);

@@ -38,6 +38,7 @@ static void qaic_gem_free(struct drm_gem_object *obj)
 {
 	struct qaic_bo *bo = to_qaic_bo(obj);
 
+	qaic_bo_free_slicing(bo->slicing);
 	drm_gem_shmem_free(&bo->base);
 }
 
@@ -69,8 +70,22 @@ struct drm_gem_object *qaic_gem_create_object(struct drm_device *drm, size_t siz
 		return ERR_PTR(-ENOMEM);
 
 	bo->base.base.funcs = &qaic_gem_funcs;
+	spin_lock_init(&bo->stats_lock);
 
 	return &bo->base.base;
+}
+
+/**
+ * qaic_bo_free_slicing() - Free the slices of a buffer object.
+ * @slicing: What qaic_attach_slice_bo_ioctl() built; may be NULL.
+ */
+void qaic_bo_free_slicing(struct qaic_bo_slicing *slicing)
+{
+	if (!slicing)
+		return;
+	kvfree(slicing->slices);
+	kvfree(slicing->reqs);
+	kfree(slicing);
 }
 
 /* The largest buffer the machine could ever back: all of its RAM. */

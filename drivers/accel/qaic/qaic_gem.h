@@ -7,19 +7,64 @@
 #define _QAIC_GEM_H_
 
 #include <linux/container_of.h>
+#include <linux/spinlock.h>
 
 #include <drm/drm_gem_shmem_helper.h>
 
 struct drm_device;
 struct drm_file;
+struct qaic_dbc_req;
+struct qaic_desc_slice;
+
+/**
+ * struct qaic_bo_slicing - How a buffer object is cut into DMA requests.
+ * @dbc_id: The DMA Bridge Channel it was sliced for.
+ * @dir: uapi direction: 1 to the device, 2 from it.
+ * @nslices: Entries at @slices; each completes with one response.
+ * @nreqs: Entries at @reqs: ring slots one execution takes.
+ * @slices: Where each slice's requests are in @reqs.
+ * @reqs: The requests, encoded once at attach with req_id 0.
+ */
+struct qaic_bo_slicing {
+	u32 dbc_id;
+	u32 dir;
+	u32 nslices;
+	u32 nreqs;
+	struct qaic_desc_slice *slices;
+	struct qaic_dbc_req *reqs;
+};
+
+/**
+ * struct qaic_bo_stats - Timing of the last completed execution.
+ * @queue_level: Ring slots in use ahead of it when it was queued.
+ * @nreqs: Ring slots it took.
+ * @submit_us: Microseconds from the ioctl to the doorbell.
+ * @device_us: Microseconds from the doorbell to its completion.
+ */
+struct qaic_bo_stats {
+	u32 queue_level;
+	u32 nreqs;
+	u32 submit_us;
+	u32 device_us;
+};
 
 /**
  * struct qaic_bo - A buffer object: pages of shmem the card reads or writes.
  * @base: The shmem GEM object; must stay the first member, as the shmem
  *	  helpers free the object through a pointer to it.
+ * @slicing: The slices attached; NULL if none. Protected by the object's
+ *	     reservation lock. Detach refuses while a fence of the object is
+ *	     unsignalled, so a job may use it without the lock until it ran.
+ * @stats_lock: Protects @stats and @last_error, written at completion.
+ * @stats: The last completed execution.
+ * @last_error: 0, or the error its last completed job failed with.
  */
 struct qaic_bo {
 	struct drm_gem_shmem_object base;
+	struct qaic_bo_slicing *slicing;
+	spinlock_t stats_lock; /* Protects @stats and @last_error */
+	struct qaic_bo_stats stats;
+	int last_error;
 };
 
 static inline struct qaic_bo *to_qaic_bo(struct drm_gem_object *obj)
@@ -28,6 +73,8 @@ static inline struct qaic_bo *to_qaic_bo(struct drm_gem_object *obj)
 }
 
 struct drm_gem_object *qaic_gem_create_object(struct drm_device *drm, size_t size);
+
+void qaic_bo_free_slicing(struct qaic_bo_slicing *slicing);
 
 int qaic_create_bo_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
 int qaic_mmap_bo_ioctl(struct drm_device *drm, void *data, struct drm_file *file);

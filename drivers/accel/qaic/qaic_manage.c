@@ -58,6 +58,7 @@
 #include "qaic_cntl.h"
 #include "qaic_drv.h"
 #include "qaic_nnc.h"
+#include "qaic_queue.h"
 
 /* DBC ring layout, as the card expects it. */
 #define QAIC_DBC_REQ_ELEM_SIZE	64
@@ -256,17 +257,29 @@ static void qaic_manage_set_draining_locked(struct qaic_device *qdev, u32 id,
 
 	lockdep_assert_held(&qdev->dbc_lock);
 
-	for_each_set_bit(i, &mask, QAIC_NUM_DBC)
-		if (qdev->dbc[i].owner == id)
-			qdev->dbc[i].draining = draining;
+	for_each_set_bit(i, &mask, QAIC_NUM_DBC) {
+		struct qaic_dbc *dbc = &qdev->dbc[i];
+
+		guard(mutex)(&dbc->lock);
+		if (dbc->owner == id)
+			dbc->draining = draining;
+	}
 }
 
+/* Stops the DBC's queue, then frees its rings: the card is done with them. */
 static void qaic_manage_release_dbc_locked(struct qaic_device *qdev, struct qaic_dbc *dbc)
 {
 	lockdep_assert_held(&qdev->dbc_lock);
 
+	guard(mutex)(&dbc->lock);
+	qaic_queue_destroy(qdev, dbc);
 	qaic_manage_free_ring(qdev, dbc->ring, dbc->ring_dma, dbc->ring_size);
-	memset(dbc, 0, sizeof(*dbc));
+	dbc->owner = 0;
+	dbc->draining = false;
+	dbc->ring = NULL;
+	dbc->ring_dma = 0;
+	dbc->ring_size = 0;
+	dbc->nelem = 0;
 }
 
 /* Acts on what the card activated and released. */
@@ -293,14 +306,16 @@ static void qaic_manage_account(struct qaic_manage_call *call, const struct qaic
 			drm_dbg(drm, "manage: DBC %u granted again, was file %u's\n",
 				ans->dbc_id, dbc->owner);
 		qaic_manage_release_dbc_locked(qdev, dbc);
-		*dbc = (struct qaic_dbc){
-			.owner = id,
-			.ring = call->ring_cpu,
-			.ring_dma = call->ring_dma,
-			.ring_size = call->ring_size,
-			.nelem = call->ring.nelem,
-		};
+		mutex_lock(&dbc->lock);
+		dbc->owner = id;
+		dbc->ring = call->ring_cpu;
+		dbc->ring_dma = call->ring_dma;
+		dbc->ring_size = call->ring_size;
+		dbc->nelem = call->ring.nelem;
 		call->ring_cpu = NULL;
+		/* Without a queue the DBC is the file's, but execute fails. */
+		qaic_queue_create(qdev, dbc, ans->dbc_id);
+		mutex_unlock(&dbc->lock);
 	}
 
 	if (!released)

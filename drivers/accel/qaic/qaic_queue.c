@@ -1,0 +1,669 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The qaic authors.
+ */
+
+/**
+ * DOC: qaic queues
+ *
+ * Each active DMA Bridge Channel (DBC) has a queue: a drm_sched scheduler
+ * with one entity, the host side of the DBC's request and response rings,
+ * and a completion interrupt.
+ *
+ * Credits are ring slots. A job asks for as many as it has requests and the
+ * scheduler holds no more than the ring can take (one slot stays empty), so a
+ * full ring is back-pressure inside the scheduler and run_job always finds
+ * room. run_job copies the pre-encoded requests, gives them the job's req_id
+ * and writes REQTP once; it reads no register, as the head is shadowed from
+ * completions.
+ *
+ * Each slice queues one response. The completion handler (a threaded
+ * interrupt) reads RSPTP once, retires every response, and writes RSPHP
+ * once; the device interrupts again if more arrived meanwhile. A response
+ * finds its job in O(1) through @ids. The device runs the ring in order, so
+ * a response also retires every older job: their responses were lost.
+ *
+ * Every value the device writes is checked: an index out of the ring or a
+ * req_id of no job in flight is ignored with a debug line.
+ *
+ * A job that sees no progress of the DBC for job_timeout_ms times out. The
+ * handler reads REQHP: if it moved since the last look, the DBC is slow,
+ * not hung. If the device consumed every request, the responses were lost
+ * and the jobs fail with -EIO. Otherwise the DBC is reset: the stuck job
+ * fails with -EIO, the others on the ring with -ECANCELED, REQTP is set back
+ * to REQHP (dropping what the device did not take) and RSPHP to RSPTP. The
+ * other DBCs are not touched.
+ */
+
+#include <linux/bitops.h>
+#include <linux/dma-fence.h>
+#include <linux/dma-mapping.h>
+#include <linux/dma-resv.h>
+#include <linux/io.h>
+#include <linux/log2.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/wait_bit.h>
+
+#include <drm/drm_gem.h>
+#include <drm/drm_print.h>
+
+#include "qaic_desc.h"
+#include "qaic_drv.h"
+#include "qaic_gem.h"
+#include "qaic_hw.h"
+#include "qaic_queue.h"
+
+static unsigned int job_timeout_ms = 2000;
+module_param(job_timeout_ms, uint, 0444);
+MODULE_PARM_DESC(job_timeout_ms,
+		 "Milliseconds a DBC may make no progress before its job is failed and the DBC reset; 0 never (default 2000)");
+
+/* req_id is 16 bits: no more jobs than that can be told apart on a ring. */
+#define QAIC_QUEUE_MAX_IDS	BIT(16)
+
+/**
+ * struct qaic_hw_fence - Signalled when the device is done with a job.
+ * @base: The fence.
+ * @lock: Its lock; its own, as the fence may outlive the queue.
+ */
+struct qaic_hw_fence {
+	struct dma_fence base;
+	spinlock_t lock; /* The fence's */
+};
+
+static const char *qaic_hw_fence_driver_name(struct dma_fence *fence)
+{
+	return QAIC_NAME;
+}
+
+static const char *qaic_hw_fence_timeline_name(struct dma_fence *fence)
+{
+	return "qaic-dbc";
+}
+
+static const struct dma_fence_ops qaic_hw_fence_ops = {
+	.get_driver_name = qaic_hw_fence_driver_name,
+	.get_timeline_name = qaic_hw_fence_timeline_name,
+};
+
+static inline struct qaic_job *to_qaic_job(struct drm_sched_job *sched_job)
+{
+	return container_of(sched_job, struct qaic_job, base);
+}
+
+static u32 qaic_queue_next(const struct qaic_queue *q, u32 index)
+{
+	return index + 1 == q->nelem ? 0 : index + 1;
+}
+
+static u32 qaic_us_between(ktime_t from, ktime_t to)
+{
+	s64 us = ktime_us_delta(to, from);
+
+	return clamp_t(s64, us, 0, U32_MAX);
+}
+
+/* Takes @job off the ring; @done collects the jobs to signal. */
+static void qaic_queue_retire(struct qaic_queue *q, struct qaic_job *job, int error,
+			      struct list_head *done)
+{
+	struct qaic_bo *bo = job->bo;
+	ktime_t now = ktime_get();
+
+	lockdep_assert_held(&q->lock);
+
+	if (error && !job->error)
+		job->error = error;
+	q->ids[job->req_id & q->id_mask] = NULL;
+	q->req_head = job->ring_end;
+	q->hang_head = job->ring_end;
+
+	spin_lock(&bo->stats_lock);
+	bo->stats = (struct qaic_bo_stats){
+		.queue_level = job->queue_level,
+		.nreqs = job->nreqs,
+		.submit_us = qaic_us_between(job->t_submit, job->t_run),
+		.device_us = qaic_us_between(job->t_run, now),
+	};
+	bo->last_error = job->error;
+	spin_unlock(&bo->stats_lock);
+
+	/* For platforms where the CPU does not see device writes by itself. */
+	if (job->write)
+		dma_sync_sgtable_for_cpu(q->qdev->drm.dev, bo->base.sgt, DMA_FROM_DEVICE);
+
+	list_move_tail(&job->node, done);
+}
+
+/*
+ * Signals the jobs qaic_queue_retire() collected. Called with the queue
+ * locked, so that a timeout handler sees either the job on the ring or its
+ * fence signalled, never in between.
+ */
+static void qaic_queue_signal(struct qaic_queue *q, struct list_head *done)
+{
+	struct qaic_job *job, *next;
+	struct dma_fence *fence;
+
+	lockdep_assert_held(&q->lock);
+
+	list_for_each_entry_safe(job, next, done, node) {
+		/* Signalling may free the job: keep the fence. */
+		fence = dma_fence_get(job->hw_fence);
+		list_del_init(&job->node);
+		if (job->error)
+			dma_fence_set_error(fence, job->error);
+		dma_fence_signal(fence);
+		dma_fence_put(fence);
+	}
+}
+
+static void qaic_queue_response(struct qaic_queue *q, u32 index, struct list_head *done)
+{
+	struct drm_device *drm = &q->qdev->drm;
+	struct qaic_job *job, *first;
+	struct qaic_dbc_rsp rsp;
+	u16 req_id, status;
+
+	memcpy(&rsp, &q->rsp_ring[index], sizeof(rsp));
+	req_id = le16_to_cpu(rsp.req_id);
+	status = le16_to_cpu(rsp.status);
+
+	job = q->ids[req_id & q->id_mask];
+	if (!job || job->req_id != req_id) {
+		q->bad_rsp++;
+		drm_dbg(drm, "DBC %u: response %u names req_id %u, not in flight\n",
+			q->id, index, req_id);
+		return;
+	}
+
+	/* The ring runs in order: older jobs are done, their responses lost. */
+	while ((first = list_first_entry(&q->inflight, struct qaic_job, node)) != job) {
+		drm_dbg(drm, "DBC %u: req_id %u completed without its responses\n",
+			q->id, first->req_id);
+		qaic_queue_retire(q, first, -EIO, done);
+	}
+
+	if (status && !job->error) {
+		drm_dbg(drm, "DBC %u: req_id %u: device status %#x\n", q->id, req_id, status);
+		job->error = -EIO;
+	}
+	if (++job->rsps < job->nrsps)
+		return;
+	qaic_queue_retire(q, job, 0, done);
+}
+
+/* Retires what the device completed: one RSPTP read, one RSPHP write. */
+static void qaic_queue_complete(struct qaic_queue *q)
+{
+	LIST_HEAD(done);
+	u32 head, tail;
+
+	guard(mutex)(&q->lock);
+
+	tail = readl(q->regs + QAIC_DBC_RSPTP);
+	if (tail >= q->nelem) {
+		drm_dbg(&q->qdev->drm, "DBC %u: RSPTP %u out of the ring (%u)\n",
+			q->id, tail, q->nelem);
+		return;
+	}
+	for (head = q->rsp_head; head != tail; head = qaic_queue_next(q, head))
+		qaic_queue_response(q, head, &done);
+	if (head == q->rsp_head)
+		return;
+
+	q->rsp_head = head;
+	writel(head, q->regs + QAIC_DBC_RSPHP);
+	qaic_queue_signal(q, &done);
+}
+
+static struct dma_fence *qaic_queue_run_job(struct drm_sched_job *sched_job)
+{
+	struct qaic_job *job = to_qaic_job(sched_job);
+	struct qaic_queue *q = job->queue;
+	u32 free, head, slot;
+
+	guard(mutex)(&q->lock);
+
+	if (q->dead || sched_job->s_fence->finished.error) {
+		drm_dbg(&q->qdev->drm, "DBC %u: job cancelled before it ran (%s)\n",
+			q->id, q->dead ? "DBC going away" : "fence error");
+		return ERR_PTR(-ECANCELED);
+	}
+
+	free = qaic_desc_ring_free(q->req_head, q->req_tail, q->nelem);
+	if (free < job->nreqs) {
+		/* Credits keep this from happening; look at the device anyway. */
+		head = readl(q->regs + QAIC_DBC_REQHP);
+		if (head < q->nelem)
+			q->req_head = head;
+		free = qaic_desc_ring_free(q->req_head, q->req_tail, q->nelem);
+		if (free < job->nreqs) {
+			drm_dbg(&q->qdev->drm, "DBC %u: %u ring slots free, job needs %u\n",
+				q->id, free, job->nreqs);
+			return ERR_PTR(-EIO);
+		}
+	}
+
+	slot = q->next_id & q->id_mask;
+	if (q->ids[slot]) {
+		drm_dbg(&q->qdev->drm, "DBC %u: req_id %u still in flight\n",
+			q->id, q->ids[slot]->req_id);
+		return ERR_PTR(-EIO);
+	}
+	job->req_id = q->next_id++;
+	q->ids[slot] = job;
+	if (list_empty(&q->inflight))
+		q->hang_head = q->req_head;
+	list_add_tail(&job->node, &q->inflight);
+
+	job->queue_level = q->nelem - 1 - free;
+	job->t_run = ktime_get();
+	job->ring_end = qaic_desc_ring_copy(q->req_ring, q->nelem, q->req_tail,
+					    job->reqs, job->nreqs, job->req_id);
+	q->req_tail = job->ring_end;
+	/* writel() orders the ring writes before the doorbell. */
+	writel(q->req_tail, q->regs + QAIC_DBC_REQTP);
+
+	return dma_fence_get(job->hw_fence);
+}
+
+/* Fails every job on the ring and empties both rings, on the device too. */
+static void qaic_queue_reset(struct qaic_queue *q, u32 head, struct list_head *done)
+{
+	struct qaic_job *job, *next;
+	int error = -EIO;
+	u32 tail;
+
+	lockdep_assert_held(&q->lock);
+
+	drm_info(&q->qdev->drm, "DBC %u: no progress at request %u for %u ms: resetting\n",
+		 q->id, head, job_timeout_ms);
+	/* The oldest job is the stuck one; the others never ran. */
+	list_for_each_entry_safe(job, next, &q->inflight, node) {
+		qaic_queue_retire(q, job, error, done);
+		error = -ECANCELED;
+	}
+
+	writel(head, q->regs + QAIC_DBC_REQTP);
+	q->req_tail = head;
+	q->req_head = head;
+	q->hang_head = head;
+
+	tail = readl(q->regs + QAIC_DBC_RSPTP);
+	if (tail < q->nelem) {
+		writel(tail, q->regs + QAIC_DBC_RSPHP);
+		q->rsp_head = tail;
+	}
+}
+
+/* Decides, with the queue locked, whether the DBC is slow, lossy or hung. */
+static void qaic_queue_check(struct qaic_queue *q, struct list_head *done)
+{
+	struct qaic_job *job, *next;
+	u32 head;
+
+	lockdep_assert_held(&q->lock);
+
+	if (q->dead || list_empty(&q->inflight))
+		return;
+
+	head = readl(q->regs + QAIC_DBC_REQHP);
+	if (head < q->nelem && head != q->hang_head) {
+		q->hang_head = head;
+		return;
+	}
+	if (head == q->req_tail) {
+		drm_dbg(&q->qdev->drm, "DBC %u: requests consumed, responses lost\n", q->id);
+		list_for_each_entry_safe(job, next, &q->inflight, node)
+			qaic_queue_retire(q, job, -EIO, done);
+		return;
+	}
+	if (head >= q->nelem) {
+		drm_dbg(&q->qdev->drm, "DBC %u: REQHP %u out of the ring (%u)\n",
+			q->id, head, q->nelem);
+		head = q->req_head;
+	}
+	qaic_queue_reset(q, head, done);
+}
+
+static enum drm_gpu_sched_stat qaic_queue_timedout_job(struct drm_sched_job *sched_job)
+{
+	struct qaic_queue *q = to_qaic_job(sched_job)->queue;
+	LIST_HEAD(done);
+
+	/*
+	 * The scheduler took the job off its pending list. Stopping and
+	 * starting the scheduler puts it back and frees what completed
+	 * meanwhile; the queue lock keeps completions out until the callbacks
+	 * are back, so none is mistaken for a cancelled job.
+	 */
+	drm_sched_wqueue_stop(&q->sched);
+	mutex_lock(&q->lock);
+	qaic_queue_check(q, &done);
+	qaic_queue_signal(q, &done);
+	drm_sched_stop(&q->sched, sched_job);
+	drm_sched_start(&q->sched);
+	mutex_unlock(&q->lock);
+
+	return DRM_GPU_SCHED_STAT_NOMINAL;
+}
+
+/* Drops what a job holds; the job was never queued or the scheduler is done with it. */
+static void qaic_job_release(struct qaic_job *job)
+{
+	struct qaic_queue *q = job->queue;
+
+	/* A job cancelled before it ran: its fence has no waiter but is tidy. */
+	if (!dma_fence_is_signaled(job->hw_fence)) {
+		dma_fence_set_error(job->hw_fence, -ECANCELED);
+		dma_fence_signal(job->hw_fence);
+	}
+	dma_fence_put(job->hw_fence);
+	kvfree(job->own_reqs);
+	drm_gem_object_put(&job->bo->base.base);
+	kfree(job);
+
+	/* wake_up_var() touches no memory of the queue, which may go now. */
+	if (atomic_dec_and_test(&q->njobs))
+		wake_up_var(&q->njobs);
+}
+
+static void qaic_queue_free_job(struct drm_sched_job *sched_job)
+{
+	drm_sched_job_cleanup(sched_job);
+	qaic_job_release(to_qaic_job(sched_job));
+}
+
+static const struct drm_sched_backend_ops qaic_queue_ops = {
+	.run_job = qaic_queue_run_job,
+	.timedout_job = qaic_queue_timedout_job,
+	.free_job = qaic_queue_free_job,
+};
+
+/**
+ * qaic_job_alloc() - Make a job that executes a sliced buffer object.
+ * @q: The queue it will run on.
+ * @bo: The object; its lock is held. The job takes a reference and counts
+ *	in &qaic_bo.jobs.
+ * @nreqs: Requests it will queue: its credits, at most @q->max_credits.
+ * @client_id: The file's fdinfo id.
+ *
+ * The caller holds the DBC's lock, so hardware fence numbers follow the
+ * order jobs are pushed in. It sets the job's requests and response count.
+ *
+ * Return: the job, or an ERR_PTR().
+ */
+struct qaic_job *qaic_job_alloc(struct qaic_queue *q, struct qaic_bo *bo, u32 nreqs,
+				u64 client_id)
+{
+	struct qaic_hw_fence *fence;
+	struct qaic_job *job;
+	int ret;
+
+	dma_resv_assert_held(bo->base.base.resv);
+
+	job = kzalloc(sizeof(*job), GFP_KERNEL);
+	fence = kzalloc(sizeof(*fence), GFP_KERNEL);
+	if (!job || !fence) {
+		ret = -ENOMEM;
+		goto fail;
+	}
+	ret = drm_sched_job_init(&job->base, &q->entity, nreqs, NULL, client_id);
+	if (ret)
+		goto fail;
+
+	spin_lock_init(&fence->lock);
+	dma_fence_init(&fence->base, &qaic_hw_fence_ops, &fence->lock, q->fence_ctx,
+		       ++q->fence_seqno);
+	job->hw_fence = &fence->base;
+	job->queue = q;
+	job->bo = bo;
+	job->nreqs = nreqs;
+	job->t_submit = ktime_get();
+	INIT_LIST_HEAD(&job->node);
+	drm_gem_object_get(&bo->base.base);
+	atomic_inc(&q->njobs);
+	return job;
+
+fail:
+	kfree(fence);
+	kfree(job);
+	return ERR_PTR(ret);
+}
+
+/**
+ * qaic_job_free_unqueued() - Free a job that was never armed.
+ * @job: From qaic_job_alloc().
+ */
+void qaic_job_free_unqueued(struct qaic_job *job)
+{
+	drm_sched_job_cleanup(&job->base);
+	qaic_job_release(job);
+}
+
+/**
+ * qaic_queue_create() - Start the queue of a DBC the card just activated.
+ * @qdev: The card.
+ * @dbc: The DBC, its rings set; its lock and &qaic_device.dbc_lock are held.
+ * @id: Its number.
+ *
+ * Return: 0, or a negative errno; the DBC then has no queue and every
+ * execute on it fails.
+ */
+int qaic_queue_create(struct qaic_device *qdev, struct qaic_dbc *dbc, unsigned int id)
+{
+	struct drm_gpu_scheduler *sched_list[1];
+	struct drm_sched_init_args args = {
+		.ops = &qaic_queue_ops,
+		.num_rqs = 1,
+		.timeout = job_timeout_ms ? msecs_to_jiffies(job_timeout_ms) :
+					    MAX_SCHEDULE_TIMEOUT,
+		.name = "qaic-dbc",
+		.dev = qdev->drm.dev,
+	};
+	struct qaic_queue *q;
+	u32 nids;
+	int ret;
+
+	lockdep_assert_held(&dbc->lock);
+
+	q = kzalloc(sizeof(*q), GFP_KERNEL);
+	if (!q)
+		return -ENOMEM;
+
+	q->qdev = qdev;
+	q->id = id;
+	q->regs = qdev->bar_dbc + QAIC_DBC_REGS(id);
+	q->nelem = dbc->nelem;
+	q->req_ring = dbc->ring;
+	q->rsp_ring = dbc->ring + dbc->ring_size - (size_t)dbc->nelem * sizeof(*q->rsp_ring);
+	q->max_credits = min_t(u32, dbc->nelem - 1, QAIC_QUEUE_MAX_IDS - 1);
+	q->irq = pci_irq_vector(qdev->pdev, qdev->num_irqs > 1 ? 1 + id : 0);
+	q->fence_ctx = dma_fence_context_alloc(1);
+	mutex_init(&q->lock);
+	INIT_LIST_HEAD(&q->inflight);
+
+	nids = roundup_pow_of_two(q->max_credits + 1);
+	q->id_mask = nids - 1;
+	q->ids = kvcalloc(nids, sizeof(*q->ids), GFP_KERNEL);
+	if (!q->ids) {
+		ret = -ENOMEM;
+		goto fail;
+	}
+
+	/* A ring of one slot takes nothing; attach refuses every slice. */
+	args.credit_limit = max(q->max_credits, 1U);
+	ret = drm_sched_init(&q->sched, &args);
+	if (ret)
+		goto fail;
+	sched_list[0] = &q->sched;
+	ret = drm_sched_entity_init(&q->entity, DRM_SCHED_PRIORITY_KERNEL, sched_list, 1, NULL);
+	if (ret) {
+		drm_sched_fini(&q->sched);
+		goto fail;
+	}
+
+	WRITE_ONCE(dbc->queue, q);
+	return 0;
+
+fail:
+	drm_dbg(&qdev->drm, "DBC %u: no queue: %d\n", id, ret);
+	kvfree(q->ids);
+	mutex_destroy(&q->lock);
+	kfree(q);
+	return ret;
+}
+
+/**
+ * qaic_queue_destroy() - Stop the queue of a DBC that goes away.
+ * @qdev: The card.
+ * @dbc: The DBC; its lock and &qaic_device.dbc_lock are held.
+ *
+ * Jobs not on the ring yet are cancelled, jobs on it fail with -ECANCELED;
+ * returns once every job was freed, so the rings can go.
+ */
+void qaic_queue_destroy(struct qaic_device *qdev, struct qaic_dbc *dbc)
+{
+	struct qaic_queue *q = dbc->queue;
+	struct qaic_job *job, *next;
+	LIST_HEAD(done);
+
+	lockdep_assert_held(&dbc->lock);
+
+	if (!q)
+		return;
+
+	mutex_lock(&q->lock);
+	q->dead = true;
+	mutex_unlock(&q->lock);
+
+	/* Hands what is queued to run_job, which cancels it. */
+	drm_sched_entity_destroy(&q->entity);
+
+	WRITE_ONCE(dbc->queue, NULL);
+	synchronize_irq(q->irq);
+
+	mutex_lock(&q->lock);
+	list_for_each_entry_safe(job, next, &q->inflight, node)
+		qaic_queue_retire(q, job, -ECANCELED, &done);
+	qaic_queue_signal(q, &done);
+	mutex_unlock(&q->lock);
+
+	wait_var_event(&q->njobs, !atomic_read(&q->njobs));
+	drm_sched_fini(&q->sched);
+
+	if (q->bad_rsp)
+		drm_dbg(&qdev->drm, "DBC %u: %llu stray responses\n", q->id, q->bad_rsp);
+	kvfree(q->ids);
+	mutex_destroy(&q->lock);
+	kfree(q);
+}
+
+/**
+ * qaic_dbc_lock_owned() - Lock a DBC the file activated and may use.
+ * @qdev: The card.
+ * @file: The file.
+ * @dbc_id: The DBC's number, from userspace.
+ * @what: The ioctl, for debug lines.
+ *
+ * Return: the DBC, locked (mutex_unlock() its &qaic_dbc.lock), or an
+ * ERR_PTR(): -EINVAL for no such DBC, -EPERM if the file does not hold it
+ * or it has no queue, -EINTR on a signal.
+ */
+struct qaic_dbc *qaic_dbc_lock_owned(struct qaic_device *qdev, struct drm_file *file,
+				     u32 dbc_id, const char *what)
+{
+	struct qaic_file_priv *priv = file->driver_priv;
+	struct qaic_dbc *dbc;
+
+	if (dbc_id >= QAIC_NUM_DBC) {
+		drm_dbg(&qdev->drm, "%s: dbc_id %u: there are %u\n", what, dbc_id, QAIC_NUM_DBC);
+		return ERR_PTR(-EINVAL);
+	}
+	dbc = &qdev->dbc[dbc_id];
+	if (mutex_lock_interruptible(&dbc->lock))
+		return ERR_PTR(-EINTR);
+	if (dbc->owner != priv->id || dbc->draining || !dbc->queue) {
+		drm_dbg(&qdev->drm, "%s: DBC %u is not activated by file %u\n",
+			what, dbc_id, priv->id);
+		mutex_unlock(&dbc->lock);
+		return ERR_PTR(-EPERM);
+	}
+	return dbc;
+}
+
+static irqreturn_t qaic_dbc_irq(int irq, void *data)
+{
+	struct qaic_dbc *dbc = data;
+
+	return READ_ONCE(dbc->queue) ? IRQ_WAKE_THREAD : IRQ_NONE;
+}
+
+static irqreturn_t qaic_dbc_irq_thread(int irq, void *data)
+{
+	struct qaic_dbc *dbc = data;
+	struct qaic_queue *q = READ_ONCE(dbc->queue);
+
+	/* qaic_queue_destroy() waits for this handler before freeing @q. */
+	if (!q)
+		return IRQ_NONE;
+	qaic_queue_complete(q);
+	return IRQ_HANDLED;
+}
+
+/* One vector for every source: any active DBC may have completions. */
+static irqreturn_t qaic_shared_irq(int irq, void *data)
+{
+	struct qaic_device *qdev = data;
+	unsigned int i;
+
+	for (i = 0; i < QAIC_NUM_DBC; i++)
+		if (READ_ONCE(qdev->dbc[i].queue))
+			return IRQ_WAKE_THREAD;
+	return IRQ_NONE;
+}
+
+static irqreturn_t qaic_shared_irq_thread(int irq, void *data)
+{
+	struct qaic_device *qdev = data;
+	irqreturn_t ret = IRQ_NONE;
+	unsigned int i;
+
+	for (i = 0; i < QAIC_NUM_DBC; i++)
+		if (qaic_dbc_irq_thread(irq, &qdev->dbc[i]) == IRQ_HANDLED)
+			ret = IRQ_HANDLED;
+	return ret;
+}
+
+/**
+ * qaic_queue_irq_init() - Request the DBCs' completion interrupts.
+ * @qdev: The card, its vectors allocated.
+ *
+ * With one vector per source DBC i has vector 1 + i. With a single vector
+ * the DBCs share it with MHI, whose flags a shared handler must match.
+ *
+ * Return: 0 or a negative errno.
+ */
+int qaic_queue_irq_init(struct qaic_device *qdev)
+{
+	struct pci_dev *pdev = qdev->pdev;
+	unsigned int i;
+	int ret;
+
+	if (qdev->num_irqs == 1)
+		return devm_request_threaded_irq(&pdev->dev, pci_irq_vector(pdev, 0),
+						 qaic_shared_irq, qaic_shared_irq_thread,
+						 IRQF_SHARED | IRQF_NO_SUSPEND, "qaic-dbc", qdev);
+
+	for (i = 0; i < QAIC_NUM_DBC; i++) {
+		ret = devm_request_threaded_irq(&pdev->dev, pci_irq_vector(pdev, 1 + i),
+						qaic_dbc_irq, qaic_dbc_irq_thread, 0,
+						"qaic-dbc", &qdev->dbc[i]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}

@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Copyright (c) 2026 The qaic authors.
+ */
+
+#ifndef _QAIC_QUEUE_H_
+#define _QAIC_QUEUE_H_
+
+#include <linux/dma-fence.h>
+#include <linux/interrupt.h>
+#include <linux/ktime.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/types.h>
+
+#include <drm/gpu_scheduler.h>
+
+struct qaic_bo;
+struct qaic_dbc;
+struct qaic_dbc_req;
+struct qaic_dbc_rsp;
+struct qaic_device;
+
+/**
+ * struct qaic_queue - The work queue of one active DMA Bridge Channel.
+ * @sched: Feeds the request ring; one credit is one ring slot.
+ * @entity: The only entity: a DBC belongs to one file.
+ * @qdev: The card.
+ * @id: The DBC's number.
+ * @regs: The DBC's registers.
+ * @req_ring: Request ring, @nelem elements.
+ * @rsp_ring: Response ring, @nelem elements.
+ * @nelem: Elements in each ring.
+ * @max_credits: Most ring slots jobs may hold at once, and so the most one
+ *		 job may take.
+ * @irq: The interrupt its completions arrive on.
+ * @lock: Protects the ring indexes, @inflight and @ids, and serialises
+ *	  run_job, completion and reset. A mutex: every path is in process
+ *	  context, and an MMIO write may sleep (User-Mode Linux).
+ * @req_tail: Next request slot the host fills; what REQTP was set to.
+ * @req_head: Shadow of REQHP: the device consumed everything before it,
+ *	      as completions proved. Submission never reads REQHP.
+ * @rsp_head: Next response to retire; what RSPHP was set to.
+ * @hang_head: REQHP as the last timeout (or completion) saw it.
+ * @inflight: Jobs on the ring, oldest first; the device runs them in order.
+ * @ids: In-flight jobs by req_id & @id_mask.
+ * @id_mask: Entries at @ids minus 1; @ids has more entries than jobs can be
+ *	     in flight (one credit at least each), so ids never collide.
+ * @next_id: req_id of the next job.
+ * @fence_ctx: Fence context of the hardware fences.
+ * @fence_seqno: Last hardware fence sequence number given out.
+ * @dead: The DBC is going away: run_job cancels what it is given. Set
+ *	  under @lock and the DBC's lock.
+ * @njobs: Jobs created and not freed yet; teardown waits for 0.
+ * @bad_rsp: Responses that named no job in flight (ignored).
+ */
+struct qaic_queue {
+	struct drm_gpu_scheduler sched;
+	struct drm_sched_entity entity;
+	struct qaic_device *qdev;
+	unsigned int id;
+	void __iomem *regs;
+	struct qaic_dbc_req *req_ring;
+	struct qaic_dbc_rsp *rsp_ring;
+	u32 nelem;
+	u32 max_credits;
+	int irq;
+	struct mutex lock; /* Protects the rings' state; see above */
+	u32 req_tail;
+	u32 req_head;
+	u32 rsp_head;
+	u32 hang_head;
+	struct list_head inflight;
+	struct qaic_job **ids;
+	u32 id_mask;
+	u16 next_id;
+	u64 fence_ctx;
+	u64 fence_seqno;
+	bool dead;
+	atomic_t njobs;
+	u64 bad_rsp;
+};
+
+/**
+ * struct qaic_job - One execution of a sliced buffer object.
+ * @base: The scheduler's job; credits are @nreqs.
+ * @queue: Where it runs.
+ * @bo: The object; a reference is held.
+ * @reqs: The requests to queue: the object's, or @own_reqs.
+ * @own_reqs: Requests of a partial execution, freed with the job.
+ * @nreqs: Entries at @reqs.
+ * @nrsps: Responses that complete it: one per slice.
+ * @rsps: Responses seen so far.
+ * @write: The device writes the object (DMA from the device).
+ * @error: First error seen: -EIO for an error status.
+ * @req_id: Its id on the ring.
+ * @ring_end: Ring slot after its last request.
+ * @queue_level: Ring slots in use ahead of it when queued.
+ * @hw_fence: Signalled when the device is done with it.
+ * @node: In &qaic_queue.inflight.
+ * @t_submit: When the ioctl queued it.
+ * @t_run: When it was put on the ring.
+ */
+struct qaic_job {
+	struct drm_sched_job base;
+	struct qaic_queue *queue;
+	struct qaic_bo *bo;
+	const struct qaic_dbc_req *reqs;
+	struct qaic_dbc_req *own_reqs;
+	u32 nreqs;
+	u32 nrsps;
+	u32 rsps;
+	bool write;
+	int error;
+	u16 req_id;
+	u32 ring_end;
+	u32 queue_level;
+	struct dma_fence *hw_fence;
+	struct list_head node;
+	ktime_t t_submit;
+	ktime_t t_run;
+};
+
+int qaic_queue_create(struct qaic_device *qdev, struct qaic_dbc *dbc, unsigned int id);
+void qaic_queue_destroy(struct qaic_device *qdev, struct qaic_dbc *dbc);
+
+struct qaic_job *qaic_job_alloc(struct qaic_queue *q, struct qaic_bo *bo, u32 nreqs,
+				u64 client_id);
+void qaic_job_free_unqueued(struct qaic_job *job);
+
+int qaic_queue_irq_init(struct qaic_device *qdev);
+
+#endif /* _QAIC_QUEUE_H_ */
