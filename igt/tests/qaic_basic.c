@@ -214,7 +214,11 @@ static void test_attach_slice_sem_pad(int fd)
 		.data = to_user_pointer(&entry),
 	};
 
+	/* Entries are only looked at for a DBC of the file and an object. */
+	attach.hdr.dbc_id = igt_qaic_activate(fd, 16);
+	attach.hdr.handle = igt_qaic_create_bo(fd, BO_SIZE);
 	do_ioctl_err(fd, DRM_IOCTL_QAIC_ATTACH_SLICE_BO, &attach, EINVAL);
+	igt_qaic_deactivate(fd, attach.hdr.dbc_id);
 }
 
 static void test_wait_bo_pad(int fd)

@@ -13,84 +13,219 @@
  * only ever handles trusted descriptors.
  */
 
+#include <linux/dma-resv.h>
+#include <linux/scatterlist.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
 #include <drm/drm_drv.h>
+#include <drm/drm_gem.h>
 #include <drm/drm_print.h>
 
 #include <uapi/drm/qaic_accel.h>
 
+#include "qaic_desc.h"
 #include "qaic_drv.h"
+#include "qaic_gem.h"
+#include "qaic_queue.h"
 
-/* Directions of qaic_attach_slice_hdr.dir and qaic_execute_entry.dir. */
-#define QAIC_DIR_TO_DEV		1
-#define QAIC_DIR_FROM_DEV	2
-
-static int qaic_check_sem(struct drm_device *drm, const struct qaic_sem *sem,
-			  u32 entry, int n)
+/* The object's DMA mapping as the encoder wants it: address and length pairs. */
+static struct qaic_desc_seg *qaic_slice_segs(struct sg_table *sgt, u32 *nsegs)
 {
-	if (sem->pad) {
-		drm_dbg(drm, "attach_slice: entry %u sem%d pad %#x is not 0\n",
-			entry, n, sem->pad);
-		return -EINVAL;
+	struct qaic_desc_seg *segs;
+	struct scatterlist *sg;
+	unsigned int i;
+
+	segs = kvmalloc_array(sgt->nents, sizeof(*segs), GFP_KERNEL);
+	if (!segs)
+		return NULL;
+	for_each_sgtable_dma_sg(sgt, sg, i)
+		segs[i] = (struct qaic_desc_seg){
+			.addr = sg_dma_address(sg),
+			.len = sg_dma_len(sg),
+		};
+	*nsegs = sgt->nents;
+	return segs;
+}
+
+/* Maps the object and encodes its requests; the DBC's lock is held. */
+static int qaic_slice_encode(struct qaic_device *qdev, struct qaic_bo *bo,
+			     const struct qaic_attach_slice *args,
+			     const struct qaic_attach_slice_entry *ents,
+			     const struct qaic_queue *q, struct qaic_bo_slicing **out)
+{
+	struct drm_device *drm = &qdev->drm;
+	struct qaic_bo_slicing *slicing;
+	struct qaic_desc_seg *segs;
+	struct sg_table *sgt;
+	u32 count = args->hdr.count;
+	u32 nsegs;
+	int n, ret;
+
+	/* Pins and maps the whole object once; both last until it is freed. */
+	sgt = drm_gem_shmem_get_pages_sgt(&bo->base);
+	if (IS_ERR(sgt)) {
+		drm_dbg(drm, "attach_slice: handle %u: cannot map: %ld\n",
+			args->hdr.handle, PTR_ERR(sgt));
+		return PTR_ERR(sgt);
+	}
+	segs = qaic_slice_segs(sgt, &nsegs);
+	if (!segs)
+		return -ENOMEM;
+
+	n = qaic_desc_count(ents, count, segs, nsegs);
+	if (n < 0) {
+		ret = n;
+		drm_dbg(drm, "attach_slice: handle %u: cannot count requests: %d\n",
+			args->hdr.handle, ret);
+		goto out;
+	}
+	if (n > q->max_credits) {
+		drm_dbg(drm, "attach_slice: %d requests, DBC %u takes %u\n",
+			n, args->hdr.dbc_id, q->max_credits);
+		ret = -ENOSPC;
+		goto out;
+	}
+
+	ret = -ENOMEM;
+	slicing = kzalloc(sizeof(*slicing), GFP_KERNEL);
+	if (!slicing)
+		goto out;
+	slicing->slices = kvcalloc(count, sizeof(*slicing->slices), GFP_KERNEL);
+	slicing->reqs = kvcalloc(n, sizeof(*slicing->reqs), GFP_KERNEL);
+	if (!slicing->slices || !slicing->reqs) {
+		qaic_bo_free_slicing(slicing);
+		goto out;
+	}
+
+	ret = qaic_desc_encode(ents, count, segs, nsegs,
+			       args->hdr.dir == QAIC_DIR_TO_DEV ? DMA_TO_DEVICE : DMA_FROM_DEVICE,
+			       slicing->slices, slicing->reqs, n);
+	if (ret != n) {
+		drm_dbg(drm, "attach_slice: encoding failed: %d\n", ret);
+		qaic_bo_free_slicing(slicing);
+		ret = ret < 0 ? ret : -EINVAL;
+		goto out;
+	}
+	slicing->dbc_id = args->hdr.dbc_id;
+	slicing->dir = args->hdr.dir;
+	slicing->nslices = count;
+	slicing->nreqs = n;
+	*out = slicing;
+	ret = 0;
+out:
+	kvfree(segs);
+	return ret;
+}
+
+static int qaic_slice_check_entries(struct drm_device *drm,
+				    const struct qaic_attach_slice_entry *ents, u32 count,
+				    u64 bo_size)
+{
+	const char *why;
+	u32 i;
+
+	for (i = 0; i < count; i++) {
+		if (qaic_desc_check_slice(&ents[i], bo_size, &why)) {
+			drm_dbg(drm, "attach_slice: entry %u: %s\n", i, why);
+			return -EINVAL;
+		}
 	}
 	return 0;
 }
 
-static int qaic_check_slice_entry(struct drm_device *drm,
-				  const struct qaic_attach_slice_entry *e, u32 i)
+static int qaic_attach_slice(struct qaic_device *qdev, struct qaic_attach_slice *args,
+			     struct drm_file *file)
 {
+	struct drm_device *drm = &qdev->drm;
+	struct qaic_attach_slice_entry *ents;
+	struct qaic_bo_slicing *slicing = NULL;
+	struct drm_gem_object *obj;
+	struct qaic_dbc *dbc;
+	struct qaic_bo *bo;
 	int ret;
 
-	ret = qaic_check_sem(drm, &e->sem0, i, 0);
-	if (!ret)
-		ret = qaic_check_sem(drm, &e->sem1, i, 1);
-	if (!ret)
-		ret = qaic_check_sem(drm, &e->sem2, i, 2);
-	if (!ret)
-		ret = qaic_check_sem(drm, &e->sem3, i, 3);
+	dbc = qaic_dbc_lock_owned(qdev, file, args->hdr.dbc_id, "attach_slice");
+	if (IS_ERR(dbc))
+		return PTR_ERR(dbc);
+
+	/* Every slice takes a ring slot at least. */
+	if (args->hdr.count > dbc->queue->max_credits) {
+		drm_dbg(drm, "attach_slice: %u slices, DBC %u takes %u requests\n",
+			args->hdr.count, args->hdr.dbc_id, dbc->queue->max_credits);
+		ret = -ENOSPC;
+		goto unlock;
+	}
+
+	ents = vmemdup_array_user(u64_to_user_ptr(args->data), args->hdr.count, sizeof(*ents));
+	if (IS_ERR(ents)) {
+		ret = PTR_ERR(ents);
+		goto unlock;
+	}
+
+	obj = drm_gem_object_lookup(file, args->hdr.handle);
+	if (!obj) {
+		drm_dbg(drm, "attach_slice: no object with handle %u\n", args->hdr.handle);
+		ret = -ENOENT;
+		goto free_ents;
+	}
+	bo = to_qaic_bo(obj);
+
+	ret = qaic_slice_check_entries(drm, ents, args->hdr.count, obj->size);
+	if (ret)
+		goto put;
+
+	/* Cheap refusal first; checked again under the lock. */
+	if (READ_ONCE(bo->slicing)) {
+		drm_dbg(drm, "attach_slice: handle %u is sliced already\n", args->hdr.handle);
+		ret = -EINVAL;
+		goto put;
+	}
+
+	ret = qaic_slice_encode(qdev, bo, args, ents, dbc->queue, &slicing);
+	if (ret)
+		goto put;
+
+	ret = dma_resv_lock_interruptible(obj->resv, NULL);
+	if (ret)
+		goto put;
+	if (bo->slicing) {
+		drm_dbg(drm, "attach_slice: handle %u is sliced already\n", args->hdr.handle);
+		ret = -EINVAL;
+	} else {
+		bo->slicing = slicing;
+		slicing = NULL;
+	}
+	dma_resv_unlock(obj->resv);
+
+put:
+	qaic_bo_free_slicing(slicing);
+	drm_gem_object_put(obj);
+free_ents:
+	kvfree(ents);
+unlock:
+	mutex_unlock(&dbc->lock);
 	return ret;
 }
 
 int qaic_attach_slice_bo_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 {
 	struct qaic_attach_slice *args = data;
-	struct qaic_attach_slice_entry *entries;
-	int ret = -EOPNOTSUPP;
-	u32 i;
+	int ret;
 	int idx;
-
-	if (!drm_dev_enter(drm, &idx))
-		return -ENODEV;
 
 	if (!args->hdr.count) {
 		drm_dbg(drm, "attach_slice: count 0\n");
-		ret = -EINVAL;
-		goto out;
+		return -EINVAL;
 	}
 	if (args->hdr.dir != QAIC_DIR_TO_DEV && args->hdr.dir != QAIC_DIR_FROM_DEV) {
 		drm_dbg(drm, "attach_slice: dir %u invalid\n", args->hdr.dir);
-		ret = -EINVAL;
-		goto out;
+		return -EINVAL;
 	}
 
-	entries = vmemdup_array_user(u64_to_user_ptr(args->data), args->hdr.count,
-				     sizeof(*entries));
-	if (IS_ERR(entries)) {
-		ret = PTR_ERR(entries);
-		goto out;
-	}
-
-	for (i = 0; i < args->hdr.count; i++) {
-		ret = qaic_check_slice_entry(drm, &entries[i], i);
-		if (ret)
-			break;
-	}
-	if (!ret)
-		ret = -EOPNOTSUPP;
-	kvfree(entries);
-out:
+	if (!drm_dev_enter(drm, &idx))
+		return -ENODEV;
+	ret = qaic_attach_slice(to_qaic_device(drm), args, file);
 	drm_dev_exit(idx);
 	return ret;
 }
@@ -98,17 +233,40 @@ out:
 int qaic_detach_slice_bo_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 {
 	struct qaic_detach_slice *args = data;
-	int ret = -EOPNOTSUPP;
-	int idx;
-
-	if (!drm_dev_enter(drm, &idx))
-		return -ENODEV;
+	struct qaic_bo_slicing *slicing = NULL;
+	struct drm_gem_object *obj;
+	struct qaic_bo *bo;
+	int ret;
 
 	if (args->pad) {
 		drm_dbg(drm, "detach_slice: pad %#x is not 0\n", args->pad);
-		ret = -EINVAL;
+		return -EINVAL;
 	}
 
-	drm_dev_exit(idx);
+	obj = drm_gem_object_lookup(file, args->handle);
+	if (!obj) {
+		drm_dbg(drm, "detach_slice: no object with handle %u\n", args->handle);
+		return -ENOENT;
+	}
+	bo = to_qaic_bo(obj);
+
+	ret = dma_resv_lock_interruptible(obj->resv, NULL);
+	if (ret)
+		goto put;
+	if (!bo->slicing) {
+		drm_dbg(drm, "detach_slice: handle %u is not sliced\n", args->handle);
+		ret = -EINVAL;
+	} else if (!dma_resv_test_signaled(obj->resv, DMA_RESV_USAGE_BOOKKEEP)) {
+		/* Queued jobs still read the requests. */
+		drm_dbg(drm, "detach_slice: handle %u has work queued\n", args->handle);
+		ret = -EBUSY;
+	} else {
+		slicing = bo->slicing;
+		bo->slicing = NULL;
+	}
+	dma_resv_unlock(obj->resv);
+	qaic_bo_free_slicing(slicing);
+put:
+	drm_gem_object_put(obj);
 	return ret;
 }
