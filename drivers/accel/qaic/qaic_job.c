@@ -10,6 +10,15 @@
  * sliced buffer objects on a DMA Bridge Channel; DRM_IOCTL_QAIC_WAIT_BO
  * waits for one to complete and DRM_IOCTL_QAIC_PERF_STATS_BO reports how
  * long its last execution took.
+ *
+ * Execute makes one job per entry. All objects' reservations are locked
+ * together (an object named twice is -EINVAL), each entry is checked
+ * against its object's slicing, and the jobs are made with the object's
+ * fences as implicit dependencies: a to-device job reads the object and
+ * waits for its writers, a from-device job writes it and waits for
+ * everyone. Nothing can fail once the first job is armed, so either every
+ * entry is queued, in order, or none is. Each job's finished fence goes
+ * into the object's reservation, which is what WAIT_BO waits on.
  */
 
 #include <linux/dma-mapping.h>
@@ -40,18 +49,26 @@
 /* Resize that means "all of it" for the entries of a full execute. */
 #define QAIC_RESIZE_NONE	U64_MAX
 
-/* The entries of either execute ioctl, as partial ones. */
+/**
+ * qaic_execute_copy_entries() - Copy in the entries of an execute, as partial ones.
+ * @data: User pointer to the entries.
+ * @n: Their count, checked by the caller.
+ * @partial: They are struct qaic_partial_execute_entry, not struct
+ *	     qaic_execute_entry (which execute whole objects).
+ *
+ * Return: the entries (kvfree() them), or an ERR_PTR().
+ */
 static struct qaic_partial_execute_entry *
-qaic_execute_copy_entries(const struct qaic_execute *args, bool partial)
+qaic_execute_copy_entries(u64 data, u32 n, bool partial)
 {
 	struct qaic_partial_execute_entry *ents;
 	struct qaic_execute_entry *full;
-	u32 i, n = args->hdr.count;
+	u32 i;
 
 	if (partial)
-		return vmemdup_array_user(u64_to_user_ptr(args->data), n, sizeof(*ents));
+		return vmemdup_array_user(u64_to_user_ptr(data), n, sizeof(*ents));
 
-	full = vmemdup_array_user(u64_to_user_ptr(args->data), n, sizeof(*full));
+	full = vmemdup_array_user(u64_to_user_ptr(data), n, sizeof(*full));
 	if (IS_ERR(full))
 		return ERR_CAST(full);
 	ents = kvmalloc_array(n, sizeof(*ents), GFP_KERNEL);
@@ -144,10 +161,23 @@ static struct qaic_job *qaic_execute_job(const struct qaic_partial_execute_entry
 	return job;
 }
 
+/* Fences the first job waits for, besides the objects' own. */
+static int qaic_execute_add_deps(struct qaic_job *job, struct qaic_execute_fences *f)
+{
+	int ret = 0;
+
+	for (; f->nin && !ret; f->nin--, f->in++) {
+		ret = drm_sched_job_add_dependency(&job->base, *f->in);
+		*f->in = NULL;
+	}
+	return ret;
+}
+
 /* Locks the objects, makes the jobs and pushes them; the DBC's lock is held. */
 static int qaic_execute_submit(struct drm_device *drm, struct qaic_queue *q, u32 dbc_id,
 			       const struct qaic_partial_execute_entry *ents,
-			       struct drm_gem_object **objs, u32 count, struct drm_file *file)
+			       struct drm_gem_object **objs, u32 count, struct drm_file *file,
+			       struct qaic_execute_fences *f)
 {
 	struct ww_acquire_ctx ctx;
 	struct qaic_job **jobs;
@@ -178,6 +208,10 @@ static int qaic_execute_submit(struct drm_device *drm, struct qaic_queue *q, u32
 			goto unwind;
 		}
 	}
+	/* The jobs run in order: the first waiting is enough. */
+	ret = qaic_execute_add_deps(jobs[0], f);
+	if (ret)
+		goto unwind;
 
 	/* Nothing fails from here: every job is pushed, in order. */
 	for (i = 0; i < count; i++) {
@@ -187,6 +221,8 @@ static int qaic_execute_submit(struct drm_device *drm, struct qaic_queue *q, u32
 		drm_sched_job_arm(&job->base);
 		dma_resv_add_fence(objs[i]->resv, &job->base.s_fence->finished,
 				   job->write ? DMA_RESV_USAGE_WRITE : DMA_RESV_USAGE_READ);
+		if (i == count - 1 && f->out)
+			*f->out = dma_fence_get(&job->base.s_fence->finished);
 		drm_sched_entity_push_job(&job->base);
 	}
 
@@ -200,27 +236,56 @@ free:
 	return ret;
 }
 
-static int qaic_execute(struct drm_device *drm, struct qaic_execute *args,
-			struct drm_file *file, bool partial)
+/**
+ * qaic_execute_check_count() - Check the entry count of an execute.
+ * @drm: The DRM device.
+ * @count: From userspace.
+ *
+ * Return: 0, or -EINVAL for 0 or more than %QAIC_EXECUTE_MAX.
+ */
+int qaic_execute_check_count(struct drm_device *drm, u32 count)
 {
-	struct qaic_device *qdev = to_qaic_device(drm);
-	struct qaic_partial_execute_entry *ents;
-	struct drm_gem_object **objs;
-	struct qaic_dbc *dbc;
-	u32 count = args->hdr.count;
-	u32 i;
-	int ret;
-
 	if (!count || count > QAIC_EXECUTE_MAX) {
 		drm_dbg(drm, "execute: count %u not in 1..%u\n", count, QAIC_EXECUTE_MAX);
 		return -EINVAL;
 	}
+	return 0;
+}
 
-	dbc = qaic_dbc_lock_owned(qdev, file, args->hdr.dbc_id, "execute");
-	if (IS_ERR(dbc))
-		return PTR_ERR(dbc);
+/**
+ * qaic_execute_run() - Queue the entries of an execute on a DBC of the file.
+ * @drm: The DRM device.
+ * @file: The file.
+ * @dbc_id: The DBC, from userspace.
+ * @data: User pointer to the entries.
+ * @count: Their count, checked with qaic_execute_check_count().
+ * @partial: The entries are struct qaic_partial_execute_entry.
+ * @f: Fences the first job waits for (consumed, also on failure), and where
+ *     to put the last job's finished fence; may be NULL.
+ *
+ * Return: 0 once every entry is queued, or a negative errno and nothing is.
+ */
+int qaic_execute_run(struct drm_device *drm, struct drm_file *file, u32 dbc_id, u64 data,
+		     u32 count, bool partial, struct qaic_execute_fences *f)
+{
+	struct qaic_device *qdev = to_qaic_device(drm);
+	struct qaic_execute_fences none = {};
+	struct qaic_partial_execute_entry *ents;
+	struct drm_gem_object **objs;
+	struct qaic_dbc *dbc;
+	u32 i;
+	int ret;
 
-	ents = qaic_execute_copy_entries(args, partial);
+	if (!f)
+		f = &none;
+
+	dbc = qaic_dbc_lock_owned(qdev, file, dbc_id, "execute");
+	if (IS_ERR(dbc)) {
+		ret = PTR_ERR(dbc);
+		goto put_in;
+	}
+
+	ents = qaic_execute_copy_entries(data, count, partial);
 	if (IS_ERR(ents)) {
 		ret = PTR_ERR(ents);
 		goto unlock;
@@ -241,7 +306,7 @@ static int qaic_execute(struct drm_device *drm, struct qaic_execute *args,
 		}
 	}
 
-	ret = qaic_execute_submit(drm, dbc->queue, args->hdr.dbc_id, ents, objs, count, file);
+	ret = qaic_execute_submit(drm, dbc->queue, dbc_id, ents, objs, count, file, f);
 put:
 	for (i = 0; i < count && objs[i]; i++)
 		drm_gem_object_put(objs[i]);
@@ -250,7 +315,24 @@ free_ents:
 	kvfree(ents);
 unlock:
 	mutex_unlock(&dbc->lock);
+put_in:
+	for (; f->nin; f->nin--, f->in++) {
+		dma_fence_put(*f->in);
+		*f->in = NULL;
+	}
 	return ret;
+}
+
+static int qaic_execute(struct drm_device *drm, struct qaic_execute *args,
+			struct drm_file *file, bool partial)
+{
+	int ret;
+
+	ret = qaic_execute_check_count(drm, args->hdr.count);
+	if (ret)
+		return ret;
+	return qaic_execute_run(drm, file, args->hdr.dbc_id, args->data, args->hdr.count,
+				partial, NULL);
 }
 
 int qaic_execute_bo_ioctl(struct drm_device *drm, void *data, struct drm_file *file)

@@ -20,6 +20,8 @@ struct qaic_dbc;
 struct qaic_dbc_req;
 struct qaic_dbc_rsp;
 struct qaic_device;
+struct drm_device;
+struct drm_file;
 
 /**
  * struct qaic_queue - The work queue of one active DMA Bridge Channel.
@@ -120,6 +122,23 @@ struct qaic_job {
 	ktime_t t_submit;
 	ktime_t t_run;
 };
+
+/**
+ * struct qaic_execute_fences - Explicit fences of an execute.
+ * @in: Fences the execution waits for; references, taken over.
+ * @nin: Entries at @in.
+ * @out: If not NULL, set to a reference to the fence that signals when the
+ *	 last entry completes.
+ */
+struct qaic_execute_fences {
+	struct dma_fence **in;
+	u32 nin;
+	struct dma_fence **out;
+};
+
+int qaic_execute_check_count(struct drm_device *drm, u32 count);
+int qaic_execute_run(struct drm_device *drm, struct drm_file *file, u32 dbc_id, u64 data,
+		     u32 count, bool partial, struct qaic_execute_fences *f);
 
 int qaic_queue_create(struct qaic_device *qdev, struct qaic_dbc *dbc, unsigned int id);
 void qaic_queue_destroy(struct qaic_device *qdev, struct qaic_dbc *dbc);
