@@ -26,6 +26,7 @@
 #include <drm/drm_accel.h>
 #include <drm/drm_drv.h>
 #include <drm/drm_gem.h>
+#include <drm/drm_gem_shmem_helper.h>
 #include <drm/drm_ioctl.h>
 #include <drm/drm_managed.h>
 
@@ -96,12 +97,14 @@ static const struct drm_ioctl_desc qaic_drm_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(QAIC_WAIT_BO, qaic_wait_bo_ioctl, 0),
 	DRM_IOCTL_DEF_DRV(QAIC_PERF_STATS_BO, qaic_perf_stats_bo_ioctl, 0),
 	DRM_IOCTL_DEF_DRV(QAIC_DETACH_SLICE_BO, qaic_detach_slice_bo_ioctl, 0),
+	DRM_IOCTL_DEF_DRV(QAIC_SUBMIT, qaic_submit_ioctl, 0),
 };
 
 DEFINE_DRM_ACCEL_FOPS(qaic_accel_fops);
 
 static const struct drm_driver qaic_drm_driver = {
-	.driver_features	= DRIVER_GEM | DRIVER_COMPUTE_ACCEL,
+	.driver_features	= DRIVER_GEM | DRIVER_COMPUTE_ACCEL | DRIVER_SYNCOBJ |
+				  DRIVER_SYNCOBJ_TIMELINE,
 	.name			= QAIC_NAME,
 	.desc			= QAIC_DESC,
 	.major			= 1,
@@ -114,6 +117,8 @@ static const struct drm_driver qaic_drm_driver = {
 	.num_ioctls		= ARRAY_SIZE(qaic_drm_ioctls),
 
 	.gem_create_object	= qaic_gem_create_object,
+	/* dma-bufs of other drivers become objects that can be sliced. */
+	.gem_prime_import_sg_table = drm_gem_shmem_prime_import_sg_table,
 };
 
 /* Claim and map one BAR after checking it is at least @min_len long. */

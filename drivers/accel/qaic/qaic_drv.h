@@ -142,4 +142,7 @@ int qaic_partial_execute_bo_ioctl(struct drm_device *drm, void *data, struct drm
 int qaic_wait_bo_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
 int qaic_perf_stats_bo_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
 
+/* qaic_submit.c */
+int qaic_submit_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
+
 #endif /* _QAIC_DRV_H_ */

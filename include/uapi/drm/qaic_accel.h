@@ -411,6 +411,62 @@ struct qaic_detach_slice {
 	__u32 pad;
 };
 
+/**
+ * QAIC_SYNC_WAIT_FOR_SUBMIT - In-sync flag: wait until the point has a fence.
+ *
+ * Without it, an in-sync whose point was not submitted yet fails the
+ * submission with -EINVAL. With it, SUBMIT waits for the point to be
+ * submitted (wait-before-signal), for up to the kernel's syncobj limit,
+ * then fails with -ETIME.
+ */
+#define QAIC_SYNC_WAIT_FOR_SUBMIT	0x1
+
+/**
+ * struct qaic_sync - A DRM syncobj point a submission waits for or signals.
+ * @handle: In. Syncobj handle (DRM_IOCTL_SYNCOBJ_CREATE).
+ * @flags: In. For an in-sync, QAIC_SYNC_WAIT_FOR_SUBMIT or 0; for the
+ *	   out-sync, 0.
+ * @point: In. Timeline point, or 0 for a binary syncobj. The out-sync's
+ *	   point gets a new fence; a binary out-sync's fence is replaced.
+ */
+struct qaic_sync {
+	__u32 handle;
+	__u32 flags;
+	__u64 point;
+};
+
+/**
+ * QAIC_SUBMIT_PARTIAL - Submit flag: @data holds partial execute entries.
+ */
+#define QAIC_SUBMIT_PARTIAL		0x1
+
+/**
+ * struct qaic_submit - Argument of SUBMIT: execute with explicit fences.
+ * @hdr: In. Channel and entry count, as for EXECUTE_BO.
+ * @data: In. User pointer to hdr.count struct qaic_execute_entry, or
+ *	  struct qaic_partial_execute_entry with QAIC_SUBMIT_PARTIAL.
+ * @in_syncs: In. User pointer to @in_sync_count struct qaic_sync the
+ *	      entries wait for, besides the implicit fences of their objects.
+ * @in_sync_count: In. At most 64.
+ * @flags: In. QAIC_SUBMIT_PARTIAL or 0.
+ * @out_sync: In. Signalled when the last entry completes; handle 0 for
+ *	      none.
+ * @reserved: Must be 0.
+ *
+ * SUBMIT queues like EXECUTE_BO (the same rules and errors), and then
+ * attaches the fence of the last entry to @out_sync. The fence reports
+ * the error of a failed entry as WAIT_BO does.
+ */
+struct qaic_submit {
+	struct qaic_execute_hdr hdr;
+	__u64 data;
+	__u64 in_syncs;
+	__u32 in_sync_count;
+	__u32 flags;
+	struct qaic_sync out_sync;
+	__u64 reserved;
+};
+
 #define DRM_QAIC_MANAGE				0x00
 #define DRM_QAIC_CREATE_BO			0x01
 #define DRM_QAIC_MMAP_BO			0x02
@@ -421,6 +477,7 @@ struct qaic_detach_slice {
 #define DRM_QAIC_PERF_STATS_BO			0x07
 #define DRM_QAIC_DETACH_SLICE_BO		0x08
 /* New ioctls go here, after the ones shared with Linux 6.12. */
+#define DRM_QAIC_SUBMIT				0x09
 
 #define DRM_IOCTL_QAIC_MANAGE \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_QAIC_MANAGE, struct qaic_manage_msg)
@@ -440,6 +497,8 @@ struct qaic_detach_slice {
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_QAIC_PERF_STATS_BO, struct qaic_perf_stats)
 #define DRM_IOCTL_QAIC_DETACH_SLICE_BO \
 	DRM_IOW(DRM_COMMAND_BASE + DRM_QAIC_DETACH_SLICE_BO, struct qaic_detach_slice)
+#define DRM_IOCTL_QAIC_SUBMIT \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_QAIC_SUBMIT, struct qaic_submit)
 
 #if defined(__cplusplus)
 }
