@@ -595,22 +595,33 @@ struct qaic_dbc *qaic_dbc_lock_owned(struct qaic_device *qdev, struct drm_file *
 	return dbc;
 }
 
+/* Retires the DBC's completions; false if it has no queue. */
+static bool qaic_dbc_service(struct qaic_dbc *dbc)
+{
+	struct qaic_queue *q = READ_ONCE(dbc->queue);
+
+	/* qaic_queue_destroy() waits for the handlers before freeing @q. */
+	if (!q)
+		return false;
+	qaic_queue_complete(q);
+	return true;
+}
+
+/*
+ * A vector of its own is the DBC's whatever the device sends: claim it even
+ * without a queue, so that a device raising it at will cannot get it
+ * disabled as spurious.
+ */
 static irqreturn_t qaic_dbc_irq(int irq, void *data)
 {
 	struct qaic_dbc *dbc = data;
 
-	return READ_ONCE(dbc->queue) ? IRQ_WAKE_THREAD : IRQ_NONE;
+	return READ_ONCE(dbc->queue) ? IRQ_WAKE_THREAD : IRQ_HANDLED;
 }
 
 static irqreturn_t qaic_dbc_irq_thread(int irq, void *data)
 {
-	struct qaic_dbc *dbc = data;
-	struct qaic_queue *q = READ_ONCE(dbc->queue);
-
-	/* qaic_queue_destroy() waits for this handler before freeing @q. */
-	if (!q)
-		return IRQ_NONE;
-	qaic_queue_complete(q);
+	qaic_dbc_service(data);
 	return IRQ_HANDLED;
 }
 
@@ -633,7 +644,7 @@ static irqreturn_t qaic_shared_irq_thread(int irq, void *data)
 	unsigned int i;
 
 	for (i = 0; i < QAIC_NUM_DBC; i++)
-		if (qaic_dbc_irq_thread(irq, &qdev->dbc[i]) == IRQ_HANDLED)
+		if (qaic_dbc_service(&qdev->dbc[i]))
 			ret = IRQ_HANDLED;
 	return ret;
 }
