@@ -332,21 +332,25 @@ static void qaic_queue_check(struct qaic_queue *q, struct list_head *done)
 static enum drm_gpu_sched_stat qaic_queue_timedout_job(struct drm_sched_job *sched_job)
 {
 	struct qaic_queue *q = to_qaic_job(sched_job)->queue;
+	struct drm_gpu_scheduler *sched = &q->sched;
 	LIST_HEAD(done);
 
 	/*
-	 * The scheduler took the job off its pending list. Stopping and
-	 * starting the scheduler puts it back and frees what completed
-	 * meanwhile; the queue lock keeps completions out until the callbacks
-	 * are back, so none is mistaken for a cancelled job.
+	 * The scheduler took the job off its pending list so that it is not
+	 * freed under this handler. With the scheduler's work paused, the job
+	 * goes back at the head (where it was) once decided; restarting the
+	 * work then frees whatever completed, this job too if it did. The
+	 * queue lock keeps completions out meanwhile.
 	 */
-	drm_sched_wqueue_stop(&q->sched);
+	drm_sched_wqueue_stop(sched);
 	mutex_lock(&q->lock);
 	qaic_queue_check(q, &done);
 	qaic_queue_signal(q, &done);
-	drm_sched_stop(&q->sched, sched_job);
-	drm_sched_start(&q->sched);
+	spin_lock(&sched->job_list_lock);
+	list_add(&sched_job->list, &sched->pending_list);
+	spin_unlock(&sched->job_list_lock);
 	mutex_unlock(&q->lock);
+	drm_sched_wqueue_start(sched);
 
 	return DRM_GPU_SCHED_STAT_NOMINAL;
 }
