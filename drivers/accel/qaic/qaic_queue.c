@@ -227,6 +227,8 @@ static struct dma_fence *qaic_queue_run_job(struct drm_sched_job *sched_job)
 
 	guard(mutex)(&q->lock);
 
+	job->ran = true;
+	atomic_inc(&q->nrun);
 	if (q->dead || sched_job->s_fence->finished.error) {
 		drm_dbg(&q->qdev->drm, "DBC %u: job cancelled before it ran (%s)\n",
 			q->id, q->dead ? "DBC going away" : "fence error");
@@ -355,6 +357,16 @@ static enum drm_gpu_sched_stat qaic_queue_timedout_job(struct drm_sched_job *sch
 	return DRM_GPU_SCHED_STAT_NOMINAL;
 }
 
+/* The last reference is gone: the DBC was torn down and every job freed. */
+static void qaic_queue_free(struct kref *ref)
+{
+	struct qaic_queue *q = container_of(ref, struct qaic_queue, refs);
+
+	kvfree(q->ids);
+	mutex_destroy(&q->lock);
+	kfree(q);
+}
+
 /* Drops what a job holds; the job was never queued or the scheduler is done with it. */
 static void qaic_job_release(struct qaic_job *job)
 {
@@ -368,11 +380,10 @@ static void qaic_job_release(struct qaic_job *job)
 	dma_fence_put(job->hw_fence);
 	kvfree(job->own_reqs);
 	drm_gem_object_put(&job->bo->base.base);
+	if (job->ran && atomic_dec_and_test(&q->nrun))
+		wake_up_var(&q->nrun);
 	kfree(job);
-
-	/* wake_up_var() touches no memory of the queue, which may go now. */
-	if (atomic_dec_and_test(&q->njobs))
-		wake_up_var(&q->njobs);
+	kref_put(&q->refs, qaic_queue_free);
 }
 
 static void qaic_queue_free_job(struct drm_sched_job *sched_job)
@@ -429,7 +440,7 @@ struct qaic_job *qaic_job_alloc(struct qaic_queue *q, struct qaic_bo *bo, u32 nr
 	job->t_submit = ktime_get();
 	INIT_LIST_HEAD(&job->node);
 	drm_gem_object_get(&bo->base.base);
-	atomic_inc(&q->njobs);
+	kref_get(&q->refs);
 	return job;
 
 fail:
@@ -489,6 +500,7 @@ int qaic_queue_create(struct qaic_device *qdev, struct qaic_dbc *dbc, unsigned i
 	q->fence_ctx = dma_fence_context_alloc(1);
 	mutex_init(&q->lock);
 	INIT_LIST_HEAD(&q->inflight);
+	kref_init(&q->refs);
 
 	nids = roundup_pow_of_two(q->max_credits + 1);
 	q->id_mask = nids - 1;
@@ -527,7 +539,7 @@ fail:
  * @dbc: The DBC; its lock and &qaic_device.dbc_lock are held.
  *
  * Jobs not on the ring yet are cancelled, jobs on it fail with -ECANCELED;
- * returns once every job was freed, so the rings can go.
+ * returns once no job can touch the rings any more, so they can go.
  */
 void qaic_queue_destroy(struct qaic_device *qdev, struct qaic_dbc *dbc)
 {
@@ -556,14 +568,17 @@ void qaic_queue_destroy(struct qaic_device *qdev, struct qaic_dbc *dbc)
 	qaic_queue_signal(q, &done);
 	mutex_unlock(&q->lock);
 
-	wait_var_event(&q->njobs, !atomic_read(&q->njobs));
+	/*
+	 * Jobs that were cancelled before they ran may still wait for their
+	 * dependencies; they never touch the rings, and their references keep
+	 * @q alive for the scheduler's callbacks.
+	 */
+	wait_var_event(&q->nrun, !atomic_read(&q->nrun));
 	drm_sched_fini(&q->sched);
 
 	if (q->bad_rsp)
 		drm_dbg(&qdev->drm, "DBC %u: %llu stray responses\n", q->id, q->bad_rsp);
-	kvfree(q->ids);
-	mutex_destroy(&q->lock);
-	kfree(q);
+	kref_put(&q->refs, qaic_queue_free);
 }
 
 /**

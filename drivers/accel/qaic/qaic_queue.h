@@ -8,6 +8,7 @@
 
 #include <linux/dma-fence.h>
 #include <linux/interrupt.h>
+#include <linux/kref.h>
 #include <linux/ktime.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
@@ -53,7 +54,11 @@ struct drm_file;
  * @fence_seqno: Last hardware fence sequence number given out.
  * @dead: The DBC is going away: run_job cancels what it is given. Set
  *	  under @lock and the DBC's lock.
- * @njobs: Jobs created and not freed yet; teardown waits for 0.
+ * @nrun: Jobs given to run_job and not freed yet; teardown waits for 0,
+ *	  as the scheduler must not be finished with such jobs pending.
+ * @refs: One for the DBC, one per job: a job cancelled while it waits for
+ *	  a fence is freed whenever that fence signals, maybe long after the
+ *	  DBC went away, through the scheduler's callbacks.
  * @bad_rsp: Responses that named no job in flight (ignored).
  */
 struct qaic_queue {
@@ -79,7 +84,8 @@ struct qaic_queue {
 	u64 fence_ctx;
 	u64 fence_seqno;
 	bool dead;
-	atomic_t njobs;
+	atomic_t nrun;
+	struct kref refs;
 	u64 bad_rsp;
 };
 
@@ -102,6 +108,7 @@ struct qaic_queue {
  * @node: In &qaic_queue.inflight.
  * @t_submit: When the ioctl queued it.
  * @t_run: When it was put on the ring.
+ * @ran: It was given to run_job: it counts in &qaic_queue.nrun.
  */
 struct qaic_job {
 	struct drm_sched_job base;
@@ -121,6 +128,7 @@ struct qaic_job {
 	struct list_head node;
 	ktime_t t_submit;
 	ktime_t t_run;
+	bool ran;
 };
 
 /**
