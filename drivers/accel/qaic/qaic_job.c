@@ -46,9 +46,6 @@
  */
 #define QAIC_EXECUTE_MAX	4096
 
-/* Resize that means "all of it" for the entries of a full execute. */
-#define QAIC_RESIZE_NONE	U64_MAX
-
 /**
  * qaic_execute_copy_entries() - Copy in the entries of an execute, as partial ones.
  * @data: User pointer to the entries.
@@ -77,7 +74,6 @@ qaic_execute_copy_entries(u64 data, u32 n, bool partial)
 			ents[i] = (struct qaic_partial_execute_entry){
 				.handle = full[i].handle,
 				.dir = full[i].dir,
-				.resize = QAIC_RESIZE_NONE,
 			};
 	}
 	kvfree(full);
@@ -86,7 +82,8 @@ qaic_execute_copy_entries(u64 data, u32 n, bool partial)
 
 /* Checks one entry against its object; the object's reservation is locked. */
 static int qaic_execute_check(struct drm_device *drm, const struct qaic_partial_execute_entry *e,
-			      struct drm_gem_object *obj, u32 dbc_id, const struct qaic_queue *q)
+			      bool partial, struct drm_gem_object *obj, u32 dbc_id,
+			      const struct qaic_queue *q)
 {
 	const struct qaic_bo_slicing *s = to_qaic_bo(obj)->slicing;
 
@@ -104,7 +101,7 @@ static int qaic_execute_check(struct drm_device *drm, const struct qaic_partial_
 			e->handle, e->dir, s->dir);
 		return -EINVAL;
 	}
-	if (e->resize != QAIC_RESIZE_NONE && e->resize > obj->size) {
+	if (partial && e->resize > obj->size) {
 		drm_dbg(drm, "execute: handle %u: resize %llu past its size %zu\n",
 			e->handle, e->resize, obj->size);
 		return -EINVAL;
@@ -120,8 +117,8 @@ static int qaic_execute_check(struct drm_device *drm, const struct qaic_partial_
 
 /* Makes the job of one entry, with its implicit dependencies. */
 static struct qaic_job *qaic_execute_job(const struct qaic_partial_execute_entry *e,
-					 struct drm_gem_object *obj, struct qaic_queue *q,
-					 struct drm_file *file)
+					 bool partial, struct drm_gem_object *obj,
+					 struct qaic_queue *q, struct drm_file *file)
 {
 	struct qaic_bo *bo = to_qaic_bo(obj);
 	const struct qaic_bo_slicing *s = bo->slicing;
@@ -130,7 +127,7 @@ static struct qaic_job *qaic_execute_job(const struct qaic_partial_execute_entry
 	int n = s->nreqs;
 	int ret;
 
-	if (e->resize != QAIC_RESIZE_NONE) {
+	if (partial) {
 		own = kvmalloc_array(s->nreqs, sizeof(*own), GFP_KERNEL);
 		if (!own)
 			return ERR_PTR(-ENOMEM);
@@ -176,8 +173,8 @@ static int qaic_execute_add_deps(struct qaic_job *job, struct qaic_execute_fence
 /* Locks the objects, makes the jobs and pushes them; the DBC's lock is held. */
 static int qaic_execute_submit(struct drm_device *drm, struct qaic_queue *q, u32 dbc_id,
 			       const struct qaic_partial_execute_entry *ents,
-			       struct drm_gem_object **objs, u32 count, struct drm_file *file,
-			       struct qaic_execute_fences *f)
+			       bool partial, struct drm_gem_object **objs, u32 count,
+			       struct drm_file *file, struct qaic_execute_fences *f)
 {
 	struct ww_acquire_ctx ctx;
 	struct qaic_job **jobs;
@@ -197,12 +194,12 @@ static int qaic_execute_submit(struct drm_device *drm, struct qaic_queue *q, u32
 		goto free;
 
 	for (i = 0; i < count; i++) {
-		ret = qaic_execute_check(drm, &ents[i], objs[i], dbc_id, q);
+		ret = qaic_execute_check(drm, &ents[i], partial, objs[i], dbc_id, q);
 		if (ret)
 			goto unwind;
 	}
 	for (made = 0; made < count; made++) {
-		jobs[made] = qaic_execute_job(&ents[made], objs[made], q, file);
+		jobs[made] = qaic_execute_job(&ents[made], partial, objs[made], q, file);
 		if (IS_ERR(jobs[made])) {
 			ret = PTR_ERR(jobs[made]);
 			goto unwind;
@@ -306,7 +303,7 @@ int qaic_execute_run(struct drm_device *drm, struct drm_file *file, u32 dbc_id, 
 		}
 	}
 
-	ret = qaic_execute_submit(drm, dbc->queue, dbc_id, ents, objs, count, file, f);
+	ret = qaic_execute_submit(drm, dbc->queue, dbc_id, ents, partial, objs, count, file, f);
 put:
 	for (i = 0; i < count && objs[i]; i++)
 		drm_gem_object_put(objs[i]);
