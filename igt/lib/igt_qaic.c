@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 #include <xf86drm.h>
 
@@ -672,4 +673,814 @@ uint32_t igt_qaic_crc32(uint32_t crc, const void *buf, size_t len)
 		crc = table[(crc ^ *p++) & 0xff] ^ (crc >> 8);
 
 	return ~crc;
+}
+
+/**
+ * igt_qaic_open_dbc:
+ * @queue_size: ring entries of the DMA Bridge Channel
+ * @dbc_id: where to store the DMA Bridge Channel the device gave
+ *
+ * Opens a new file on the first qaic device and activates a DMA Bridge
+ * Channel through it. Closing the file gives the channel back to the card,
+ * so a test that opens its own file per channel leaves nothing behind even
+ * when it fails half-way. Skips like igt_qaic_open() without a device.
+ *
+ * Returns: the file descriptor.
+ */
+int igt_qaic_open_dbc(uint32_t queue_size, uint32_t *dbc_id)
+{
+	int fd = igt_qaic_open();
+
+	*dbc_id = igt_qaic_activate(fd, queue_size);
+	igt_assert_f(*dbc_id < IGT_QAIC_NUM_DBC, "DBC %u\n", *dbc_id);
+
+	return fd;
+}
+
+/**
+ * igt_qaic_bo_create:
+ * @fd: qaic device file descriptor
+ * @size: size in bytes, a multiple of the page size
+ * @bo: gets the handle, the size and a read/write mapping of the object
+ *
+ * Creates a buffer object and maps all of it.
+ */
+void igt_qaic_bo_create(int fd, uint64_t size, struct igt_qaic_bo *bo)
+{
+	bo->handle = igt_qaic_create_bo(fd, size);
+	bo->size = size;
+	bo->ptr = igt_qaic_mmap_bo(fd, bo->handle, size,
+				   PROT_READ | PROT_WRITE);
+}
+
+/**
+ * igt_qaic_bo_destroy:
+ * @fd: qaic device file descriptor
+ * @bo: object from igt_qaic_bo_create()
+ *
+ * Unmaps the object and closes its handle.
+ */
+void igt_qaic_bo_destroy(int fd, struct igt_qaic_bo *bo)
+{
+	igt_assert_eq(munmap(bo->ptr, bo->size), 0);
+	gem_close(fd, bo->handle);
+	memset(bo, 0, sizeof(*bo));
+}
+
+/**
+ * igt_qaic_fill_pattern:
+ * @buf: buffer to fill
+ * @len: bytes at @buf
+ * @seed: selects the sequence; 0 is as good as any other value
+ *
+ * Fills @buf with pseudo-random bytes (xorshift32) that depend on @seed
+ * only, so that a test can compute them again to compare with.
+ */
+void igt_qaic_fill_pattern(void *buf, size_t len, uint32_t seed)
+{
+	uint32_t x = seed * 2654435761u + 0x9e3779b9u;
+	uint8_t *p = buf;
+
+	if (!x)
+		x = 1;
+	for (size_t i = 0; i < len; i++) {
+		x ^= x << 13;
+		x ^= x >> 17;
+		x ^= x << 5;
+		p[i] = x >> 24;
+	}
+}
+
+/**
+ * igt_qaic_assert_bytes:
+ * @got: bytes read back
+ * @expected: bytes they must equal
+ * @len: bytes to compare
+ * @what: what is compared, for the failure message
+ *
+ * Fails the test at the first byte that differs, saying where it is.
+ */
+void igt_qaic_assert_bytes(const void *got, const void *expected, size_t len,
+			   const char *what)
+{
+	const uint8_t *g = got, *e = expected;
+	size_t i, bad = 0;
+
+	if (!memcmp(got, expected, len))
+		return;
+
+	for (i = 0; i < len; i++)
+		bad += g[i] != e[i];
+	for (i = 0; g[i] == e[i]; i++)
+		;
+	igt_assert_f(false,
+		     "%s: %zu of %zu bytes differ, first at %#zx: %#04x, expected %#04x\n",
+		     what, bad, len, i, g[i], e[i]);
+}
+
+/**
+ * igt_qaic_sem:
+ * @cmd: QAIC_SEM_* command
+ * @index: semaphore number, 0 to 31
+ * @val: operand, 12 bits
+ * @presync: run before the transfer instead of after it
+ *
+ * Returns: the semaphore operation, with no fence flags.
+ */
+struct qaic_sem igt_qaic_sem(uint8_t cmd, uint8_t index, uint16_t val,
+			     bool presync)
+{
+	struct qaic_sem sem = {
+		.val = val,
+		.index = index,
+		.presync = presync,
+		.cmd = cmd,
+	};
+
+	return sem;
+}
+
+/**
+ * igt_qaic_slice_init:
+ * @entry: slice to set up
+ * @offset: offset of the slice in its buffer object
+ * @size: bytes of the slice
+ * @dev_addr: device address the slice is transferred to or from
+ *
+ * Makes @entry a slice with no semaphore operation and no doorbell.
+ */
+void igt_qaic_slice_init(struct qaic_attach_slice_entry *entry,
+			 uint64_t offset, uint64_t size, uint64_t dev_addr)
+{
+	memset(entry, 0, sizeof(*entry));
+	entry->offset = offset;
+	entry->size = size;
+	entry->dev_addr = dev_addr;
+}
+
+/**
+ * igt_qaic_slice_doorbell:
+ * @entry: slice to change
+ * @db_addr: device address of the doorbell
+ * @db_len: width of the doorbell write in bits: 8, 16 or 32
+ * @db_data: value to write
+ *
+ * Has the slice write a doorbell after its transfer.
+ */
+void igt_qaic_slice_doorbell(struct qaic_attach_slice_entry *entry,
+			     uint64_t db_addr, uint32_t db_len,
+			     uint32_t db_data)
+{
+	entry->db_addr = db_addr;
+	entry->db_len = db_len;
+	entry->db_data = db_data;
+}
+
+/**
+ * __igt_qaic_attach_slice:
+ * @fd: qaic device file descriptor
+ * @handle: GEM handle of the buffer object to slice
+ * @dbc_id: DMA Bridge Channel it is sliced for
+ * @dir: IGT_QAIC_DIR_TO_DEV or IGT_QAIC_DIR_FROM_DEV
+ * @entries: the slices; the pointer is passed as is, even if invalid
+ * @count: number of slices
+ *
+ * Slices a buffer object with DRM_IOCTL_QAIC_ATTACH_SLICE_BO.
+ *
+ * Returns: 0 on success, else a negative errno.
+ */
+int __igt_qaic_attach_slice(int fd, uint32_t handle, uint32_t dbc_id,
+			    uint32_t dir,
+			    const struct qaic_attach_slice_entry *entries,
+			    uint32_t count)
+{
+	struct qaic_attach_slice args = {
+		.hdr = {
+			.count = count,
+			.dbc_id = dbc_id,
+			.handle = handle,
+			.dir = dir,
+		},
+		.data = to_user_pointer(entries),
+	};
+	int err = 0;
+
+	if (igt_ioctl(fd, DRM_IOCTL_QAIC_ATTACH_SLICE_BO, &args))
+		err = -errno;
+	errno = 0;
+
+	return err;
+}
+
+/**
+ * igt_qaic_attach_slice:
+ * @fd: qaic device file descriptor
+ * @handle: GEM handle of the buffer object to slice
+ * @dbc_id: DMA Bridge Channel it is sliced for
+ * @dir: IGT_QAIC_DIR_TO_DEV or IGT_QAIC_DIR_FROM_DEV
+ * @entries: the slices
+ * @count: number of slices
+ *
+ * Like __igt_qaic_attach_slice(), but fails the test on error.
+ */
+void igt_qaic_attach_slice(int fd, uint32_t handle, uint32_t dbc_id,
+			   uint32_t dir,
+			   const struct qaic_attach_slice_entry *entries,
+			   uint32_t count)
+{
+	int err = __igt_qaic_attach_slice(fd, handle, dbc_id, dir, entries,
+					  count);
+
+	igt_assert_f(err == 0, "ATTACH_SLICE_BO of %u slices on DBC %u: %s\n",
+		     count, dbc_id, strerror(-err));
+}
+
+/**
+ * __igt_qaic_attach_simple:
+ * @fd: qaic device file descriptor
+ * @handle: GEM handle of the buffer object to slice
+ * @dbc_id: DMA Bridge Channel it is sliced for
+ * @dir: IGT_QAIC_DIR_TO_DEV or IGT_QAIC_DIR_FROM_DEV
+ * @size: bytes from the start of the object
+ * @dev_addr: device address they are transferred to or from
+ *
+ * Slices the first @size bytes of an object as one slice, with no
+ * semaphore operation and no doorbell.
+ *
+ * Returns: 0 on success, else a negative errno.
+ */
+int __igt_qaic_attach_simple(int fd, uint32_t handle, uint32_t dbc_id,
+			     uint32_t dir, uint64_t size, uint64_t dev_addr)
+{
+	struct qaic_attach_slice_entry entry;
+
+	igt_qaic_slice_init(&entry, 0, size, dev_addr);
+
+	return __igt_qaic_attach_slice(fd, handle, dbc_id, dir, &entry, 1);
+}
+
+/**
+ * igt_qaic_attach_simple:
+ * @fd: qaic device file descriptor
+ * @handle: GEM handle of the buffer object to slice
+ * @dbc_id: DMA Bridge Channel it is sliced for
+ * @dir: IGT_QAIC_DIR_TO_DEV or IGT_QAIC_DIR_FROM_DEV
+ * @size: bytes from the start of the object
+ * @dev_addr: device address they are transferred to or from
+ *
+ * Like __igt_qaic_attach_simple(), but fails the test on error.
+ */
+void igt_qaic_attach_simple(int fd, uint32_t handle, uint32_t dbc_id,
+			    uint32_t dir, uint64_t size, uint64_t dev_addr)
+{
+	struct qaic_attach_slice_entry entry;
+
+	igt_qaic_slice_init(&entry, 0, size, dev_addr);
+	igt_qaic_attach_slice(fd, handle, dbc_id, dir, &entry, 1);
+}
+
+/**
+ * __igt_qaic_detach_slice:
+ * @fd: qaic device file descriptor
+ * @handle: GEM handle of a sliced buffer object
+ *
+ * Drops the slices of an object with DRM_IOCTL_QAIC_DETACH_SLICE_BO.
+ *
+ * Returns: 0 on success, else a negative errno.
+ */
+int __igt_qaic_detach_slice(int fd, uint32_t handle)
+{
+	struct qaic_detach_slice args = {
+		.handle = handle,
+	};
+	int err = 0;
+
+	if (igt_ioctl(fd, DRM_IOCTL_QAIC_DETACH_SLICE_BO, &args))
+		err = -errno;
+	errno = 0;
+
+	return err;
+}
+
+/**
+ * igt_qaic_detach_slice:
+ * @fd: qaic device file descriptor
+ * @handle: GEM handle of a sliced buffer object
+ *
+ * Like __igt_qaic_detach_slice(), but fails the test on error.
+ */
+void igt_qaic_detach_slice(int fd, uint32_t handle)
+{
+	int err = __igt_qaic_detach_slice(fd, handle);
+
+	igt_assert_f(err == 0, "DETACH_SLICE_BO: %s\n", strerror(-err));
+}
+
+static int qaic_execute_ioctl(int fd, unsigned long request, uint32_t dbc_id,
+			      const void *entries, uint32_t count)
+{
+	struct qaic_execute args = {
+		.hdr = {
+			.count = count,
+			.dbc_id = dbc_id,
+		},
+		.data = to_user_pointer(entries),
+	};
+	int err = 0;
+
+	if (igt_ioctl(fd, request, &args))
+		err = -errno;
+	errno = 0;
+
+	return err;
+}
+
+/**
+ * __igt_qaic_execute:
+ * @fd: qaic device file descriptor
+ * @dbc_id: DMA Bridge Channel to queue on
+ * @entries: the buffer objects to queue, in order; passed as is
+ * @count: number of entries
+ *
+ * Queues sliced buffer objects with DRM_IOCTL_QAIC_EXECUTE_BO.
+ *
+ * Returns: 0 on success, else a negative errno.
+ */
+int __igt_qaic_execute(int fd, uint32_t dbc_id,
+		       const struct qaic_execute_entry *entries,
+		       uint32_t count)
+{
+	return qaic_execute_ioctl(fd, DRM_IOCTL_QAIC_EXECUTE_BO, dbc_id,
+				  entries, count);
+}
+
+/**
+ * igt_qaic_execute:
+ * @fd: qaic device file descriptor
+ * @dbc_id: DMA Bridge Channel to queue on
+ * @entries: the buffer objects to queue, in order
+ * @count: number of entries
+ *
+ * Like __igt_qaic_execute(), but fails the test on error.
+ */
+void igt_qaic_execute(int fd, uint32_t dbc_id,
+		      const struct qaic_execute_entry *entries,
+		      uint32_t count)
+{
+	int err = __igt_qaic_execute(fd, dbc_id, entries, count);
+
+	igt_assert_f(err == 0, "EXECUTE_BO of %u objects on DBC %u: %s\n",
+		     count, dbc_id, strerror(-err));
+}
+
+/**
+ * __igt_qaic_execute_bo:
+ * @fd: qaic device file descriptor
+ * @dbc_id: DMA Bridge Channel to queue on
+ * @handle: GEM handle of a sliced buffer object
+ * @dir: its direction, as attached
+ *
+ * Queues one buffer object with DRM_IOCTL_QAIC_EXECUTE_BO.
+ *
+ * Returns: 0 on success, else a negative errno.
+ */
+int __igt_qaic_execute_bo(int fd, uint32_t dbc_id, uint32_t handle,
+			  uint32_t dir)
+{
+	struct qaic_execute_entry entry = {
+		.handle = handle,
+		.dir = dir,
+	};
+
+	return __igt_qaic_execute(fd, dbc_id, &entry, 1);
+}
+
+/**
+ * igt_qaic_execute_bo:
+ * @fd: qaic device file descriptor
+ * @dbc_id: DMA Bridge Channel to queue on
+ * @handle: GEM handle of a sliced buffer object
+ * @dir: its direction, as attached
+ *
+ * Like __igt_qaic_execute_bo(), but fails the test on error.
+ */
+void igt_qaic_execute_bo(int fd, uint32_t dbc_id, uint32_t handle,
+			 uint32_t dir)
+{
+	int err = __igt_qaic_execute_bo(fd, dbc_id, handle, dir);
+
+	igt_assert_f(err == 0, "EXECUTE_BO of handle %u on DBC %u: %s\n",
+		     handle, dbc_id, strerror(-err));
+}
+
+/**
+ * __igt_qaic_partial_execute:
+ * @fd: qaic device file descriptor
+ * @dbc_id: DMA Bridge Channel to queue on
+ * @entries: the buffer objects to queue, in order, with the bytes of each
+ *	     to transfer; passed as is
+ * @count: number of entries
+ *
+ * Queues sliced buffer objects with DRM_IOCTL_QAIC_PARTIAL_EXECUTE_BO.
+ *
+ * Returns: 0 on success, else a negative errno.
+ */
+int __igt_qaic_partial_execute(int fd, uint32_t dbc_id,
+			       const struct qaic_partial_execute_entry *entries,
+			       uint32_t count)
+{
+	return qaic_execute_ioctl(fd, DRM_IOCTL_QAIC_PARTIAL_EXECUTE_BO,
+				  dbc_id, entries, count);
+}
+
+/**
+ * igt_qaic_partial_execute:
+ * @fd: qaic device file descriptor
+ * @dbc_id: DMA Bridge Channel to queue on
+ * @entries: the buffer objects to queue, in order, with their sizes
+ * @count: number of entries
+ *
+ * Like __igt_qaic_partial_execute(), but fails the test on error.
+ */
+void igt_qaic_partial_execute(int fd, uint32_t dbc_id,
+			      const struct qaic_partial_execute_entry *entries,
+			      uint32_t count)
+{
+	int err = __igt_qaic_partial_execute(fd, dbc_id, entries, count);
+
+	igt_assert_f(err == 0,
+		     "PARTIAL_EXECUTE_BO of %u objects on DBC %u: %s\n",
+		     count, dbc_id, strerror(-err));
+}
+
+/**
+ * __igt_qaic_wait:
+ * @fd: qaic device file descriptor
+ * @handle: GEM handle of a buffer object
+ * @dbc_id: DMA Bridge Channel it was queued on
+ * @timeout_ms: milliseconds to wait; 0 only polls
+ *
+ * Waits for the jobs of a buffer object with DRM_IOCTL_QAIC_WAIT_BO.
+ *
+ * Returns: 0 when the object is idle and its last job succeeded, else a
+ * negative errno: -ETIMEDOUT if it is still busy, -EIO if its last job
+ * failed, -ECANCELED if that job was cancelled.
+ */
+int __igt_qaic_wait(int fd, uint32_t handle, uint32_t dbc_id,
+		    uint32_t timeout_ms)
+{
+	struct qaic_wait args = {
+		.handle = handle,
+		.timeout = timeout_ms,
+		.dbc_id = dbc_id,
+	};
+	int err = 0;
+
+	if (igt_ioctl(fd, DRM_IOCTL_QAIC_WAIT_BO, &args))
+		err = -errno;
+	errno = 0;
+
+	return err;
+}
+
+/**
+ * igt_qaic_wait:
+ * @fd: qaic device file descriptor
+ * @handle: GEM handle of a buffer object
+ * @dbc_id: DMA Bridge Channel it was queued on
+ * @timeout_ms: milliseconds to wait; 0 only polls
+ *
+ * Like __igt_qaic_wait(), but fails the test unless the object is idle and
+ * its last job succeeded.
+ */
+void igt_qaic_wait(int fd, uint32_t handle, uint32_t dbc_id,
+		   uint32_t timeout_ms)
+{
+	int err = __igt_qaic_wait(fd, handle, dbc_id, timeout_ms);
+
+	igt_assert_f(err == 0, "WAIT_BO of handle %u on DBC %u: %s\n",
+		     handle, dbc_id, strerror(-err));
+}
+
+/**
+ * __igt_qaic_perf_stats:
+ * @fd: qaic device file descriptor
+ * @dbc_id: DMA Bridge Channel
+ * @entries: handles in, statistics out; passed as is
+ * @count: number of entries
+ *
+ * Reads the timing of the last execution of buffer objects with
+ * DRM_IOCTL_QAIC_PERF_STATS_BO.
+ *
+ * Returns: 0 on success, else a negative errno.
+ */
+int __igt_qaic_perf_stats(int fd, uint32_t dbc_id,
+			  struct qaic_perf_stats_entry *entries,
+			  uint16_t count)
+{
+	struct qaic_perf_stats args = {
+		.hdr = {
+			.count = count,
+			.dbc_id = dbc_id,
+		},
+		.data = to_user_pointer(entries),
+	};
+	int err = 0;
+
+	if (igt_ioctl(fd, DRM_IOCTL_QAIC_PERF_STATS_BO, &args))
+		err = -errno;
+	errno = 0;
+
+	return err;
+}
+
+/**
+ * igt_qaic_perf_stats:
+ * @fd: qaic device file descriptor
+ * @dbc_id: DMA Bridge Channel
+ * @entries: handles in, statistics out
+ * @count: number of entries
+ *
+ * Like __igt_qaic_perf_stats(), but fails the test on error.
+ */
+void igt_qaic_perf_stats(int fd, uint32_t dbc_id,
+			 struct qaic_perf_stats_entry *entries,
+			 uint16_t count)
+{
+	int err = __igt_qaic_perf_stats(fd, dbc_id, entries, count);
+
+	igt_assert_f(err == 0, "PERF_STATS_BO on DBC %u: %s\n", dbc_id,
+		     strerror(-err));
+}
+
+/* One object, one slice of @size bytes at @dev_addr, executed and waited for */
+static void qaic_transfer(int fd, uint32_t dbc_id, uint32_t dir,
+			  uint64_t dev_addr, void *buf, uint64_t size)
+{
+	struct igt_qaic_bo bo;
+
+	igt_qaic_bo_create(fd, size, &bo);
+	if (dir == IGT_QAIC_DIR_TO_DEV)
+		memcpy(bo.ptr, buf, size);
+	else
+		memset(bo.ptr, 0x5a, size);
+	igt_qaic_attach_simple(fd, bo.handle, dbc_id, dir, size, dev_addr);
+	igt_qaic_execute_bo(fd, dbc_id, bo.handle, dir);
+	igt_qaic_wait(fd, bo.handle, dbc_id, 10000);
+	if (dir == IGT_QAIC_DIR_FROM_DEV)
+		memcpy(buf, bo.ptr, size);
+	igt_qaic_detach_slice(fd, bo.handle);
+	igt_qaic_bo_destroy(fd, &bo);
+}
+
+/**
+ * igt_qaic_write_dev:
+ * @fd: qaic device file descriptor
+ * @dbc_id: DMA Bridge Channel owned by @fd, idle
+ * @dev_addr: device address to write at
+ * @buf: bytes to write
+ * @size: bytes at @buf
+ *
+ * Writes device memory through a buffer object sliced, executed and waited
+ * for on @dbc_id, failing the test if any step fails.
+ */
+void igt_qaic_write_dev(int fd, uint32_t dbc_id, uint64_t dev_addr,
+			const void *buf, uint64_t size)
+{
+	qaic_transfer(fd, dbc_id, IGT_QAIC_DIR_TO_DEV, dev_addr, (void *)buf,
+		      size);
+}
+
+/**
+ * igt_qaic_read_dev:
+ * @fd: qaic device file descriptor
+ * @dbc_id: DMA Bridge Channel owned by @fd, idle
+ * @dev_addr: device address to read at
+ * @buf: gets the bytes
+ * @size: bytes to read
+ *
+ * Reads device memory through a buffer object sliced, executed and waited
+ * for on @dbc_id, failing the test if any step fails.
+ */
+void igt_qaic_read_dev(int fd, uint32_t dbc_id, uint64_t dev_addr,
+		       void *buf, uint64_t size)
+{
+	qaic_transfer(fd, dbc_id, IGT_QAIC_DIR_FROM_DEV, dev_addr, buf, size);
+}
+
+/**
+ * igt_qaic_round_trip:
+ * @fd: qaic device file descriptor
+ * @dbc_id: DMA Bridge Channel owned by @fd
+ * @dev_addr: device address to go through
+ * @size: bytes, a multiple of the page size
+ * @seed: selects the data
+ *
+ * Sends @size pseudo-random bytes to the device at @dev_addr from one
+ * buffer object, reads them back into another one, and fails the test
+ * unless they came back unchanged. The ring of the channel must take the
+ * requests of a @size-byte slice: up to one per page.
+ */
+void igt_qaic_round_trip(int fd, uint32_t dbc_id, uint64_t dev_addr,
+			 uint64_t size, uint32_t seed)
+{
+	struct igt_qaic_bo in, out;
+
+	igt_qaic_bo_create(fd, size, &in);
+	igt_qaic_bo_create(fd, size, &out);
+	igt_qaic_fill_pattern(in.ptr, size, seed);
+	/* Whatever the device does not write must not pass for the data */
+	igt_qaic_fill_pattern(out.ptr, size, ~seed);
+
+	igt_qaic_attach_simple(fd, in.handle, dbc_id, IGT_QAIC_DIR_TO_DEV,
+			       size, dev_addr);
+	igt_qaic_attach_simple(fd, out.handle, dbc_id, IGT_QAIC_DIR_FROM_DEV,
+			       size, dev_addr);
+
+	igt_qaic_execute_bo(fd, dbc_id, in.handle, IGT_QAIC_DIR_TO_DEV);
+	igt_qaic_wait(fd, in.handle, dbc_id, 10000);
+	igt_qaic_execute_bo(fd, dbc_id, out.handle, IGT_QAIC_DIR_FROM_DEV);
+	igt_qaic_wait(fd, out.handle, dbc_id, 10000);
+
+	igt_qaic_assert_bytes(out.ptr, in.ptr, size, "round trip");
+
+	igt_qaic_detach_slice(fd, in.handle);
+	igt_qaic_detach_slice(fd, out.handle);
+	igt_qaic_bo_destroy(fd, &in);
+	igt_qaic_bo_destroy(fd, &out);
+}
+
+/**
+ * igt_qaic_stall_bo:
+ * @fd: qaic device file descriptor
+ * @dbc_id: DMA Bridge Channel owned by @fd
+ * @sem_index: a semaphore of the channel that is 0 and stays so
+ * @bo: gets a one-page object, sliced for @dbc_id to the device
+ *
+ * Makes an object whose one slice first waits for semaphore @sem_index to
+ * be 4095. The channel runs its requests in order and nothing else on it
+ * sets the semaphore, so once executed the object keeps the channel busy
+ * until the driver gives up on it: after job_timeout_ms its wait fails
+ * with EIO and the channel is reset. The emulated card has no workload
+ * that could release the semaphore, and a request queued behind the
+ * waiting one cannot run before it.
+ */
+void igt_qaic_stall_bo(int fd, uint32_t dbc_id, uint8_t sem_index,
+		       struct igt_qaic_bo *bo)
+{
+	struct qaic_attach_slice_entry entry;
+
+	igt_qaic_bo_create(fd, 4096, bo);
+	igt_qaic_slice_init(&entry, 0, 4096, IGT_QAIC_DEV_MEM_SIZE - 4096);
+	entry.sem0 = igt_qaic_sem(QAIC_SEM_WAIT_EQUAL, sem_index,
+				  IGT_QAIC_SEM_MAX, true);
+	igt_qaic_attach_slice(fd, bo->handle, dbc_id, IGT_QAIC_DIR_TO_DEV,
+			      &entry, 1);
+}
+
+/**
+ * igt_qaic_job_timeout_ms:
+ *
+ * Returns: the job_timeout_ms parameter of the loaded qaic module, or its
+ * default when the module does not show it.
+ */
+uint32_t igt_qaic_job_timeout_ms(void)
+{
+	unsigned int ms = IGT_QAIC_JOB_TIMEOUT_MS;
+	FILE *f;
+
+	f = fopen("/sys/module/qaic/parameters/job_timeout_ms", "r");
+	if (f) {
+		if (fscanf(f, "%u", &ms) != 1 || !ms)
+			ms = IGT_QAIC_JOB_TIMEOUT_MS;
+		fclose(f);
+	}
+
+	return ms;
+}
+
+/**
+ * igt_qaic_now_ms:
+ *
+ * Returns: CLOCK_MONOTONIC in milliseconds.
+ */
+uint64_t igt_qaic_now_ms(void)
+{
+	struct timespec ts;
+
+	igt_assert_eq(clock_gettime(CLOCK_MONOTONIC, &ts), 0);
+
+	return ts.tv_sec * 1000ull + ts.tv_nsec / 1000000;
+}
+
+/*
+ * Sends passthrough @op @arg to the emulated card's manager and copies the
+ * payload of its answer, at most @size bytes, to @answer. Returns the
+ * payload's length, or a negative errno of MANAGE.
+ */
+static int qaic_emu_call(int fd, uint32_t op, uint32_t arg, void *answer,
+			 uint32_t size)
+{
+	const uint32_t hdr_len = sizeof(struct qaic_manage_trans_hdr);
+	struct igt_qaic_emu_req req = {
+		.op = op,
+		.arg = arg,
+	};
+	struct qaic_manage_trans_hdr hdr;
+	struct igt_qaic_msg msg;
+	const uint8_t *trans;
+	uint32_t len;
+	int err;
+
+	igt_qaic_msg_init(&msg);
+	igt_qaic_msg_passthrough(&msg, &req, sizeof(req));
+	err = __igt_qaic_manage(fd, &msg);
+	if (err)
+		return err;
+
+	trans = igt_qaic_msg_answer(&msg, 0, QAIC_TRANS_PASSTHROUGH_FROM_DEV, 0);
+	memcpy(&hdr, trans, sizeof(hdr));
+	len = hdr.len - hdr_len;
+	memset(answer, 0, size);
+	memcpy(answer, trans + hdr_len, len < size ? len : size);
+
+	return len;
+}
+
+/**
+ * __igt_qaic_emu_hang_dbc:
+ * @fd: qaic device file descriptor
+ * @dbc_id: an active DMA Bridge Channel
+ *
+ * Arms the one-shot hang of the emulated card (EMU_PT_HANG_DBC): the next
+ * request the channel starts never completes, until the driver resets the
+ * channel.
+ *
+ * Returns: a negative errno if MANAGE failed, else the status the emulator
+ * answered: 0 on success, IGT_QAIC_EMU_PT_E_UNKNOWN_OP from an emulator
+ * without the request.
+ */
+int __igt_qaic_emu_hang_dbc(int fd, uint32_t dbc_id)
+{
+	struct igt_qaic_emu_status status;
+	int len;
+
+	len = qaic_emu_call(fd, IGT_QAIC_EMU_PT_HANG_DBC, dbc_id, &status,
+			    sizeof(status));
+	if (len < 0)
+		return len;
+	igt_assert_eq(len, sizeof(status));
+	igt_assert_eq_u32(status.op, IGT_QAIC_EMU_PT_HANG_DBC);
+	igt_assert_eq_u32(status.arg, dbc_id);
+
+	return status.status;
+}
+
+/**
+ * igt_qaic_emu_hang_dbc:
+ * @fd: qaic device file descriptor
+ * @dbc_id: an active DMA Bridge Channel
+ *
+ * Like __igt_qaic_emu_hang_dbc(), but skips the test on an emulator that
+ * does not know the request and fails it on any other error.
+ */
+void igt_qaic_emu_hang_dbc(int fd, uint32_t dbc_id)
+{
+	int ret = __igt_qaic_emu_hang_dbc(fd, dbc_id);
+
+	igt_require_f(ret != IGT_QAIC_EMU_PT_E_UNKNOWN_OP,
+		      "the emulator has no EMU_PT_HANG_DBC\n");
+	igt_assert_f(ret == 0, "EMU_PT_HANG_DBC of DBC %u: %d\n", dbc_id, ret);
+}
+
+/**
+ * __igt_qaic_emu_dbc_counters:
+ * @fd: qaic device file descriptor
+ * @dbc_id: DMA Bridge Channel, active or not
+ * @counters: gets the counters
+ *
+ * Reads the counters the emulated card keeps for a channel
+ * (EMU_PT_DBC_COUNTERS).
+ *
+ * Returns: a negative errno if MANAGE failed, else the status the emulator
+ * answered: 0 on success, IGT_QAIC_EMU_PT_E_UNKNOWN_OP from an emulator
+ * without the request.
+ */
+int __igt_qaic_emu_dbc_counters(int fd, uint32_t dbc_id,
+				struct igt_qaic_emu_counters *counters)
+{
+	int len;
+
+	len = qaic_emu_call(fd, IGT_QAIC_EMU_PT_DBC_COUNTERS, dbc_id, counters,
+			    sizeof(*counters));
+	if (len < 0)
+		return len;
+	igt_assert_lte(sizeof(struct igt_qaic_emu_status), len);
+	if (counters->status)
+		return counters->status;
+	igt_assert_eq(len, sizeof(*counters));
+	igt_assert_eq_u32(counters->op, IGT_QAIC_EMU_PT_DBC_COUNTERS);
+	igt_assert_eq_u32(counters->arg, dbc_id);
+
+	return 0;
 }

@@ -74,4 +74,157 @@ void igt_qaic_dma_xfer(int fd, uint32_t tag, const void *ptr, uint64_t size);
 
 uint32_t igt_qaic_crc32(uint32_t crc, const void *buf, size_t len);
 
+/* DMA directions of qaic_attach_slice_hdr.dir and qaic_execute_entry.dir */
+#define IGT_QAIC_DIR_TO_DEV	1
+#define IGT_QAIC_DIR_FROM_DEV	2
+
+/* DMA Bridge Channels of an AIC100, and their semaphores */
+#define IGT_QAIC_NUM_DBC	16
+#define IGT_QAIC_NUM_SEM	32
+#define IGT_QAIC_SEM_MAX	0xfff
+
+/* Device memory behind the DMA Bridge of the emulated card */
+#define IGT_QAIC_DEV_MEM_SIZE	(256ull << 20)
+
+/* Most entries EXECUTE_BO and PARTIAL_EXECUTE_BO take in one call */
+#define IGT_QAIC_MAX_EXEC_COUNT	4096
+
+/* Default of the job_timeout_ms module parameter */
+#define IGT_QAIC_JOB_TIMEOUT_MS	2000
+
+/*
+ * Passthrough requests of the emulated card's manager that the data-path
+ * tests use (tests/emu/manager.h, Documentation/accel/qaic/emulator.rst).
+ * The payload is struct igt_qaic_emu_req, little endian.
+ */
+#define IGT_QAIC_EMU_PT_HANG_DBC	5	/* arm a one-shot hang of DBC arg */
+#define IGT_QAIC_EMU_PT_DBC_COUNTERS	6	/* counters of DBC arg */
+
+#define IGT_QAIC_EMU_PT_OK		0
+#define IGT_QAIC_EMU_PT_E_UNKNOWN_OP	2	/* an emulator without the op */
+#define IGT_QAIC_EMU_PT_E_DBC		5	/* no such DBC, or not active */
+
+struct igt_qaic_emu_req {
+	uint32_t op;
+	uint32_t arg;
+};
+
+/* Answer of EMU_PT_HANG_DBC, and of any request the manager refused */
+struct igt_qaic_emu_status {
+	uint32_t op;
+	uint32_t arg;
+	uint32_t status;
+	uint32_t pad;
+};
+
+/* Answer of EMU_PT_DBC_COUNTERS, 136 bytes */
+struct igt_qaic_emu_counters {
+	uint32_t op;
+	uint32_t arg;
+	uint32_t status;
+	uint32_t pad;
+	uint64_t reg_reads[4];		/* REQHP, REQTP, RSPHP, RSPTP */
+	uint64_t reg_writes[4];
+	uint64_t requests;		/* requests consumed */
+	uint64_t responses;		/* responses written */
+	uint64_t dma_to_dev_bytes;	/* host -> device memory */
+	uint64_t dma_from_dev_bytes;	/* device memory -> host */
+	uint64_t irqs;
+	uint64_t errors;		/* requests that failed */
+	uint64_t resets;		/* channel resets that aborted a request */
+};
+
+/**
+ * struct igt_qaic_bo:
+ * @handle: GEM handle
+ * @size: size in bytes, as created
+ * @ptr: read/write mapping of the whole object
+ *
+ * A buffer object and its mapping, from igt_qaic_bo_create().
+ */
+struct igt_qaic_bo {
+	uint32_t handle;
+	uint64_t size;
+	uint8_t *ptr;
+};
+
+int igt_qaic_open_dbc(uint32_t queue_size, uint32_t *dbc_id);
+
+void igt_qaic_bo_create(int fd, uint64_t size, struct igt_qaic_bo *bo);
+void igt_qaic_bo_destroy(int fd, struct igt_qaic_bo *bo);
+
+void igt_qaic_fill_pattern(void *buf, size_t len, uint32_t seed);
+void igt_qaic_assert_bytes(const void *got, const void *expected, size_t len,
+			   const char *what);
+
+struct qaic_sem igt_qaic_sem(uint8_t cmd, uint8_t index, uint16_t val,
+			     bool presync);
+void igt_qaic_slice_init(struct qaic_attach_slice_entry *entry,
+			 uint64_t offset, uint64_t size, uint64_t dev_addr);
+void igt_qaic_slice_doorbell(struct qaic_attach_slice_entry *entry,
+			     uint64_t db_addr, uint32_t db_len,
+			     uint32_t db_data);
+
+int __igt_qaic_attach_slice(int fd, uint32_t handle, uint32_t dbc_id,
+			    uint32_t dir,
+			    const struct qaic_attach_slice_entry *entries,
+			    uint32_t count);
+void igt_qaic_attach_slice(int fd, uint32_t handle, uint32_t dbc_id,
+			   uint32_t dir,
+			   const struct qaic_attach_slice_entry *entries,
+			   uint32_t count);
+int __igt_qaic_attach_simple(int fd, uint32_t handle, uint32_t dbc_id,
+			     uint32_t dir, uint64_t size, uint64_t dev_addr);
+void igt_qaic_attach_simple(int fd, uint32_t handle, uint32_t dbc_id,
+			    uint32_t dir, uint64_t size, uint64_t dev_addr);
+int __igt_qaic_detach_slice(int fd, uint32_t handle);
+void igt_qaic_detach_slice(int fd, uint32_t handle);
+
+int __igt_qaic_execute(int fd, uint32_t dbc_id,
+		       const struct qaic_execute_entry *entries,
+		       uint32_t count);
+void igt_qaic_execute(int fd, uint32_t dbc_id,
+		      const struct qaic_execute_entry *entries,
+		      uint32_t count);
+int __igt_qaic_execute_bo(int fd, uint32_t dbc_id, uint32_t handle,
+			  uint32_t dir);
+void igt_qaic_execute_bo(int fd, uint32_t dbc_id, uint32_t handle,
+			 uint32_t dir);
+int __igt_qaic_partial_execute(int fd, uint32_t dbc_id,
+			       const struct qaic_partial_execute_entry *entries,
+			       uint32_t count);
+void igt_qaic_partial_execute(int fd, uint32_t dbc_id,
+			      const struct qaic_partial_execute_entry *entries,
+			      uint32_t count);
+
+int __igt_qaic_wait(int fd, uint32_t handle, uint32_t dbc_id,
+		    uint32_t timeout_ms);
+void igt_qaic_wait(int fd, uint32_t handle, uint32_t dbc_id,
+		   uint32_t timeout_ms);
+
+int __igt_qaic_perf_stats(int fd, uint32_t dbc_id,
+			  struct qaic_perf_stats_entry *entries,
+			  uint16_t count);
+void igt_qaic_perf_stats(int fd, uint32_t dbc_id,
+			 struct qaic_perf_stats_entry *entries,
+			 uint16_t count);
+
+void igt_qaic_write_dev(int fd, uint32_t dbc_id, uint64_t dev_addr,
+			const void *buf, uint64_t size);
+void igt_qaic_read_dev(int fd, uint32_t dbc_id, uint64_t dev_addr,
+		       void *buf, uint64_t size);
+void igt_qaic_round_trip(int fd, uint32_t dbc_id, uint64_t dev_addr,
+			 uint64_t size, uint32_t seed);
+
+void igt_qaic_stall_bo(int fd, uint32_t dbc_id, uint8_t sem_index,
+		       struct igt_qaic_bo *bo);
+
+uint32_t igt_qaic_job_timeout_ms(void);
+uint64_t igt_qaic_now_ms(void);
+
+int __igt_qaic_emu_hang_dbc(int fd, uint32_t dbc_id);
+void igt_qaic_emu_hang_dbc(int fd, uint32_t dbc_id);
+int __igt_qaic_emu_dbc_counters(int fd, uint32_t dbc_id,
+				struct igt_qaic_emu_counters *counters);
+
 #endif /* IGT_QAIC_H */
