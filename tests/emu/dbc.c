@@ -53,7 +53,21 @@ struct emu_dbc {
 	uint64_t mem_size;
 	uint64_t mmio_other;	/* BAR2 accesses outside DBC registers */
 	struct dbc_chan ch[EMU_NUM_DBC];
+	/* The workload model. */
+	const struct emu_dbc_hooks *hooks;
+	void *hook_ctx;
+	/*
+	 * Re-entrancy: depth counts the public calls in progress (a hook may
+	 * call emu_dbc_sem_set() while a request is half done); kick holds
+	 * the channels whose semaphores changed meanwhile, run when the
+	 * outermost call ends.
+	 */
+	unsigned int depth;
+	uint32_t kick;
 };
+
+/* Bound on settle rounds: each one consumes requests or starts a program. */
+#define SETTLE_ROUNDS	4096
 
 /* ---- device memory ----------------------------------------------------- */
 
@@ -75,6 +89,11 @@ static uint8_t *dev_mem(struct emu_dbc *e, uint64_t addr, uint64_t len)
 		e->mem = p;
 	}
 	return e->mem + addr;
+}
+
+uint8_t *emu_dbc_mem_ptr(struct emu_dbc *e, uint64_t addr, uint64_t len)
+{
+	return len ? dev_mem(e, addr, len) : NULL;
 }
 
 int emu_dbc_set_mem_size(struct emu_dbc *e, uint64_t bytes)
@@ -255,6 +274,10 @@ static uint16_t req_doorbell(struct emu_dbc *e, struct dbc_chan *ch)
 		return EMU_DBC_E_DOORBELL;
 	memcpy(p, ch->req + RQ_DB_DATA, n);	/* little endian, low bytes */
 	ch->c.doorbells++;
+	/* The write may start a program: the request reports its outcome. */
+	if (e->hooks && e->hooks->doorbell)
+		return e->hooks->doorbell(e->hook_ctx, (unsigned int)(ch - e->ch),
+					  addr, n);
 	return EMU_DBC_OK;
 }
 
@@ -421,6 +444,49 @@ static void dbc_run(struct emu_dbc *e, unsigned int id)
 }
 
 /*
+ * Bring the engine to rest: run the channels whose semaphores changed,
+ * then let the workload start programs that waited for a semaphore, until
+ * neither has anything left. Each round consumes requests or starts a
+ * pending program, so this ends; the cap is a guard, not a limit that
+ * correct use reaches.
+ */
+static void engine_settle(struct emu_dbc *e)
+{
+	unsigned int rounds;
+
+	for (rounds = 0; rounds < SETTLE_ROUNDS; rounds++) {
+		if (e->kick) {
+			unsigned int id = (unsigned int)__builtin_ctz(e->kick);
+
+			e->kick &= e->kick - 1;
+			dbc_run(e, id);
+			continue;
+		}
+		if (!e->hooks || !e->hooks->idle || !e->hooks->idle(e->hook_ctx))
+			return;
+	}
+	emu_log(e->dev, "DBC: engine did not settle in %u rounds", SETTLE_ROUNDS);
+	e->kick = 0;
+}
+
+/*
+ * Every public call that may process requests is bracketed by these: the
+ * outermost one settles the engine, inner ones (from hooks) only queue
+ * work for it, so a request is never re-entered while half done.
+ */
+static void engine_enter(struct emu_dbc *e)
+{
+	e->depth++;
+}
+
+static void engine_leave(struct emu_dbc *e)
+{
+	if (e->depth == 1)
+		engine_settle(e);
+	e->depth--;
+}
+
+/*
  * Is a request unfinished? Processing is synchronous, so requests between
  * REQHP and REQTP are left only when something holds the one at REQHP: a
  * hang, a semaphore wait, a full response ring.
@@ -554,6 +620,7 @@ static void dbc_bar_write(struct emu_device *dev, void *priv, uint64_t off,
 	uint64_t pos;
 
 	(void)dev;
+	engine_enter(e);
 	for (pos = off & ~3ull; pos < off + len; pos += 4) {
 		unsigned int id, reg;
 		uint8_t b[4];
@@ -570,6 +637,7 @@ static void dbc_bar_write(struct emu_device *dev, void *priv, uint64_t off,
 				b[i] = in[pos + i - off];
 		reg_write(e, id, reg, get_le32(b));
 	}
+	engine_leave(e);
 	e->mmio_other += other;
 }
 
@@ -698,8 +766,18 @@ int emu_dbc_sem_set(struct emu_dbc *e, unsigned int id, unsigned int idx,
 	if (id >= EMU_NUM_DBC || idx >= EMU_DBC_NUM_SEM)
 		return -EINVAL;
 	e->ch[id].sem[idx] = val & EMU_DBC_SEM_MAX;
-	dbc_run(e, id);
+	/* Inside a hook the request in progress finishes first. */
+	e->kick |= 1u << id;
+	engine_enter(e);
+	engine_leave(e);
 	return 0;
+}
+
+void emu_dbc_set_hooks(struct emu_dbc *e, const struct emu_dbc_hooks *hooks,
+		       void *ctx)
+{
+	e->hooks = hooks;
+	e->hook_ctx = ctx;
 }
 
 void emu_dbc_set_hang(struct emu_dbc *e, unsigned int id, bool hang)
@@ -707,8 +785,11 @@ void emu_dbc_set_hang(struct emu_dbc *e, unsigned int id, bool hang)
 	if (id >= EMU_NUM_DBC)
 		return;
 	e->ch[id].hang = hang;
-	if (!hang)
-		dbc_run(e, id);
+	if (!hang) {
+		e->kick |= 1u << id;
+		engine_enter(e);
+		engine_leave(e);
+	}
 }
 
 int emu_dbc_hang_once(struct emu_dbc *e, unsigned int id)

@@ -29,6 +29,8 @@
  *
  * Device memory is one flat region of the emulator's own, device addresses
  * 0 .. size - 1, mapped lazily (it is not the manager's per-tag storage).
+ * The workload model (workload.c) plugs in through struct emu_dbc_hooks: a
+ * doorbell may start a program there, which signals semaphores when done.
  *
  * Everything in host memory is untrusted: a bad request gets a non-zero
  * status, a bad register value is counted and ignored, nothing loops
@@ -96,6 +98,7 @@ enum {
 #define EMU_DBC_E_SEM		4	/* reserved semaphore command 7 */
 #define EMU_DBC_E_DOORBELL	5	/* reserved length, misaligned, outside */
 #define EMU_DBC_E_FETCH		6	/* a request could not be read */
+#define EMU_DBC_E_WORKLOAD	7	/* the doorbell ran a program that failed */
 #define EMU_DBC_E_INJECTED	0xbad	/* fault injection: corrupted status */
 
 struct emu_dbc_counters {
@@ -149,12 +152,49 @@ int emu_dbc_mem_write(struct emu_dbc *e, uint64_t addr, const void *buf,
 		      uint64_t len);
 
 /*
+ * Device memory in place, for the workload model: a pointer to [addr,
+ * addr + len), valid until emu_dbc_destroy(), or NULL if the range is not
+ * inside device memory (or wraps, or len is 0).
+ */
+uint8_t *emu_dbc_mem_ptr(struct emu_dbc *e, uint64_t addr, uint64_t len);
+
+/*
  * Semaphores as the workload sees them. Setting one lets a waiting request
- * go on (processing resumes inside the call). -EINVAL on a bad id/index.
+ * go on. Called from outside the engine, processing resumes inside the
+ * call; called from a hook below (the engine is processing a request),
+ * only the value changes, and the channel is run once the engine is back
+ * at the outermost call, after the request that called the hook is done.
+ * -EINVAL on a bad id/index.
  */
 int emu_dbc_sem_get(struct emu_dbc *e, unsigned int id, unsigned int idx);
 int emu_dbc_sem_set(struct emu_dbc *e, unsigned int id, unsigned int idx,
 		    uint16_t val);
+
+/*
+ * The workload model's view of the engine (workload.c); any member may be
+ * NULL. Hooks run inside the engine: they may read and write device memory
+ * and call emu_dbc_sem_get()/emu_dbc_sem_set(), nothing else of the engine.
+ */
+struct emu_dbc_hooks {
+	/*
+	 * A request of DBC @id wrote a doorbell of @len bytes (1, 2 or 4) at
+	 * device address @addr; the bytes are in device memory already.
+	 * Returns the request's status: 0, or EMU_DBC_E_WORKLOAD.
+	 */
+	uint16_t (*doorbell)(void *ctx, unsigned int id, uint64_t addr,
+			     unsigned int len);
+	/*
+	 * The engine ran out of work at the end of an outermost call (a BAR2
+	 * write, emu_dbc_sem_set(), ...): semaphores may have changed since
+	 * the last call. Returns true if it did something (which may give
+	 * the channels more to do: they run, then idle is called again).
+	 */
+	bool (*idle)(void *ctx);
+};
+
+/* Plug in the workload model (NULL @hooks: none). */
+void emu_dbc_set_hooks(struct emu_dbc *e, const struct emu_dbc_hooks *hooks,
+		       void *ctx);
 
 /*
  * Fault injection; settings survive release and activation.

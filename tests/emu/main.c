@@ -30,6 +30,7 @@
 #include "mhi.h"
 #include "vhost_user.h"
 #include "virtio_pcidev.h"
+#include "workload.h"
 
 struct emu_options {
 	const char *socket_path;
@@ -50,6 +51,7 @@ struct emu {
 	struct emu_manager *mgr;	/* behind QAIC_CONTROL */
 	struct emu_mhi *mhi;		/* BAR0 */
 	struct emu_dbc *dbc;		/* BAR2 */
+	struct emu_workload *wl;	/* programs the DBC doorbells run */
 	struct vu_dev vu;
 	struct vpci vpci;
 };
@@ -170,6 +172,7 @@ static int write_counters(const struct emu *emu, const char *path)
 	emu_mhi_counters_print(emu->mhi, f);
 	emu_manager_print_counters(emu->mgr, f);
 	emu_dbc_counters_print(emu->dbc, f);
+	emu_workload_counters_print(emu->wl, f);
 	vu_stats_print(&emu->vu.stats, f);
 	if (fclose(f))
 		return -errno;
@@ -244,7 +247,9 @@ static struct emu *emu_create(const struct emu_options *o)
 	emu->mgr = emu_manager_create(&emu->dev);
 	emu->mhi = emu->mgr ? emu_mhi_create(&emu->dev, emu->mgr) : NULL;
 	emu->dbc = emu->mhi ? emu_dbc_create(&emu->dev) : NULL;
-	if (!emu->dbc) {
+	emu->wl = emu->dbc ? emu_workload_create(emu->dbc) : NULL;
+	if (!emu->wl) {
+		emu_dbc_destroy(emu->dbc);
 		emu_mhi_destroy(emu->mhi);
 		emu_manager_destroy(emu->mgr);
 		emu_device_fini(&emu->dev);
@@ -273,6 +278,7 @@ static struct emu *emu_create(const struct emu_options *o)
 static void emu_destroy(struct emu *emu)
 {
 	vu_close(&emu->vu);
+	emu_workload_destroy(emu->wl);
 	emu_dbc_destroy(emu->dbc);
 	emu_mhi_destroy(emu->mhi);
 	emu_manager_destroy(emu->mgr);

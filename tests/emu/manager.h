@@ -58,6 +58,17 @@ struct emu_manager;
  * arg >= EMU_NUM_DBC.
  */
 #define EMU_PT_DBC_COUNTERS	6
+/*
+ * The emulator's own memcpy() bandwidth, what the driver's DMA bandwidth
+ * is compared to: arg MiB (1..EMU_PT_MEMCPY_BW_MAX_MIB) are copied
+ * between two buffers of the emulator's, allocated and touched first,
+ * EMU_PT_MEMCPY_BW_COPIES times under clock_gettime(CLOCK_MONOTONIC).
+ * Answer: struct emu_pt_memcpy_bw, EMU_PT_E_RANGE for a bad arg,
+ * EMU_PT_E_NO_MEM if the buffers cannot be had.
+ */
+#define EMU_PT_MEMCPY_BW	7
+#define EMU_PT_MEMCPY_BW_MAX_MIB	1024
+#define EMU_PT_MEMCPY_BW_COPIES		4
 
 struct emu_pt_req {
 	uint32_t op;
@@ -102,6 +113,20 @@ struct emu_pt_dbc_counters {
 	uint64_t resets;
 };
 
+/*
+ * Answer of EMU_PT_MEMCPY_BW, 32 bytes: bytes copied in the timed part
+ * (EMU_PT_MEMCPY_BW_COPIES * arg MiB) and the nanoseconds it took (at
+ * least 1); both 0 when status is not EMU_PT_OK.
+ */
+struct emu_pt_memcpy_bw {
+	uint32_t op;		/* EMU_PT_MEMCPY_BW */
+	uint32_t arg;		/* MiB per copy */
+	uint32_t status;	/* EMU_PT_OK, EMU_PT_E_RANGE, EMU_PT_E_NO_MEM */
+	uint32_t pad;
+	uint64_t bytes;
+	uint64_t ns;
+};
+
 #define EMU_PT_OK		0
 #define EMU_PT_E_NO_TAG		1	/* XFER_SUM: no transfer with this tag */
 #define EMU_PT_E_UNKNOWN_OP	2
@@ -110,6 +135,8 @@ struct emu_pt_dbc_counters {
 #define EMU_PT_E_DBC		5	/* no such DBC; DEACTIVATE: not ours;
 					 * HANG_DBC: not active */
 #define EMU_PT_E_NO_ROOM	6	/* XFER_EXPECT: tag table full */
+#define EMU_PT_E_RANGE		7	/* MEMCPY_BW: arg out of range */
+#define EMU_PT_E_NO_MEM		8	/* MEMCPY_BW: the emulator is out of memory */
 
 /*
  * Status codes the manager puts in the status field of STATUS_FROM_DEV,

@@ -900,6 +900,55 @@ static void test_dbc_passthrough(void)
 	emu_manager_set_dbc_ops(mgr, NULL, NULL);
 }
 
+/* EMU_PT_MEMCPY_BW: the layout, a real measurement, the refusals. */
+static void test_memcpy_bw(void)
+{
+	static const uint32_t bad[] = { 0, EMU_PT_MEMCPY_BW_MAX_MIB + 1, 0xffffffffu };
+	const uint8_t *p;
+
+	setup();
+	mb_init(1, 1);
+	mb_pt(EMU_PT_MEMCPY_BW, 2, NULL, 0);
+	mb_send();
+	p = pt_answer(8 + sizeof(struct emu_pt_memcpy_bw));
+	CHECK(p != NULL);
+	if (p) {
+		uint64_t bytes = get_le64(p + 16), ns = get_le64(p + 24);
+
+		CHECK_EQ(get_le32(p), EMU_PT_MEMCPY_BW);
+		CHECK_EQ(get_le32(p + 4), 2);
+		CHECK_EQ(get_le32(p + 8), EMU_PT_OK);
+		CHECK_EQ(get_le32(p + 12), 0);
+		CHECK_EQ(bytes, (uint64_t)EMU_PT_MEMCPY_BW_COPIES * (2u << 20));
+		CHECK(ns > 0);
+		/* Any machine copies between 10 MB/s and 10 TB/s. */
+		CHECK(bytes * 1000000000ull / ns > 10000000ull);
+		CHECK(bytes * 1000000000ull / ns < 10000000000000ull);
+	}
+	/* Out of range: refused before anything is allocated. */
+	for (unsigned int i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		mb_init(2, 1);
+		mb_pt(EMU_PT_MEMCPY_BW, bad[i], NULL, 0);
+		mb_send();
+		p = pt_answer(8 + 32);
+		CHECK(p && get_le32(p) == EMU_PT_MEMCPY_BW &&
+		      get_le32(p + 4) == bad[i] &&
+		      get_le32(p + 8) == EMU_PT_E_RANGE &&
+		      get_le64(p + 16) == 0 && get_le64(p + 24) == 0);
+	}
+	/* Two in one message: two answers, in order. */
+	mb_init(3, 1);
+	mb_pt(EMU_PT_MEMCPY_BW, 1, NULL, 0);
+	mb_pt(EMU_PT_MEMCPY_BW, 0, NULL, 0);
+	mb_send();
+	CHECK_EQ(r_count(), 2);
+	p = r_trans(0);
+	CHECK(p && get_le32(p + 8) == EMU_PT_MEMCPY_BW && get_le32(p + 16) == EMU_PT_OK &&
+	      get_le64(p + 24) == (uint64_t)EMU_PT_MEMCPY_BW_COPIES << 20);
+	p = r_trans(1);
+	CHECK(p && get_le32(p + 16) == EMU_PT_E_RANGE);
+}
+
 static void test_validate_partition(void)
 {
 	const uint8_t *t;
@@ -1187,11 +1236,21 @@ static void test_fuzz_fields(void)
 			uint8_t x[16];
 
 			switch (type) {
-			case PT_TO_DEV:
+			case PT_TO_DEV: {
+				uint32_t op = rnd() % 8, arg = rnd() % 20;
+
+				/*
+				 * MEMCPY_BW with an arg it refuses: a real
+				 * measurement in every eighth passthrough
+				 * would be most of the test's time.
+				 */
+				if (op == EMU_PT_MEMCPY_BW)
+					arg += EMU_PT_MEMCPY_BW_MAX_MIB + 1;
 				put_le64(x, rnd() % 0x3000);
 				put_le64(x + 8, rnd());
-				mb_pt(rnd() % 8, rnd() % 20, x, (rnd() % 3) * 8);
+				mb_pt(op, arg, x, (rnd() % 3) * 8);
 				break;
+			}
 			case DMA_TO_DEV:
 				for (int j = 0; j < 3; j++) {
 					sg[j].addr = GUEST_GPA - 0x1000 + rnd() % (GUEST_SIZE + 0x2000);
@@ -1259,6 +1318,7 @@ int main(void)
 	RUN(test_continuation_full);
 	RUN(test_activate);
 	RUN(test_dbc_passthrough);
+	RUN(test_memcpy_bw);
 	RUN(test_validate_partition);
 	RUN(test_malformed);
 	RUN(test_fuzz);
