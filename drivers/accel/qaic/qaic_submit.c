@@ -88,6 +88,7 @@ static int qaic_submit(struct drm_device *drm, struct qaic_submit *args, struct 
 	struct dma_fence **in = NULL;
 	struct dma_fence *done = NULL;
 	int ret;
+	int idx;
 
 	if (args->in_sync_count) {
 		in = kcalloc(args->in_sync_count, sizeof(*in), GFP_KERNEL);
@@ -117,9 +118,14 @@ static int qaic_submit(struct drm_device *drm, struct qaic_submit *args, struct 
 		}
 	}
 
+	if (!drm_dev_enter(drm, &idx)) {
+		ret = -ENODEV;
+		goto put_in;
+	}
 	/* Takes the in-fences over, whatever it returns. */
 	ret = qaic_execute_run(drm, file, args->hdr.dbc_id, args->data, args->hdr.count,
 			       args->flags & QAIC_SUBMIT_PARTIAL, &f);
+	drm_dev_exit(idx);
 	if (!ret && out) {
 		if (chain) {
 			drm_syncobj_add_point(out, chain, done, args->out_sync.point);
@@ -146,7 +152,6 @@ int qaic_submit_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 {
 	struct qaic_submit *args = data;
 	int ret;
-	int idx;
 
 	if (args->flags & ~QAIC_SUBMIT_FLAGS) {
 		drm_dbg(drm, "submit: flags %#x unknown\n", args->flags);
@@ -169,9 +174,9 @@ int qaic_submit_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 	if (ret)
 		return ret;
 
-	if (!drm_dev_enter(drm, &idx))
-		return -ENODEV;
-	ret = qaic_submit(drm, args, file);
-	drm_dev_exit(idx);
-	return ret;
+	/*
+	 * Not inside drm_dev_enter() as a whole: waiting for an in-sync to be
+	 * submitted may take seconds, and must not hold up an unplug.
+	 */
+	return qaic_submit(drm, args, file);
 }
