@@ -1,0 +1,1346 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * qaic-bench: measure a qaic driver on a Cloud AI 100 (or the emulated one)
+ * through the uapi alone, and compare two such measurements.
+ *
+ *   qaic-bench run [--label NAME] [--quick] [--only rt,bw,scale,mem]
+ *	Measures round trips, MMIO per job (from the emulator's counters),
+ *	bandwidth, multi-DBC scaling and kernel memory per BO, and prints one
+ *	"key value" line per result on stdout. A metric that fails prints
+ *	"error: <errno name>" as its value; the others still run.
+ *
+ *   qaic-bench report [--note TEXT]... OURS UPSTREAM
+ *	Prints the table "metric | ours | upstream | limit | unit" from two
+ *	files written by "run", then the driver's performance goals, met or
+ *	missed. Each --note becomes a footnote line.
+ *
+ * libdrm and the uapi header only: the manage messages are built here.
+ *
+ * Copyright (c) 2026 The qaic authors.
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <xf86drm.h>
+#include <drm/qaic_accel.h>
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define KIB		1024ull
+#define MIB		(1024ull * 1024)
+
+/* DMA directions of ATTACH_SLICE_BO and EXECUTE_BO. */
+#define DIR_TO_DEV	1
+#define DIR_FROM_DEV	2
+
+/* Emulator passthrough requests (tests/emu/manager.h). */
+#define EMU_PT_DBC_COUNTERS	6
+#define EMU_PT_MEMCPY_BW	7
+
+/* Milliseconds a WAIT_BO may take: never 0, which upstream reads as "default". */
+#define WAIT_MS		10000
+/* The device memory behind the DBCs: 256 MiB at device address 0. */
+#define DEV_MEM		(256 * MIB)
+
+static double run_secs = 2.0;
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * Each metric arms an alarm: a driver that stops completing work fails the
+ * metric with ETIME instead of hanging the benchmark.
+ */
+static volatile sig_atomic_t expired;
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	expired = 1;
+}
+
+static void watchdog(unsigned int secs)
+{
+	struct sigaction sa = { .sa_handler = on_alarm };
+
+	sigaction(SIGALRM, &sa, NULL);	/* no SA_RESTART: ioctls see EINTR */
+	expired = 0;
+	alarm(secs);
+}
+
+static int xioctl(int fd, unsigned long req, void *arg)
+{
+	int ret;
+
+	do {
+		if (expired)
+			return -ETIME;
+		ret = ioctl(fd, req, arg);
+	} while (ret && errno == EINTR);
+	return ret ? -errno : 0;
+}
+
+/* ---------------------------------------------------------------- device */
+
+static int is_qaic(int fd)
+{
+	drmVersionPtr ver = drmGetVersion(fd);
+	int ok;
+
+	if (!ver)
+		return 0;
+	ok = ver->name && !strcmp(ver->name, "qaic");
+	drmFreeVersion(ver);
+	return ok;
+}
+
+/* The first qaic node in /dev/accel, or -errno. */
+static int open_qaic(void)
+{
+	int err = -ENOENT;
+
+	for (int minor = 0; minor < 64; minor++) {
+		char path[32];
+		int fd;
+
+		snprintf(path, sizeof(path), "/dev/accel/accel%d", minor);
+		fd = open(path, O_RDWR | O_CLOEXEC);
+		if (fd < 0) {
+			if (errno != ENOENT)
+				err = -errno;
+			continue;
+		}
+		if (is_qaic(fd))
+			return fd;
+		close(fd);
+	}
+	return err;
+}
+
+/* ------------------------------------------------------------ manage */
+
+struct msg {
+	uint32_t len;
+	uint32_t count;
+	uint8_t buf[QAIC_MANAGE_MAX_MSG_LENGTH] __attribute__((aligned(8)));
+};
+
+static void *msg_add(struct msg *m, uint32_t type, uint32_t len)
+{
+	struct qaic_manage_trans_hdr hdr = { .type = type, .len = len };
+	uint8_t *t = m->buf + m->len;
+
+	memset(t, 0, len);
+	memcpy(t, &hdr, sizeof(hdr));
+	m->len += len;
+	m->count++;
+	return t;
+}
+
+static int manage(int fd, struct msg *m)
+{
+	struct qaic_manage_msg arg = {
+		.len = m->len,
+		.count = m->count,
+		.data = (uintptr_t)m->buf,
+	};
+	int ret = xioctl(fd, DRM_IOCTL_QAIC_MANAGE, &arg);
+
+	m->len = arg.len < sizeof(m->buf) ? arg.len : sizeof(m->buf);
+	m->count = arg.count;
+	return ret;
+}
+
+/* The first answer transaction of @type; *@len gets its length. */
+static const uint8_t *msg_find(const struct msg *m, uint32_t type, uint32_t *len)
+{
+	struct qaic_manage_trans_hdr hdr;
+	uint32_t off = 0;
+
+	for (uint32_t i = 0; i < m->count && m->len - off >= sizeof(hdr); i++) {
+		memcpy(&hdr, m->buf + off, sizeof(hdr));
+		if (hdr.len < sizeof(hdr) || hdr.len > m->len - off)
+			break;
+		if (hdr.type == type) {
+			*len = hdr.len;
+			return m->buf + off;
+		}
+		off += hdr.len;
+	}
+	return NULL;
+}
+
+/*
+ * Every metric gives its DBC back by closing its file, as programs do.
+ * Not by DEACTIVATE: on the bench, a DEACTIVATE followed by close() makes
+ * the upstream 6.12 module's next activate wait control_resp_timeout_s
+ * (60 s) for an answer.
+ */
+static int activate(int fd, uint32_t queue_size, uint32_t *dbc_id)
+{
+	struct qaic_manage_trans_activate_to_dev *req;
+	struct qaic_manage_trans_activate_from_dev ans;
+	const uint8_t *t;
+	struct msg m = { 0 };
+	uint32_t len;
+	int ret;
+
+	req = msg_add(&m, QAIC_TRANS_ACTIVATE_FROM_USR, sizeof(*req));
+	req->queue_size = queue_size;
+	ret = manage(fd, &m);
+	if (ret)
+		return ret;
+	t = msg_find(&m, QAIC_TRANS_ACTIVATE_FROM_DEV, &len);
+	if (!t || len < sizeof(ans))
+		return -EPROTO;
+	memcpy(&ans, t, sizeof(ans));
+	if (ans.status)
+		return -ECANCELED;
+	*dbc_id = ans.dbc_id;
+	return 0;
+}
+
+static int device_status(int fd)
+{
+	struct msg m = { 0 };
+
+	msg_add(&m, QAIC_TRANS_STATUS_FROM_USR,
+		sizeof(struct qaic_manage_trans_status_to_dev));
+	return manage(fd, &m);
+}
+
+static uint32_t get_le32(const uint8_t *p)
+{
+	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint64_t get_le64(const uint8_t *p)
+{
+	return get_le32(p) | (uint64_t)get_le32(p + 4) << 32;
+}
+
+static void put_le32(uint8_t *p, uint32_t v)
+{
+	p[0] = v;
+	p[1] = v >> 8;
+	p[2] = v >> 16;
+	p[3] = v >> 24;
+}
+
+/*
+ * Passthrough @op, @arg to the emulator's manager. Copies up to @cap bytes
+ * of the answer's payload to @out; returns the payload's length or -errno.
+ */
+static int emu_call(int fd, uint32_t op, uint32_t arg, uint8_t *out, uint32_t cap)
+{
+	const uint32_t hlen = sizeof(struct qaic_manage_trans_hdr);
+	const uint8_t *t;
+	struct msg m = { 0 };
+	uint8_t *req;
+	uint32_t len;
+	int ret;
+
+	req = msg_add(&m, QAIC_TRANS_PASSTHROUGH_FROM_USR, hlen + 8);
+	put_le32(req + hlen, op);
+	put_le32(req + hlen + 4, arg);
+	ret = manage(fd, &m);
+	if (ret)
+		return ret;
+	t = msg_find(&m, QAIC_TRANS_PASSTHROUGH_FROM_DEV, &len);
+	if (!t)
+		return -EPROTO;
+	len -= hlen;
+	memset(out, 0, cap);
+	memcpy(out, t + hlen, len < cap ? len : cap);
+	return len;
+}
+
+enum { REQHP, REQTP, RSPHP, RSPTP };
+
+struct dbc_counters {
+	uint64_t reads[4];
+	uint64_t writes[4];
+	uint64_t requests, responses, to_dev, from_dev, irqs, errors, resets;
+};
+
+static int dbc_counters(int fd, uint32_t dbc_id, struct dbc_counters *c)
+{
+	uint8_t a[136];
+	uint64_t v[15];
+	int len = emu_call(fd, EMU_PT_DBC_COUNTERS, dbc_id, a, sizeof(a));
+
+	if (len < 0)
+		return len;
+	if (len < 16 || get_le32(a) != EMU_PT_DBC_COUNTERS)
+		return -EPROTO;
+	if (get_le32(a + 8))
+		return -EOPNOTSUPP;
+	if (len < (int)sizeof(a))
+		return -EPROTO;
+	for (int i = 0; i < 15; i++)
+		v[i] = get_le64(a + 16 + 8 * i);
+	memcpy(c->reads, v, sizeof(c->reads));
+	memcpy(c->writes, v + 4, sizeof(c->writes));
+	c->requests = v[8];
+	c->responses = v[9];
+	c->to_dev = v[10];
+	c->from_dev = v[11];
+	c->irqs = v[12];
+	c->errors = v[13];
+	c->resets = v[14];
+	return 0;
+}
+
+/* ----------------------------------------------------------- objects */
+
+struct bo {
+	uint32_t handle;
+	uint32_t dir;
+	uint64_t size;
+	void *ptr;
+};
+
+static int bo_create(int fd, uint64_t size, struct bo *bo)
+{
+	struct qaic_create_bo c = { .size = size };
+	struct qaic_mmap_bo m = { 0 };
+	int ret;
+
+	memset(bo, 0, sizeof(*bo));
+	ret = xioctl(fd, DRM_IOCTL_QAIC_CREATE_BO, &c);
+	if (ret)
+		return ret;
+	bo->handle = c.handle;
+	bo->size = size;
+	m.handle = c.handle;
+	ret = xioctl(fd, DRM_IOCTL_QAIC_MMAP_BO, &m);
+	if (ret)
+		return ret;
+	bo->ptr = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, m.offset);
+	if (bo->ptr == MAP_FAILED) {
+		bo->ptr = NULL;
+		return -errno;
+	}
+	return 0;
+}
+
+static void bo_destroy(int fd, struct bo *bo)
+{
+	struct drm_gem_close c = { .handle = bo->handle };
+
+	if (bo->ptr)
+		munmap(bo->ptr, bo->size);
+	if (bo->handle)
+		xioctl(fd, DRM_IOCTL_GEM_CLOSE, &c);
+	memset(bo, 0, sizeof(*bo));
+}
+
+/* One slice covering the whole object, at device address @dev_addr. */
+static int bo_attach(int fd, struct bo *bo, uint32_t dbc_id, uint32_t dir,
+		     uint64_t dev_addr)
+{
+	struct qaic_attach_slice_entry e = {
+		.size = bo->size,
+		.dev_addr = dev_addr,
+	};
+	struct qaic_attach_slice a = {
+		.hdr = {
+			.count = 1,
+			.dbc_id = dbc_id,
+			.handle = bo->handle,
+			.dir = dir,
+			.size = bo->size,
+		},
+		.data = (uintptr_t)&e,
+	};
+	int ret = xioctl(fd, DRM_IOCTL_QAIC_ATTACH_SLICE_BO, &a);
+
+	if (!ret)
+		bo->dir = dir;
+	return ret;
+}
+
+/*
+ * EXECUTE_BOs that failed with ENODEV and were tried again. Upstream 6.12
+ * reads REQHP/REQTP on submit and takes ~0 for a dead link; on the bench a
+ * read that collides with its hard-IRQ MMIO comes back ~0 now and then.
+ */
+static unsigned long execute_retries;
+
+static int bo_execute(int fd, uint32_t dbc_id, const struct bo *bo)
+{
+	struct qaic_execute_entry e = { .handle = bo->handle, .dir = bo->dir };
+	struct qaic_execute x = {
+		.hdr = { .count = 1, .dbc_id = dbc_id },
+		.data = (uintptr_t)&e,
+	};
+	int ret, tries = 0;
+
+	while ((ret = xioctl(fd, DRM_IOCTL_QAIC_EXECUTE_BO, &x)) == -ENODEV &&
+	       tries++ < 5) {
+		execute_retries++;
+		usleep(1000);
+	}
+	return ret;
+}
+
+static int bo_wait(int fd, uint32_t dbc_id, const struct bo *bo, uint32_t ms)
+{
+	struct qaic_wait w = {
+		.handle = bo->handle,
+		.timeout = ms,
+		.dbc_id = dbc_id,
+	};
+
+	return xioctl(fd, DRM_IOCTL_QAIC_WAIT_BO, &w);
+}
+
+/* ------------------------------------------------------------ output */
+
+static void put_err(const char *key, int err)
+{
+	const char *name = strerrorname_np(-err);
+
+	if (name)
+		printf("%s error: %s\n", key, name);
+	else
+		printf("%s error: %d\n", key, -err);
+	fprintf(stderr, "qaic-bench: %s: %s\n", key, strerror(-err));
+}
+
+static void put_num(const char *key, double v)
+{
+	printf("%s %.4f\n", key, v);
+}
+
+static int wait_ready(int secs);
+
+/* Wait (up to 15 s) until the card answers again, as before each metric. */
+static void settle(const char *what)
+{
+	double t0 = now_s();
+	int fd = wait_ready(15);
+
+	if (fd >= 0)
+		close(fd);
+	if (now_s() - t0 > 0.5 || fd < 0)
+		fprintf(stderr, "qaic-bench: %s: card ready after %.1f s (%s)\n", what,
+			now_s() - t0, fd < 0 ? strerror(-fd) : "ok");
+}
+
+/* ------------------------------------------------------- round trips */
+
+/*
+ * Keeps @qd objects in flight on @dbc_id for @secs: waits on the oldest,
+ * queues it again, until the time is up; then drains. *@jobs gets the
+ * completed executions, *@elapsed the seconds from the first queueing to
+ * the last completion.
+ */
+static int run_qd(int fd, uint32_t dbc_id, struct bo *bos, int qd, double secs,
+		  uint64_t *jobs, double *elapsed)
+{
+	double start = now_s(), end = start + secs;
+	int inflight = 0, i, ret = 0;
+	uint64_t done = 0;
+
+	for (i = 0; i < qd; i++) {
+		ret = bo_execute(fd, dbc_id, &bos[i]);
+		if (ret)
+			break;
+		inflight++;
+	}
+	for (i = 0; inflight; i = (i + 1) % qd) {
+		int w = bo_wait(fd, dbc_id, &bos[i], WAIT_MS);
+
+		inflight--;
+		if (w) {
+			if (!ret)
+				ret = w;
+			continue;
+		}
+		done++;
+		if (!ret && now_s() < end) {
+			ret = bo_execute(fd, dbc_id, &bos[i]);
+			if (!ret)
+				inflight++;
+		}
+	}
+	*elapsed = now_s() - start;
+	*jobs = done;
+	return ret;
+}
+
+struct rt_result {
+	int err;
+	double rate;
+	int cnt_err;
+	double sub_rd, sub_wr, cpl_rd, cpl_wr, irqs;
+};
+
+static void bench_round_trips(int qd, struct rt_result *r)
+{
+	struct dbc_counters c0, c1;
+	struct bo bos[32];
+	uint64_t jobs = 0;
+	double elapsed = 0;
+	uint32_t dbc_id;
+	int fd, i, n = 0;
+
+	memset(r, 0, sizeof(*r));
+	fd = open_qaic();
+	if (fd < 0) {
+		r->err = fd;
+		return;
+	}
+	r->err = activate(fd, 256, &dbc_id);
+	if (r->err)
+		goto out;
+	for (; n < qd; n++) {
+		r->err = bo_create(fd, 4 * KIB, &bos[n]);
+		if (r->err)
+			goto out;
+		memset(bos[n].ptr, n, 4 * KIB);
+		r->err = bo_attach(fd, &bos[n], dbc_id, DIR_TO_DEV, n * 4 * KIB);
+		if (r->err) {
+			n++;
+			goto out;
+		}
+	}
+	/* Warm up: first faults, first interrupts, caches. */
+	r->err = run_qd(fd, dbc_id, bos, qd, 0.2, &jobs, &elapsed);
+	if (r->err)
+		goto out;
+	r->cnt_err = dbc_counters(fd, dbc_id, &c0);
+	r->err = run_qd(fd, dbc_id, bos, qd, run_secs, &jobs, &elapsed);
+	if (r->err)
+		goto out;
+	r->rate = jobs / elapsed;
+	if (!r->cnt_err)
+		r->cnt_err = dbc_counters(fd, dbc_id, &c1);
+	if (!r->cnt_err) {
+		r->sub_rd = (double)(c1.reads[REQHP] + c1.reads[REQTP] -
+				     c0.reads[REQHP] - c0.reads[REQTP]) / jobs;
+		r->sub_wr = (double)(c1.writes[REQHP] + c1.writes[REQTP] -
+				     c0.writes[REQHP] - c0.writes[REQTP]) / jobs;
+		r->cpl_rd = (double)(c1.reads[RSPHP] + c1.reads[RSPTP] -
+				     c0.reads[RSPHP] - c0.reads[RSPTP]) / jobs;
+		r->cpl_wr = (double)(c1.writes[RSPHP] + c1.writes[RSPTP] -
+				     c0.writes[RSPHP] - c0.writes[RSPTP]) / jobs;
+		r->irqs = (double)(c1.irqs - c0.irqs) / jobs;
+		fprintf(stderr, "qaic-bench: QD%d: %" PRIu64 " jobs in %.2f s, "
+			"emulator saw %" PRIu64 " requests, %" PRIu64 " responses\n",
+			qd, jobs, elapsed, c1.requests - c0.requests,
+			c1.responses - c0.responses);
+	}
+out:
+	for (i = 0; i < n; i++)
+		bo_destroy(fd, &bos[i]);
+	close(fd);
+}
+
+static void report_round_trips(void)
+{
+	static const int qds[] = { 1, 32 };
+
+	for (unsigned int q = 0; q < ARRAY_SIZE(qds); q++) {
+		struct rt_result r;
+		char key[64];
+
+		settle(qds[q] == 1 ? "QD1" : "QD32");
+		watchdog(60);
+		bench_round_trips(qds[q], &r);
+		snprintf(key, sizeof(key), "rt_qd%d", qds[q]);
+		if (r.err) {
+			put_err(key, r.err);
+		} else {
+			put_num(key, r.rate);
+		}
+		static const char *const names[] = {
+			"mmio_submit_reads", "mmio_submit_writes",
+			"mmio_complete_reads", "mmio_complete_writes", "irqs",
+		};
+		double vals[] = { r.sub_rd, r.sub_wr, r.cpl_rd, r.cpl_wr, r.irqs };
+
+		for (unsigned int i = 0; i < ARRAY_SIZE(names); i++) {
+			snprintf(key, sizeof(key), "%s_qd%d", names[i], qds[q]);
+			if (r.err)
+				put_err(key, r.err);
+			else if (r.cnt_err)
+				put_err(key, r.cnt_err);
+			else
+				put_num(key, vals[i]);
+		}
+		fflush(stdout);
+	}
+}
+
+/* --------------------------------------------------------- bandwidth */
+
+/* MB/s of executing @bo on @dbc_id again and again, for about a second. */
+static int measure_bw(int fd, uint32_t dbc_id, struct bo *bo, double *mbs)
+{
+	double start, t;
+	int reps = 0, ret;
+
+	/* Warm up, and make sure it works at all. */
+	ret = bo_execute(fd, dbc_id, bo);
+	if (!ret)
+		ret = bo_wait(fd, dbc_id, bo, WAIT_MS * 3);
+	if (ret)
+		return ret;
+	start = now_s();
+	do {
+		ret = bo_execute(fd, dbc_id, bo);
+		if (!ret)
+			ret = bo_wait(fd, dbc_id, bo, WAIT_MS * 3);
+		if (ret)
+			return ret;
+		reps++;
+		t = now_s() - start;
+	} while (reps < 20 && (t < run_secs / 2 || reps < 3));
+	*mbs = (double)bo->size * reps / t / 1e6;
+	return 0;
+}
+
+static void report_bandwidth(void)
+{
+	/* A 64 MiB shmem object may need one request per page: 16384 + 1. */
+	static const uint32_t queues[] = { 32768, 16400, 4096, 1024, 256 };
+	static const uint32_t sizes_mib[] = { 64, 32, 16, 8, 4, 1 };
+	double to = 0, from = 0;
+	uint32_t dbc_id = 0, queue = 0, mib = 0;
+	int fd, ret = 0, err_to = 0, err_from = 0;
+
+	watchdog(120);
+	fd = open_qaic();
+	if (fd < 0) {
+		ret = fd;
+		goto out;
+	}
+	for (unsigned int i = 0; i < ARRAY_SIZE(queues); i++) {
+		ret = activate(fd, queues[i], &dbc_id);
+		if (!ret) {
+			queue = queues[i];
+			break;
+		}
+		fprintf(stderr, "qaic-bench: activate with a %u-entry queue: %s\n",
+			queues[i], strerror(-ret));
+	}
+	if (ret)
+		goto out_fd;
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(sizes_mib); i++) {
+		struct bo a, b;
+		uint64_t size = sizes_mib[i] * MIB;
+
+		mib = sizes_mib[i];
+		ret = bo_create(fd, size, &a);
+		if (!ret)
+			ret = bo_create(fd, size, &b);
+		if (!ret) {
+			memset(a.ptr, 0x5a, size);
+			memset(b.ptr, 0, size);
+			ret = bo_attach(fd, &a, dbc_id, DIR_TO_DEV, 0);
+		}
+		if (!ret)
+			ret = bo_attach(fd, &b, dbc_id, DIR_FROM_DEV, 0);
+		if (!ret) {
+			err_to = measure_bw(fd, dbc_id, &a, &to);
+			err_from = measure_bw(fd, dbc_id, &b, &from);
+			if (!err_from && memcmp(a.ptr, b.ptr, size))
+				fprintf(stderr, "qaic-bench: %u MiB read back differs\n", mib);
+		}
+		bo_destroy(fd, &a);
+		bo_destroy(fd, &b);
+		if (!ret && !(err_to && err_from))
+			break;
+		if (!ret)
+			ret = err_to;
+		fprintf(stderr, "qaic-bench: %u MiB objects on a %u-entry queue: %s\n",
+			mib, queue, strerror(-ret));
+	}
+out_fd:
+	close(fd);
+out:
+	printf("bw_queue %u\nbw_mib %u\n", queue, mib);
+	if (ret) {
+		put_err("bw_to_dev", ret);
+		put_err("bw_from_dev", ret);
+	} else {
+		if (err_to)
+			put_err("bw_to_dev", err_to);
+		else
+			put_num("bw_to_dev", to);
+		if (err_from)
+			put_err("bw_from_dev", err_from);
+		else
+			put_num("bw_from_dev", from);
+	}
+	fflush(stdout);
+}
+
+/*
+ * The emulator's own memcpy bandwidth for @mib MiB, EMU_PT_MEMCPY_BW: the
+ * best of three answers, as the transfers are timed at their best too.
+ */
+static void report_memcpy_bw(uint32_t mib)
+{
+	double best = 0;
+	uint8_t a[32];
+	int fd, len = 0;
+
+	watchdog(60);
+	fd = open_qaic();
+	if (fd < 0) {
+		put_err("emu_memcpy_bw", fd);
+		return;
+	}
+	for (int i = 0; i < 3; i++) {
+		len = emu_call(fd, EMU_PT_MEMCPY_BW, mib, a, sizeof(a));
+		if (len < 32 || get_le32(a) != EMU_PT_MEMCPY_BW || get_le32(a + 8) ||
+		    !get_le64(a + 24))
+			break;
+		if (get_le64(a + 16) * 1e3 / get_le64(a + 24) > best)
+			best = get_le64(a + 16) * 1e3 / get_le64(a + 24);
+	}
+	close(fd);
+	if (len < 0) {
+		put_err("emu_memcpy_bw", len);
+	} else if (!best) {
+		fprintf(stderr, "qaic-bench: EMU_PT_MEMCPY_BW: status %u, %d bytes\n",
+			len >= 12 ? get_le32(a + 8) : 0, len);
+		printf("emu_memcpy_bw n/a\n");
+	} else {
+		put_num("emu_memcpy_bw", best);
+	}
+	fflush(stdout);
+}
+
+/* ------------------------------------------------------------ scaling */
+
+struct child_msg {
+	int err;
+	uint64_t jobs;
+	double elapsed;
+	unsigned long retries;
+};
+
+static void child_send(int wfd, const struct child_msg *m)
+{
+	if (write(wfd, m, sizeof(*m)) != sizeof(*m))
+		_exit(1);
+}
+
+/* One process: its own file, its own DBC, @qd objects, QD @qd. */
+static void scaling_child(int idx, int ready_w, int go_r, int qd)
+{
+	struct child_msg m = { 0 };
+	struct bo bos[8];
+	uint32_t dbc_id;
+	char c;
+	int fd, i;
+
+	watchdog(60);
+	fd = open_qaic();
+	if (fd < 0) {
+		m.err = fd;
+		child_send(ready_w, &m);
+		_exit(1);
+	}
+	m.err = activate(fd, 64, &dbc_id);
+	for (i = 0; !m.err && i < qd; i++) {
+		m.err = bo_create(fd, 4 * KIB, &bos[i]);
+		if (!m.err) {
+			memset(bos[i].ptr, idx, 4 * KIB);
+			/* Each process in its own MiB of device memory. */
+			m.err = bo_attach(fd, &bos[i], dbc_id, DIR_TO_DEV,
+					  idx * MIB + i * 4 * KIB);
+		}
+	}
+	if (!m.err) {
+		uint64_t jobs;
+		double elapsed;
+
+		m.err = run_qd(fd, dbc_id, bos, qd, 0.1, &jobs, &elapsed);
+	}
+	child_send(ready_w, &m);
+	if (m.err)
+		_exit(1);
+	/* The parent closes the other end: everyone starts at once. */
+	if (read(go_r, &c, 1) < 0)
+		_exit(1);
+	m.err = run_qd(fd, dbc_id, bos, qd, run_secs, &m.jobs, &m.elapsed);
+	m.retries = execute_retries;
+	child_send(ready_w, &m);
+	close(fd);
+	_exit(0);
+}
+
+static int run_scaling(int nproc, int qd, double *rate)
+{
+	int ready[2], go[2], err = 0, started = 0, got = 0;
+	pid_t pids[16];
+	struct child_msg m;
+
+	*rate = 0;
+	if (pipe(ready) || pipe(go))
+		return -errno;
+	fflush(NULL);
+	for (int i = 0; i < nproc; i++) {
+		pids[i] = fork();
+		if (pids[i] < 0) {
+			err = -errno;
+			break;
+		}
+		if (!pids[i]) {
+			close(ready[0]);
+			close(go[1]);
+			scaling_child(i, ready[1], go[0], qd);
+		}
+		started++;
+	}
+	close(ready[1]);
+	close(go[0]);
+	for (int i = 0; i < started; i++) {
+		if (read(ready[0], &m, sizeof(m)) != sizeof(m)) {
+			err = err ? err : -EPIPE;
+			break;
+		}
+		if (m.err && !err)
+			err = m.err;
+	}
+	close(go[1]);
+	while (!err && got < started && read(ready[0], &m, sizeof(m)) == sizeof(m)) {
+		got++;
+		execute_retries += m.retries;
+		if (m.err && !err)
+			err = m.err;
+		else if (m.elapsed > 0)
+			*rate += m.jobs / m.elapsed;
+	}
+	if (!err && got < started)
+		err = -EPIPE;
+	close(ready[0]);
+	for (int i = 0; i < started; i++) {
+		if (err)
+			kill(pids[i], SIGTERM);
+		waitpid(pids[i], NULL, 0);
+	}
+	return err;
+}
+
+static void report_scaling(void)
+{
+	static const int counts[] = { 1, 4, 16 };
+	double rate[ARRAY_SIZE(counts)];
+	int err[ARRAY_SIZE(counts)];
+	char key[32];
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(counts); i++) {
+		settle("scaling");
+		watchdog(300);
+		err[i] = run_scaling(counts[i], 8, &rate[i]);
+		snprintf(key, sizeof(key), "tput_dbc%d", counts[i]);
+		if (err[i])
+			put_err(key, err[i]);
+		else
+			put_num(key, rate[i]);
+		fflush(stdout);
+	}
+	for (unsigned int i = 1; i < ARRAY_SIZE(counts); i++) {
+		snprintf(key, sizeof(key), "scale_dbc%d", counts[i]);
+		if (err[0] || err[i])
+			put_err(key, err[0] ? err[0] : err[i]);
+		else
+			put_num(key, rate[i] / (counts[i] * rate[0]));
+	}
+	fflush(stdout);
+}
+
+/* ------------------------------------------------------------ memory */
+
+struct meminfo {
+	long long avail_kib;
+	long long slab_kib;
+};
+
+static void write_proc(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY);
+
+	if (fd < 0)
+		return;
+	if (write(fd, val, strlen(val)) < 0)
+		fprintf(stderr, "qaic-bench: %s: %s\n", path, strerror(errno));
+	close(fd);
+}
+
+/*
+ * Free pages sitting in the per-CPU page lists, in KiB: MemAvailable does
+ * not count them, and a few MiB of allocations can come from them alone.
+ */
+static long long pcp_free_kib(void)
+{
+	char line[256];
+	long long n, sum = 0;
+	FILE *f = fopen("/proc/zoneinfo", "r");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, " count: %lld", &n) == 1)
+			sum += n;
+	fclose(f);
+	return sum * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+static int read_meminfo(struct meminfo *mi)
+{
+	char line[256];
+	FILE *f;
+
+	/* Fewer page-cache and dentry moves between the readings. */
+	sync();
+	write_proc("/proc/sys/vm/drop_caches", "3");
+	/* Fold the per-CPU counter deltas into the totals. */
+	write_proc("/proc/sys/vm/stat_refresh", "1");
+	f = fopen("/proc/meminfo", "r");
+	if (!f)
+		return -errno;
+	mi->avail_kib = mi->slab_kib = -1;
+	while (fgets(line, sizeof(line), f)) {
+		sscanf(line, "MemAvailable: %lld", &mi->avail_kib);
+		sscanf(line, "Slab: %lld", &mi->slab_kib);
+	}
+	fclose(f);
+	if (mi->avail_kib < 0 || mi->slab_kib < 0)
+		return -ENODATA;
+	mi->avail_kib += pcp_free_kib();
+	fprintf(stderr, "qaic-bench: MemAvailable + per-CPU free %lld kB, Slab %lld kB\n",
+		mi->avail_kib, mi->slab_kib);
+	return 0;
+}
+
+#define MEM_BOS 10000
+
+static void report_memory(void)
+{
+	struct meminfo m0, m1, m2;
+	struct bo *bos;
+	int fd, err, err_attach = 0, n = 0;
+	uint32_t dbc_id;
+	double per;
+
+	watchdog(120);
+	bos = calloc(MEM_BOS, sizeof(*bos));
+	fd = open_qaic();
+	err = bos ? fd < 0 ? fd : 0 : -ENOMEM;
+	if (!err)
+		err = activate(fd, 64, &dbc_id);
+	if (!err)
+		err = read_meminfo(&m0);
+	for (; !err && n < MEM_BOS; n++)
+		err = bo_create(fd, 4 * KIB, &bos[n]);
+	if (!err)
+		err = read_meminfo(&m1);
+	for (int i = 0; !err && !err_attach && i < MEM_BOS; i++)
+		err_attach = bo_attach(fd, &bos[i], dbc_id, DIR_TO_DEV,
+				       (i * 4 * KIB) % DEV_MEM);
+	if (!err && !err_attach)
+		err_attach = read_meminfo(&m2);
+
+	per = 1000.0 / MEM_BOS;
+	if (err) {
+		put_err("mem_create_avail", err);
+		put_err("mem_create_slab", err);
+		put_err("mem_attach_avail", err);
+		put_err("mem_attach_slab", err);
+	} else {
+		put_num("mem_create_avail", (m0.avail_kib - m1.avail_kib) * per);
+		put_num("mem_create_slab", (m1.slab_kib - m0.slab_kib) * per);
+		if (err_attach) {
+			put_err("mem_attach_avail", err_attach);
+			put_err("mem_attach_slab", err_attach);
+		} else {
+			put_num("mem_attach_avail", (m0.avail_kib - m2.avail_kib) * per);
+			put_num("mem_attach_slab", (m2.slab_kib - m0.slab_kib) * per);
+		}
+	}
+	fflush(stdout);
+	if (fd >= 0) {
+		for (int i = 0; i < n; i++)
+			if (bos[i].ptr)
+				munmap(bos[i].ptr, bos[i].size);
+		close(fd);
+	}
+	free(bos);
+}
+
+/* ---------------------------------------------------------------- run */
+
+/*
+ * An open file once the card answers a STATUS request, within @secs
+ * seconds, or -errno. After a load, and before each metric: a driver that
+ * is resetting the card answers ENODEV for a while.
+ */
+static int wait_ready(int secs)
+{
+	double end = now_s() + secs;
+	int fd;
+
+	for (;;) {
+		fd = open_qaic();
+		if (fd >= 0) {
+			int ret = device_status(fd);
+
+			if (!ret)
+				return fd;
+			close(fd);
+			fd = ret;
+		}
+		if (now_s() >= end)
+			return fd;
+		usleep(100 * 1000);
+	}
+}
+
+/* Run @fn once the card answers. */
+static void metric(void (*fn)(void), const char *name)
+{
+	alarm(0);
+	expired = 0;
+	settle(name);
+	fn();
+}
+
+static void report_bw_all(void)
+{
+	report_bandwidth();
+	report_memcpy_bw(64);
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	const char *label = "driver", *only = "rt,bw,scale,mem";
+	drmVersionPtr ver;
+	double t0 = now_s();
+	int fd;
+
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--label") && i + 1 < argc)
+			label = argv[++i];
+		else if (!strcmp(argv[i], "--quick"))
+			run_secs = 0.5;
+		else if (!strcmp(argv[i], "--only") && i + 1 < argc)
+			only = argv[++i];
+		else
+			return 2;
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+
+	fd = wait_ready(30);
+	printf("label %s\n", label);
+	if (fd < 0) {
+		put_err("device", fd);
+		return 1;
+	}
+	ver = drmGetVersion(fd);
+	if (ver) {
+		printf("driver %s %d.%d.%d\n", ver->name, ver->version_major,
+		       ver->version_minor, ver->version_patchlevel);
+		drmFreeVersion(ver);
+	}
+	close(fd);
+	fprintf(stderr, "qaic-bench: %s: card ready after %.1f s\n", label, now_s() - t0);
+
+	if (strstr(only, "rt"))
+		metric(report_round_trips, "round trips");
+	if (strstr(only, "bw"))
+		metric(report_bw_all, "bandwidth");
+	if (strstr(only, "scale"))
+		metric(report_scaling, "scaling");
+	if (strstr(only, "mem"))
+		metric(report_memory, "memory");
+	alarm(0);
+	printf("execute_enodev_retries %lu\n", execute_retries);
+	printf("seconds %.1f\n", now_s() - t0);
+	return 0;
+}
+
+/* ------------------------------------------------------------- report */
+
+struct kv {
+	char key[48];
+	char val[80];
+};
+
+struct results {
+	struct kv kv[128];
+	int n;
+};
+
+static int load(const char *path, struct results *r)
+{
+	char line[256];
+	FILE *f = fopen(path, "r");
+
+	r->n = 0;
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f) && r->n < (int)ARRAY_SIZE(r->kv)) {
+		struct kv *kv = &r->kv[r->n];
+		char *sp;
+
+		line[strcspn(line, "\n")] = 0;
+		sp = strchr(line, ' ');
+		if (!sp)
+			continue;
+		*sp = 0;
+		snprintf(kv->key, sizeof(kv->key), "%.47s", line);
+		snprintf(kv->val, sizeof(kv->val), "%.79s", sp + 1);
+		r->n++;
+	}
+	fclose(f);
+	return 0;
+}
+
+static const char *get(const struct results *r, const char *key)
+{
+	for (int i = 0; i < r->n; i++)
+		if (!strcmp(r->kv[i].key, key))
+			return r->kv[i].val;
+	return NULL;
+}
+
+/* The value of @key as a number, or false (missing, error, n/a). */
+static bool num(const struct results *r, const char *key, double *v)
+{
+	const char *s = get(r, key);
+	char *end;
+
+	if (!s)
+		return false;
+	*v = strtod(s, &end);
+	return end != s && !*end;
+}
+
+/* A cell: the number with @prec decimals, the error text, or "-". */
+static void cell(char *buf, size_t len, const struct results *r,
+		 const char *key, int prec)
+{
+	const char *s = get(r, key);
+	double v;
+
+	if (!s)
+		snprintf(buf, len, "-");
+	else if (num(r, key, &v))
+		snprintf(buf, len, "%.*f", prec, v);
+	else
+		snprintf(buf, len, "%s", s);
+}
+
+struct row {
+	const char *label;
+	const char *key;
+	int prec;
+	const char *unit;
+	const char *limit;	/* a key of the results, or a literal, or NULL */
+};
+
+static const struct row rows[] = {
+	{ "round trips, 4 KiB to device, QD1", "rt_qd1", 0, "jobs/s", NULL },
+	{ "round trips, 4 KiB to device, QD32", "rt_qd32", 0, "jobs/s", NULL },
+	{ "MMIO reads/job, submit (REQHP+REQTP), QD1", "mmio_submit_reads_qd1", 2, "reads", NULL },
+	{ "MMIO reads/job, submit (REQHP+REQTP), QD32", "mmio_submit_reads_qd32", 2, "reads", NULL },
+	{ "MMIO writes/job, submit (REQHP+REQTP), QD1", "mmio_submit_writes_qd1", 2, "writes", NULL },
+	{ "MMIO writes/job, submit (REQHP+REQTP), QD32", "mmio_submit_writes_qd32", 2, "writes", NULL },
+	{ "MMIO reads/job, completion (RSPHP+RSPTP), QD1", "mmio_complete_reads_qd1", 2, "reads", NULL },
+	{ "MMIO reads/job, completion (RSPHP+RSPTP), QD32", "mmio_complete_reads_qd32", 2, "reads", NULL },
+	{ "MMIO writes/job, completion (RSPHP+RSPTP), QD1", "mmio_complete_writes_qd1", 2, "writes", NULL },
+	{ "MMIO writes/job, completion (RSPHP+RSPTP), QD32", "mmio_complete_writes_qd32", 2, "writes", NULL },
+	{ "MSIs/job, QD1", "irqs_qd1", 2, "MSIs", NULL },
+	{ "MSIs/job, QD32", "irqs_qd32", 2, "MSIs", NULL },
+	{ "bandwidth to device, 64 MiB BO", "bw_to_dev", 0, "MB/s", "=emu_memcpy_bw" },
+	{ "bandwidth from device, 64 MiB BO", "bw_from_dev", 0, "MB/s", "=emu_memcpy_bw" },
+	{ "throughput, 4 KiB QD8, 1 DBC / 1 process", "tput_dbc1", 0, "jobs/s", NULL },
+	{ "throughput, 4 KiB QD8, 4 DBCs / 4 processes", "tput_dbc4", 0, "jobs/s", NULL },
+	{ "throughput, 4 KiB QD8, 16 DBCs / 16 processes", "tput_dbc16", 0, "jobs/s", NULL },
+	{ "scaling vs linear, 4 DBCs", "scale_dbc4", 2, "x linear", "1.00" },
+	{ "scaling vs linear, 16 DBCs", "scale_dbc16", 2, "x linear", "1.00" },
+	{ "EXECUTE_BO retried after ENODEV (REQHP read ~0)", "execute_enodev_retries", 0, "retries", NULL },
+	{ "MemAvailable drop, 1000 BOs created+mapped", "mem_create_avail", 0, "KiB/1000 BOs", NULL },
+	{ "Slab growth, 1000 BOs created+mapped", "mem_create_slab", 0, "KiB/1000 BOs", NULL },
+	{ "MemAvailable drop, 1000 BOs also attached", "mem_attach_avail", 0, "KiB/1000 BOs", NULL },
+	{ "Slab growth, 1000 BOs also attached", "mem_attach_slab", 0, "KiB/1000 BOs", NULL },
+};
+
+/* The emulator's memcpy bandwidth: from the first run that has it. */
+static void limit_cell(char *buf, size_t len, const struct row *row,
+		       const struct results *a, const struct results *b)
+{
+	if (!row->limit) {
+		snprintf(buf, len, "-");
+	} else if (row->limit[0] == '=') {
+		const char *key = row->limit + 1;
+
+		if (get(a, key) && strcmp(get(a, key), "n/a") && !strstr(get(a, key), "error"))
+			cell(buf, len, a, key, row->prec);
+		else if (get(b, key) && strcmp(get(b, key), "n/a") && !strstr(get(b, key), "error"))
+			cell(buf, len, b, key, row->prec);
+		else
+			snprintf(buf, len, "n/a");
+	} else {
+		snprintf(buf, len, "%s", row->limit);
+	}
+}
+
+/* The bandwidth cells say so when the 64 MiB object could not be used. */
+static void bw_note(char *buf, size_t len, const struct results *r, const char *key)
+{
+	double mib, v;
+
+	if (strncmp(key, "bw_", 3) || !num(r, "bw_mib", &mib) || mib == 64 ||
+	    !num(r, key, &v))
+		return;
+	snprintf(buf + strlen(buf), len - strlen(buf), " (%.0f MiB)", mib);
+}
+
+/* "%.2f" and @suffix, or "-" when the number is not @known. */
+static const char *fmt(char *buf, size_t len, bool known, double v, const char *suffix)
+{
+	if (known)
+		snprintf(buf, len, "%.2f%s", v, suffix);
+	else
+		snprintf(buf, len, "-");
+	return buf;
+}
+
+static const char *verdict(bool known, bool met)
+{
+	return !known ? "n/a" : met ? "met" : "missed";
+}
+
+static int cmd_report(int argc, char **argv)
+{
+	const char *notes[8], *files[2] = { NULL, NULL };
+	struct results *res = calloc(2, sizeof(*res));
+	int nnotes = 0, nfiles = 0;
+	char c[3][96];
+	double a, b, l;
+	bool known, met;
+
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--note") && i + 1 < argc) {
+			if (nnotes < (int)ARRAY_SIZE(notes))
+				notes[nnotes++] = argv[++i];
+		} else if (nfiles < 2) {
+			files[nfiles++] = argv[i];
+		} else {
+			return 2;
+		}
+	}
+	if (nfiles != 2 || !res)
+		return 2;
+	for (int i = 0; i < 2; i++)
+		if (load(files[i], &res[i]))
+			fprintf(stderr, "qaic-bench: %s: %s\n", files[i], strerror(errno));
+
+	printf("%-48s | %-14s | %-14s | %-9s | %s\n", "metric", "ours", "upstream",
+	       "limit", "unit");
+	printf("%.48s-|-%.14s-|-%.14s-|-%.9s-|-%.12s\n",
+	       "------------------------------------------------",
+	       "--------------", "--------------", "---------", "------------");
+	for (unsigned int i = 0; i < ARRAY_SIZE(rows); i++) {
+		const struct row *row = &rows[i];
+
+		for (int k = 0; k < 2; k++) {
+			cell(c[k], sizeof(c[k]), &res[k], row->key, row->prec);
+			bw_note(c[k], sizeof(c[k]), &res[k], row->key);
+		}
+		limit_cell(c[2], sizeof(c[2]), row, &res[0], &res[1]);
+		printf("%-48s | %-14s | %-14s | %-9s | %s\n", row->label, c[0], c[1],
+		       c[2], row->unit);
+	}
+	for (int k = 0; k < 2; k++) {
+		const char *drv = get(&res[k], "driver"), *secs = get(&res[k], "seconds");
+		const char *dev = get(&res[k], "device");
+
+		if (dev)
+			printf("%s: no card: %s\n", k ? "upstream" : "ours", dev);
+		else
+			printf("%s: %s, %s s\n", k ? "upstream" : "ours",
+			       drv ? drv : "no results", secs ? secs : "?");
+	}
+	for (int i = 0; i < nnotes; i++)
+		printf("note: %s\n", notes[i]);
+
+	printf("\ngoals (ours):\n");
+	known = num(&res[0], "mmio_submit_reads_qd1", &a) &&
+		num(&res[0], "mmio_submit_reads_qd32", &b);
+	printf("  %-7s 0 MMIO reads per job on the submit path (QD1 %s, QD32 %s)\n",
+	       verdict(known, known && a == 0 && b == 0),
+	       fmt(c[0], sizeof(c[0]), known, a, ""), fmt(c[1], sizeof(c[1]), known, b, ""));
+
+	known = num(&res[0], "rt_qd32", &a) && num(&res[1], "rt_qd32", &b) && b > 0;
+	printf("  %-7s >= 1.5x upstream round trips/s at QD32 (%s)\n",
+	       verdict(known, known && a >= 1.5 * b),
+	       fmt(c[0], sizeof(c[0]), known, known ? a / b : 0, "x"));
+
+	{
+		double to, from, mib = 0;
+		bool have = num(&res[0], "bw_to_dev", &to) &&
+			    num(&res[0], "bw_from_dev", &from) &&
+			    num(&res[0], "bw_mib", &mib);
+
+		limit_cell(c[2], sizeof(c[2]), &rows[12], &res[0], &res[1]);
+		l = strtod(c[2], NULL);
+		known = have && l > 0;
+		met = known && mib == 64 && to >= 0.9 * l && from >= 0.9 * l;
+		if (known)
+			printf("  %-7s >= 90%% of the emulator memcpy bandwidth for 64 MiB "
+			       "(to device %.0f%%, from device %.0f%%%s)\n", verdict(true, met),
+			       100 * to / l, 100 * from / l, mib == 64 ? "" : ", not at 64 MiB");
+		else
+			printf("  %-7s >= 90%% of the emulator memcpy bandwidth for 64 MiB (%s)\n",
+			       "n/a", have ? "the emulator gave no memcpy bandwidth" :
+			       "no bandwidth measured");
+	}
+
+	known = num(&res[0], "scale_dbc16", &a);
+	printf("  %-7s >= 0.8x linear scaling to 16 DBCs (%s)\n",
+	       verdict(known, known && a >= 0.8), fmt(c[0], sizeof(c[0]), known, a, "x"));
+	free(res);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int ret = 2;
+
+	if (argc >= 2 && !strcmp(argv[1], "run"))
+		ret = cmd_run(argc - 2, argv + 2);
+	else if (argc >= 2 && !strcmp(argv[1], "report"))
+		ret = cmd_report(argc - 2, argv + 2);
+	if (ret == 2)
+		fprintf(stderr,
+			"usage: qaic-bench run [--label NAME] [--quick] [--only rt,bw,scale,mem]\n"
+			"       qaic-bench report [--note TEXT]... OURS UPSTREAM\n");
+	return ret;
+}
