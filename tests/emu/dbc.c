@@ -741,10 +741,21 @@ static int manager_get_counters(void *ctx, unsigned int id,
 	return 0;
 }
 
+static int manager_set_faults(void *ctx, unsigned int id, uint32_t drop_every,
+			      uint32_t corrupt_every, uint16_t corrupt_status)
+{
+	if (id >= EMU_NUM_DBC)
+		return -EINVAL;
+	emu_dbc_set_drop_rsp(ctx, id, drop_every);
+	emu_dbc_set_corrupt_rsp(ctx, id, corrupt_every, corrupt_status);
+	return 0;
+}
+
 static const struct emu_dbc_ops manager_ops = {
 	.changed = manager_hook,
 	.hang_once = manager_hang_once,
 	.get_counters = manager_get_counters,
+	.set_faults = manager_set_faults,
 };
 
 void emu_dbc_connect(struct emu_dbc *e, struct emu_manager *mgr)

@@ -786,6 +786,22 @@ static void do_passthrough(struct emu_manager *mgr, struct msg_ctx *ctx,
 	case EMU_PT_MEMCPY_BW:
 		pt_memcpy_bw(mgr, a, arg);
 		return;
+	case EMU_PT_DBC_FAULTS:
+		if (plen < 8 + sizeof(struct emu_pt_faults)) {
+			pt_status(mgr, a, op, arg, EMU_PT_E_SHORT);
+			return;
+		}
+		/* A test facility, like EMU_PT_HANG_DBC. */
+		if (arg >= EMU_NUM_DBC || !mgr->dbc_ops || !mgr->dbc_ops->set_faults ||
+		    mgr->dbc_ops->set_faults(mgr->dbc_ctx, arg, get_le32(pl + 8),
+					     get_le32(pl + 12),
+					     (uint16_t)get_le32(pl + 16))) {
+			pt_status(mgr, a, op, arg, EMU_PT_E_DBC);
+			return;
+		}
+		mgr_log(mgr, "DBC%u: response faults set by passthrough", arg);
+		pt_status(mgr, a, op, arg, EMU_PT_OK);
+		return;
 	default:
 		pt_status(mgr, a, op, arg, EMU_PT_E_UNKNOWN_OP);
 		return;

@@ -69,6 +69,23 @@ struct emu_manager;
 #define EMU_PT_MEMCPY_BW	7
 #define EMU_PT_MEMCPY_BW_MAX_MIB	1024
 #define EMU_PT_MEMCPY_BW_COPIES		4
+/*
+ * Fault injection from inside the guest: DBC arg (any DBC, active or not)
+ * from now on drops every drop_every-th response and gives every
+ * corrupt_every-th one the status corrupt_status (struct emu_pt_faults
+ * follows struct emu_pt_req; 0 turns a fault off), as --drop-dbc-rsp and
+ * --corrupt-dbc-rsp do. The settings outlive releases of the DBC. Answer:
+ * struct emu_pt_status, EMU_PT_E_DBC if arg >= EMU_NUM_DBC,
+ * EMU_PT_E_SHORT without the parameters.
+ */
+#define EMU_PT_DBC_FAULTS	8
+
+struct emu_pt_faults {
+	uint32_t drop_every;
+	uint32_t corrupt_every;
+	uint32_t corrupt_status;	/* low 16 bits */
+	uint32_t pad;
+};
 
 struct emu_pt_req {
 	uint32_t op;
@@ -231,6 +248,9 @@ struct emu_dbc_ops {
 	 */
 	int (*get_counters)(void *ctx, unsigned int id,
 			    struct emu_dbc_counters *out);
+	/* EMU_PT_DBC_FAULTS: set DBC @id's response faults. 0 or -errno. */
+	int (*set_faults)(void *ctx, unsigned int id, uint32_t drop_every,
+			  uint32_t corrupt_every, uint16_t corrupt_status);
 };
 
 /*

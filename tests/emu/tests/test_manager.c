@@ -819,6 +819,71 @@ static const uint8_t *pt_answer(uint32_t len)
 	return t + 8;
 }
 
+/* A stand-in engine for EMU_PT_DBC_FAULTS: records what it is told. */
+static unsigned int fault_calls, fault_id;
+static uint32_t fault_drop, fault_corrupt;
+static uint16_t fault_status;
+
+static int fake_set_faults(void *ctx, unsigned int id, uint32_t drop_every,
+			   uint32_t corrupt_every, uint16_t corrupt_status)
+{
+	(void)ctx;
+	fault_calls++;
+	fault_id = id;
+	fault_drop = drop_every;
+	fault_corrupt = corrupt_every;
+	fault_status = corrupt_status;
+	return 0;
+}
+
+static const struct emu_dbc_ops fault_ops = {
+	.set_faults = fake_set_faults,
+};
+
+static void test_dbc_faults(void)
+{
+	uint8_t params[16] = { 0 };
+	const uint8_t *p;
+
+	setup();
+	/* No engine: refused. */
+	mb_init(1, 1);
+	put_le32(params, 3);
+	put_le32(params + 4, 5);
+	put_le32(params + 8, 0x1bad);
+	mb_pt(EMU_PT_DBC_FAULTS, 2, params, sizeof(params));
+	mb_send();
+	p = pt_answer(24);
+	CHECK(p && get_le32(p) == EMU_PT_DBC_FAULTS && get_le32(p + 8) == EMU_PT_E_DBC);
+
+	emu_manager_set_dbc_ops(mgr, &fault_ops, NULL);
+	fault_calls = 0;
+	mb_init(2, 1);
+	mb_pt(EMU_PT_DBC_FAULTS, 2, params, sizeof(params));
+	mb_send();
+	p = pt_answer(24);
+	CHECK(p && get_le32(p + 4) == 2 && get_le32(p + 8) == EMU_PT_OK);
+	CHECK_EQ(fault_calls, 1);
+	CHECK_EQ(fault_id, 2);
+	CHECK_EQ(fault_drop, 3);
+	CHECK_EQ(fault_corrupt, 5);
+	CHECK_EQ(fault_status, 0x1bad);
+
+	/* Short parameters and a bad DBC reach nothing. */
+	mb_init(3, 1);
+	mb_pt(EMU_PT_DBC_FAULTS, 2, params, 8);
+	mb_send();
+	p = pt_answer(24);
+	CHECK(p && get_le32(p + 8) == EMU_PT_E_SHORT);
+	mb_init(4, 1);
+	mb_pt(EMU_PT_DBC_FAULTS, 16, params, sizeof(params));
+	mb_send();
+	p = pt_answer(24);
+	CHECK(p && get_le32(p + 8) == EMU_PT_E_DBC);
+	CHECK_EQ(fault_calls, 1);
+	emu_manager_set_dbc_ops(mgr, NULL, NULL);
+}
+
 static void test_dbc_passthrough(void)
 {
 	const uint8_t *p;
@@ -1318,6 +1383,7 @@ int main(void)
 	RUN(test_continuation_full);
 	RUN(test_activate);
 	RUN(test_dbc_passthrough);
+	RUN(test_dbc_faults);
 	RUN(test_memcpy_bw);
 	RUN(test_validate_partition);
 	RUN(test_malformed);
