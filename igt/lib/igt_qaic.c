@@ -1378,8 +1378,9 @@ uint64_t igt_qaic_now_ms(void)
  * payload of its answer, at most @size bytes, to @answer. Returns the
  * payload's length, or a negative errno of MANAGE.
  */
-static int qaic_emu_call(int fd, uint32_t op, uint32_t arg, void *answer,
-			 uint32_t size)
+static int qaic_emu_call_params(int fd, uint32_t op, uint32_t arg,
+				const void *params, uint32_t params_len,
+				void *answer, uint32_t size)
 {
 	const uint32_t hdr_len = sizeof(struct qaic_manage_trans_hdr);
 	struct igt_qaic_emu_req req = {
@@ -1387,13 +1388,18 @@ static int qaic_emu_call(int fd, uint32_t op, uint32_t arg, void *answer,
 		.arg = arg,
 	};
 	struct qaic_manage_trans_hdr hdr;
+	uint8_t payload[64];
 	struct igt_qaic_msg msg;
 	const uint8_t *trans;
 	uint32_t len;
 	int err;
 
+	igt_assert(sizeof(req) + params_len <= sizeof(payload));
+	memcpy(payload, &req, sizeof(req));
+	if (params_len)
+		memcpy(payload + sizeof(req), params, params_len);
 	igt_qaic_msg_init(&msg);
-	igt_qaic_msg_passthrough(&msg, &req, sizeof(req));
+	igt_qaic_msg_passthrough(&msg, payload, sizeof(req) + params_len);
 	err = __igt_qaic_manage(fd, &msg);
 	if (err)
 		return err;
@@ -1405,6 +1411,65 @@ static int qaic_emu_call(int fd, uint32_t op, uint32_t arg, void *answer,
 	memcpy(answer, trans + hdr_len, len < size ? len : size);
 
 	return len;
+}
+
+static int qaic_emu_call(int fd, uint32_t op, uint32_t arg, void *answer,
+			 uint32_t size)
+{
+	return qaic_emu_call_params(fd, op, arg, NULL, 0, answer, size);
+}
+
+/**
+ * __igt_qaic_emu_dbc_faults:
+ * @fd: qaic device file descriptor
+ * @dbc_id: DMA Bridge Channel
+ * @drop_every: drop every this many-th response of the channel; 0 for none
+ * @corrupt_every: give every this many-th response @corrupt_status; 0 for none
+ * @corrupt_status: the status a corrupted response carries
+ *
+ * Sets the response faults of the emulated card (EMU_PT_DBC_FAULTS); they
+ * last until changed, also past the channel's release.
+ *
+ * Returns: a negative errno if MANAGE failed, else the status the emulator
+ * answered (0 on success).
+ */
+int __igt_qaic_emu_dbc_faults(int fd, uint32_t dbc_id, uint32_t drop_every,
+			      uint32_t corrupt_every, uint16_t corrupt_status)
+{
+	uint32_t params[4] = { drop_every, corrupt_every, corrupt_status, 0 };
+	struct igt_qaic_emu_status status;
+	int len;
+
+	len = qaic_emu_call_params(fd, IGT_QAIC_EMU_PT_DBC_FAULTS, dbc_id, params,
+				   sizeof(params), &status, sizeof(status));
+	if (len < 0)
+		return len;
+	igt_assert_eq(len, sizeof(status));
+	igt_assert_eq_u32(status.op, IGT_QAIC_EMU_PT_DBC_FAULTS);
+
+	return status.status;
+}
+
+/**
+ * igt_qaic_emu_dbc_faults:
+ * @fd: qaic device file descriptor
+ * @dbc_id: DMA Bridge Channel
+ * @drop_every: as for __igt_qaic_emu_dbc_faults()
+ * @corrupt_every: as for __igt_qaic_emu_dbc_faults()
+ * @corrupt_status: as for __igt_qaic_emu_dbc_faults()
+ *
+ * Like __igt_qaic_emu_dbc_faults(), but skips the test on an emulator that
+ * does not know the request and fails it on any other error.
+ */
+void igt_qaic_emu_dbc_faults(int fd, uint32_t dbc_id, uint32_t drop_every,
+			     uint32_t corrupt_every, uint16_t corrupt_status)
+{
+	int ret = __igt_qaic_emu_dbc_faults(fd, dbc_id, drop_every, corrupt_every,
+					    corrupt_status);
+
+	igt_require_f(ret != IGT_QAIC_EMU_PT_E_UNKNOWN_OP,
+		      "the emulator has no EMU_PT_DBC_FAULTS\n");
+	igt_assert_f(ret == 0, "EMU_PT_DBC_FAULTS of DBC %u: %d\n", dbc_id, ret);
 }
 
 /**

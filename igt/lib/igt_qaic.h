@@ -99,6 +99,7 @@ uint32_t igt_qaic_crc32(uint32_t crc, const void *buf, size_t len);
  */
 #define IGT_QAIC_EMU_PT_HANG_DBC	5	/* arm a one-shot hang of DBC arg */
 #define IGT_QAIC_EMU_PT_DBC_COUNTERS	6	/* counters of DBC arg */
+#define IGT_QAIC_EMU_PT_DBC_FAULTS	8	/* response faults of DBC arg */
 
 #define IGT_QAIC_EMU_PT_OK		0
 #define IGT_QAIC_EMU_PT_E_UNKNOWN_OP	2	/* an emulator without the op */
@@ -222,6 +223,10 @@ void igt_qaic_stall_bo(int fd, uint32_t dbc_id, uint8_t sem_index,
 uint32_t igt_qaic_job_timeout_ms(void);
 uint64_t igt_qaic_now_ms(void);
 
+int __igt_qaic_emu_dbc_faults(int fd, uint32_t dbc_id, uint32_t drop_every,
+			      uint32_t corrupt_every, uint16_t corrupt_status);
+void igt_qaic_emu_dbc_faults(int fd, uint32_t dbc_id, uint32_t drop_every,
+			     uint32_t corrupt_every, uint16_t corrupt_status);
 int __igt_qaic_emu_hang_dbc(int fd, uint32_t dbc_id);
 void igt_qaic_emu_hang_dbc(int fd, uint32_t dbc_id);
 int __igt_qaic_emu_dbc_counters(int fd, uint32_t dbc_id,

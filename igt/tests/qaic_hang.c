@@ -45,6 +45,14 @@
  * SUBTEST: close-while-hung
  * Description: Check that closing a file with a hung job leaves every DBC usable.
  * Run type: FULL
+ *
+ * SUBTEST: lost-responses
+ * Description: Check that jobs whose responses the device loses fail with EIO, and the others complete.
+ * Run type: FULL
+ *
+ * SUBTEST: corrupt-responses
+ * Description: Check that a response with an error status fails its job with EIO and the DBC goes on.
+ * Run type: FULL
  */
 
 IGT_TEST_DESCRIPTION("Hung DMA Bridge Channels: job timeout, reset, cancellation, recovery.");
@@ -239,6 +247,74 @@ static void test_hang_queued(int singles, int batch)
 	close(h.fd);
 }
 
+/*
+ * The device loses every second response. A job whose response is lost
+ * but is followed by another's is retired by that one (the ring runs in
+ * order); the last one is failed by the timeout handler, which sees every
+ * request consumed. Both fail with EIO; the others succeed.
+ */
+static void test_lost_responses(void)
+{
+	struct qaic_execute_entry entries[4];
+	struct igt_qaic_bo bo[4];
+	uint32_t dbc, timeout_ms;
+	int ret[4];
+	int fd;
+
+	fd = igt_qaic_open_dbc(QUEUE_SIZE, &dbc);
+	timeout_ms = igt_qaic_job_timeout_ms();
+	igt_qaic_emu_dbc_faults(fd, dbc, 2, 0, 0);
+	for (int i = 0; i < 4; i++) {
+		igt_qaic_bo_create(fd, PAGE, &bo[i]);
+		igt_qaic_attach_simple(fd, bo[i].handle, dbc, IGT_QAIC_DIR_TO_DEV,
+				       PAGE, DEV_ADDR + i * PAGE);
+		entries[i].handle = bo[i].handle;
+		entries[i].dir = IGT_QAIC_DIR_TO_DEV;
+	}
+	igt_qaic_execute(fd, dbc, entries, 4);
+	for (int i = 0; i < 4; i++)
+		ret[i] = __igt_qaic_wait(fd, bo[i].handle, dbc, 4 * timeout_ms + 5000);
+	igt_info("lost responses: jobs ended %s, %s, %s, %s\n", err_name(-ret[0]),
+		 err_name(-ret[1]), err_name(-ret[2]), err_name(-ret[3]));
+	igt_assert_eq(ret[0], 0);
+	igt_assert_eq(ret[1], -EIO);
+	igt_assert_eq(ret[2], 0);
+	igt_assert_eq(ret[3], -EIO);
+
+	igt_qaic_emu_dbc_faults(fd, dbc, 0, 0, 0);
+	igt_qaic_round_trip(fd, dbc, DEV_ADDR + 8 * PAGE, PAGE, 40);
+	close(fd);
+}
+
+/* Responses with an error status fail their jobs; the DBC is not reset */
+static void test_corrupt_responses(void)
+{
+	struct igt_qaic_emu_counters before, after;
+	struct igt_qaic_bo bo;
+	bool have_counters;
+	uint32_t dbc;
+	int fd;
+
+	fd = igt_qaic_open_dbc(QUEUE_SIZE, &dbc);
+	igt_qaic_bo_create(fd, PAGE, &bo);
+	igt_qaic_attach_simple(fd, bo.handle, dbc, IGT_QAIC_DIR_TO_DEV, PAGE, DEV_ADDR);
+	have_counters = counters(fd, dbc, &before);
+	igt_qaic_emu_dbc_faults(fd, dbc, 0, 1, 0xbad);
+	for (int i = 0; i < 3; i++) {
+		igt_qaic_execute_bo(fd, dbc, bo.handle, IGT_QAIC_DIR_TO_DEV);
+		igt_assert_eq(__igt_qaic_wait(fd, bo.handle, dbc, 10000), -EIO);
+	}
+	igt_qaic_emu_dbc_faults(fd, dbc, 0, 0, 0);
+	igt_qaic_execute_bo(fd, dbc, bo.handle, IGT_QAIC_DIR_TO_DEV);
+	igt_assert_eq(__igt_qaic_wait(fd, bo.handle, dbc, 10000), 0);
+	igt_qaic_round_trip(fd, dbc, DEV_ADDR + 8 * PAGE, PAGE, 41);
+	if (have_counters) {
+		igt_assert(counters(fd, dbc, &after));
+		igt_assert_eq_u64(after.resets - before.resets, 0);
+	}
+	close(fd);
+}
+
 /* While a DBC of one process hangs, another process's DBC works */
 static void test_hang_other_process(void)
 {
@@ -404,6 +480,14 @@ igt_main
 	igt_describe("Check that closing a file with a hung job leaves every DBC usable.");
 	igt_subtest("close-while-hung")
 		test_close_while_hung();
+
+	igt_describe("Check that jobs whose responses the device loses fail with EIO, and the others complete.");
+	igt_subtest("lost-responses")
+		test_lost_responses();
+
+	igt_describe("Check that a response with an error status fails its job with EIO and the DBC goes on.");
+	igt_subtest("corrupt-responses")
+		test_corrupt_responses();
 
 	igt_fixture {
 		close(fd);
