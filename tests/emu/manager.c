@@ -27,6 +27,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "crc32.h"
 #include "dbc.h"		/* struct emu_dbc_counters */
 #include "device.h"
 #include "manager.h"
@@ -178,37 +179,13 @@ struct emu_manager {
 	} while (0)
 
 /* ------------------------------------------------------------------ */
-/* CRC-32 as zlib's crc32() (reflected 0xedb88320, seeded and inverted). */
-
-static uint32_t crc_table[256];
-
-static void crc_init(void)
-{
-	for (uint32_t i = 0; i < 256; i++) {
-		uint32_t c = i;
-
-		for (int k = 0; k < 8; k++)
-			c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
-		crc_table[i] = c;
-	}
-}
-
-/* Continue @crc (a finished zlib crc32 value, 0 to start) over @buf. */
-static uint32_t crc32_update(uint32_t crc, const uint8_t *buf, uint64_t len)
-{
-	crc = ~crc;
-	while (len--)
-		crc = crc_table[(crc ^ *buf++) & 0xff] ^ (crc >> 8);
-	return ~crc;
-}
-
 /* CRC of a message of @len bytes whose crc32 field reads as 0. */
 static uint32_t msg_crc(const uint8_t *msg, uint32_t len)
 {
 	static const uint8_t zero[4];
-	uint32_t crc = crc32_update(0, zero, 4);
+	uint32_t crc = emu_crc32(0, zero, 4);
 
-	return crc32_update(crc, msg + 4, len - 4);
+	return emu_crc32(crc, msg + 4, len - 4);
 }
 
 /* ------------------------------------------------------------------ */
@@ -838,7 +815,7 @@ static int dma_segment(struct emu_manager *mgr, struct mgr_tag *t,
 		ret = mgr->dev ? emu_dma_read(mgr->dev, addr, dst, piece) : -EFAULT;
 		if (ret)
 			return ret;
-		t->crc = crc32_update(t->crc, dst, piece);
+		t->crc = emu_crc32(t->crc, dst, piece);
 		t->bytes += piece;
 		mgr->mem_used += piece;
 		mgr->c.dma_bytes += piece;
@@ -1172,8 +1149,6 @@ struct emu_manager *emu_manager_create(struct emu_device *dev)
 
 	if (!mgr)
 		return NULL;
-	if (!crc_table[1])
-		crc_init();
 	mgr->dev = dev;
 	mgr->mem_size = EMU_MGR_DEFAULT_MEM;
 	return mgr;

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "crc32.h"
 #include "dbc.h"
 #include "le_bytes.h"
 #include "workload.h"
@@ -63,29 +64,6 @@ struct wl_op {
 #define SEM_BITS	(EMU_DBC_SEM_ENABLE | 7u << 24 | 0x1fu << 16 | EMU_DBC_SEM_MAX)
 
 /* ---- helpers ----------------------------------------------------------- */
-
-static uint32_t crc_table[256];
-
-static void crc_init(void)
-{
-	for (uint32_t i = 0; i < 256; i++) {
-		uint32_t c = i;
-
-		for (int k = 0; k < 8; k++)
-			c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
-		crc_table[i] = c;
-	}
-}
-
-/* zlib's crc32() of one buffer, the same CRC EMU_PT_XFER_SUM reports. */
-static uint32_t crc32_buf(const uint8_t *p, uint64_t len)
-{
-	uint32_t crc = ~0u;
-
-	while (len--)
-		crc = crc_table[(crc ^ *p++) & 0xff] ^ (crc >> 8);
-	return ~crc;
-}
 
 static unsigned int type_size(uint8_t type)
 {
@@ -535,7 +513,7 @@ static uint32_t op_exec(struct emu_workload *w, const struct wl_op *o)
 		return EMU_WL_OK;
 	case EMU_WL_OP_CHECKSUM:
 		put_le32(emu_dbc_mem_ptr(w->e, o->dst, 4),
-			 crc32_buf(emu_dbc_mem_ptr(w->e, o->src0, o->in0), o->in0));
+			 emu_crc32(0, emu_dbc_mem_ptr(w->e, o->src0, o->in0), o->in0));
 		return EMU_WL_OK;
 	case EMU_WL_OP_MATMUL:
 		return op_matmul(w, o);
@@ -772,8 +750,6 @@ struct emu_workload *emu_workload_create(struct emu_dbc *e)
 
 	if (!w)
 		return NULL;
-	if (!crc_table[1])
-		crc_init();
 	w->e = e;
 	emu_dbc_set_hooks(e, &wl_hooks, w);
 	return w;
