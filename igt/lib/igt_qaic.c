@@ -1549,3 +1549,32 @@ int __igt_qaic_emu_dbc_counters(int fd, uint32_t dbc_id,
 
 	return 0;
 }
+
+/**
+ * igt_qaic_err_name:
+ * @err: a positive errno, or 0
+ *
+ * Returns: strerror(@err), or "success" for 0, for messages that print
+ * what an ioctl returned.
+ */
+const char *igt_qaic_err_name(int err)
+{
+	return err ? strerror(err) : "success";
+}
+
+/**
+ * igt_qaic_unmapped_ptr:
+ *
+ * Returns: an address with nothing mapped at it (a page mapped and
+ * unmapped again), for passing to an ioctl that must fail with EFAULT.
+ */
+void *igt_qaic_unmapped_ptr(void)
+{
+	void *ptr = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	igt_assert(ptr != MAP_FAILED);
+	igt_assert_eq(munmap(ptr, 4096), 0);
+
+	return ptr;
+}

@@ -74,6 +74,9 @@ void igt_qaic_dma_xfer(int fd, uint32_t tag, const void *ptr, uint64_t size);
 
 uint32_t igt_qaic_crc32(uint32_t crc, const void *buf, size_t len);
 
+const char *igt_qaic_err_name(int err);
+void *igt_qaic_unmapped_ptr(void);
+
 /* DMA directions of qaic_attach_slice_hdr.dir and qaic_execute_entry.dir */
 #define IGT_QAIC_DIR_TO_DEV	1
 #define IGT_QAIC_DIR_FROM_DEV	2

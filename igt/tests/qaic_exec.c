@@ -178,23 +178,6 @@ IGT_TEST_DESCRIPTION("EXECUTE_BO and PARTIAL_EXECUTE_BO of the qaic accel driver
 #define DEV_ADDR	0x400000ull
 #define DB_ADDR		0x800000ull
 
-static const char *err_name(int err)
-{
-	return err ? strerror(err) : "success";
-}
-
-/* An address with nothing mapped at it */
-static void *unmapped_ptr(void)
-{
-	void *ptr = mmap(NULL, PAGE, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	igt_assert(ptr != MAP_FAILED);
-	igt_assert_eq(munmap(ptr, PAGE), 0);
-
-	return ptr;
-}
-
 /* ---- data ---------------------------------------------------------------- */
 
 static void test_round_trip_4k(void)
@@ -805,7 +788,7 @@ static void check_ret(int ret, int err, bool partial, const char *what)
 {
 	igt_assert_f(ret == -err, "%s %s: got %s, expected %s\n",
 		     partial ? "PARTIAL_EXECUTE_BO" : "EXECUTE_BO", what,
-		     err_name(-ret), err_name(err));
+		     igt_qaic_err_name(-ret), igt_qaic_err_name(err));
 }
 
 /* A succeeded: wait for it, so that the context is idle again */
@@ -936,7 +919,7 @@ static void test_data_unmapped(bool partial)
 	exec_ctx_open(&t);
 	check_ret(exec_raw(t.fd, t.dbc, partial, NULL, 1), EFAULT, partial,
 		  "data NULL");
-	check_ret(exec_raw(t.fd, t.dbc, partial, unmapped_ptr(), 1), EFAULT,
+	check_ret(exec_raw(t.fd, t.dbc, partial, igt_qaic_unmapped_ptr(), 1), EFAULT,
 		  partial, "data unmapped");
 
 	/* The first entry is readable, the second is not */

@@ -61,11 +61,6 @@ IGT_TEST_DESCRIPTION("Hung DMA Bridge Channels: job timeout, reset, cancellation
 #define QUEUE_SIZE	16
 #define DEV_ADDR	0xc00000ull
 
-static const char *err_name(int err)
-{
-	return err ? strerror(err) : "success";
-}
-
 /* Counters of @dbc, or false from an emulator that has none */
 static bool counters(int fd, uint32_t dbc, struct igt_qaic_emu_counters *c)
 {
@@ -108,9 +103,9 @@ static uint64_t wait_hung(struct hang *h, uint64_t start)
 	ret = __igt_qaic_wait(h->fd, h->bo.handle, h->dbc, wait_ms);
 	took = igt_qaic_now_ms() - start;
 	igt_info("hung job: %s after %llu ms (job_timeout_ms %u)\n",
-		 err_name(-ret), (unsigned long long)took, h->timeout_ms);
+		 igt_qaic_err_name(-ret), (unsigned long long)took, h->timeout_ms);
 	igt_assert_f(ret == -EIO, "wait of the hung job: got %s, expected %s\n",
-		     err_name(-ret), strerror(EIO));
+		     igt_qaic_err_name(-ret), strerror(EIO));
 	/* Not given up on before its time */
 	igt_assert_f(took >= h->timeout_ms / 2,
 		     "hung job failed after %llu ms, job timeout %u ms\n",
@@ -227,7 +222,7 @@ static void test_hang_queued(int singles, int batch)
 
 		igt_assert_f(ret == want,
 			     "job %d of %d behind the hung one (ring of %d): got %s, want %s\n",
-			     i + 1, n, QUEUE_SIZE, err_name(-ret), err_name(-want));
+			     i + 1, n, QUEUE_SIZE, igt_qaic_err_name(-ret), igt_qaic_err_name(-want));
 		cancelled += ret == -ECANCELED;
 		failed += ret == -EIO;
 	}
@@ -274,8 +269,8 @@ static void test_lost_responses(void)
 	igt_qaic_execute(fd, dbc, entries, 4);
 	for (int i = 0; i < 4; i++)
 		ret[i] = __igt_qaic_wait(fd, bo[i].handle, dbc, 4 * timeout_ms + 5000);
-	igt_info("lost responses: jobs ended %s, %s, %s, %s\n", err_name(-ret[0]),
-		 err_name(-ret[1]), err_name(-ret[2]), err_name(-ret[3]));
+	igt_info("lost responses: jobs ended %s, %s, %s, %s\n", igt_qaic_err_name(-ret[0]),
+		 igt_qaic_err_name(-ret[1]), igt_qaic_err_name(-ret[2]), igt_qaic_err_name(-ret[3]));
 	igt_assert_eq(ret[0], 0);
 	igt_assert_eq(ret[1], -EIO);
 	igt_assert_eq(ret[2], 0);
@@ -367,12 +362,12 @@ static void test_semaphore_stall(void)
 	igt_qaic_execute_bo(fd, dbc, behind.handle, IGT_QAIC_DIR_TO_DEV);
 
 	ret = __igt_qaic_wait(fd, stall.handle, dbc, 10000);
-	igt_info("stalled job: %s after %llu ms\n", err_name(-ret),
+	igt_info("stalled job: %s after %llu ms\n", igt_qaic_err_name(-ret),
 		 (unsigned long long)(igt_qaic_now_ms() - start));
-	igt_assert_f(ret == -EIO, "stalled job: got %s\n", err_name(-ret));
+	igt_assert_f(ret == -EIO, "stalled job: got %s\n", igt_qaic_err_name(-ret));
 	ret = __igt_qaic_wait(fd, behind.handle, dbc, 10000);
 	igt_assert_f(ret == -ECANCELED || ret == -EIO,
-		     "job behind the stalled one: got %s\n", err_name(-ret));
+		     "job behind the stalled one: got %s\n", igt_qaic_err_name(-ret));
 
 	/* The semaphore is still 0 after the reset: run it satisfied now */
 	igt_qaic_round_trip(fd, dbc, DEV_ADDR + PAGE, PAGE, 50);
@@ -406,10 +401,10 @@ static void test_close_handle_while_hung(void)
 
 	ret = __igt_qaic_wait(h.fd, behind.handle, h.dbc, 10000);
 	igt_info("job behind the closed hung one: %s after %llu ms\n",
-		 err_name(-ret),
+		 igt_qaic_err_name(-ret),
 		 (unsigned long long)(igt_qaic_now_ms() - start));
 	igt_assert_f(ret == -ECANCELED || ret == -EIO,
-		     "job behind the hung one: got %s\n", err_name(-ret));
+		     "job behind the hung one: got %s\n", igt_qaic_err_name(-ret));
 
 	igt_qaic_execute_bo(h.fd, h.dbc, behind.handle, IGT_QAIC_DIR_TO_DEV);
 	igt_qaic_wait(h.fd, behind.handle, h.dbc, 10000);

@@ -83,26 +83,10 @@ IGT_TEST_DESCRIPTION("PERF_STATS_BO of the qaic accel driver.");
 /* Far more than any latency of a job of a few pages */
 #define LATENCY_MAX_US	(10 * 1000 * 1000)
 
-static const char *err_name(int err)
-{
-	return err ? strerror(err) : "success";
-}
-
-static void *unmapped_ptr(void)
-{
-	void *ptr = mmap(NULL, PAGE, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	igt_assert(ptr != MAP_FAILED);
-	igt_assert_eq(munmap(ptr, PAGE), 0);
-
-	return ptr;
-}
-
 static void check_ret(int ret, int err, const char *what)
 {
 	igt_assert_f(ret == -err, "PERF_STATS_BO %s: got %s, expected %s\n",
-		     what, err_name(-ret), err_name(err));
+		     what, igt_qaic_err_name(-ret), igt_qaic_err_name(err));
 }
 
 static void show(const struct qaic_perf_stats_entry *s, const char *what)
@@ -408,7 +392,7 @@ static void test_data_unmapped(void)
 
 	ctx_open(&t);
 	check_ret(stats_raw(t.fd, 1, 0, t.dbc, NULL), EFAULT, "data NULL");
-	check_ret(stats_raw(t.fd, 1, 0, t.dbc, unmapped_ptr()), EFAULT,
+	check_ret(stats_raw(t.fd, 1, 0, t.dbc, igt_qaic_unmapped_ptr()), EFAULT,
 		  "data unmapped");
 
 	/* The first entry is readable, the second is not */

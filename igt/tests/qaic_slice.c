@@ -196,23 +196,6 @@ static uint32_t other_dbc(uint32_t dbc)
 	return (dbc + 1) % IGT_QAIC_NUM_DBC;
 }
 
-/* An address with nothing mapped at it */
-static void *unmapped_ptr(void)
-{
-	void *ptr = mmap(NULL, PAGE, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	igt_assert(ptr != MAP_FAILED);
-	igt_assert_eq(munmap(ptr, PAGE), 0);
-
-	return ptr;
-}
-
-static const char *err_name(int err)
-{
-	return err ? strerror(err) : "success";
-}
-
 static void base_entry(struct qaic_attach_slice_entry *e)
 {
 	igt_qaic_slice_init(e, BASE_OFFSET, PAGE, BASE_DEV_ADDR);
@@ -237,7 +220,7 @@ static void attach_check(struct ctx *t, const struct qaic_attach_slice_entry *e,
 	ret = __igt_qaic_attach_slice(t->fd, t->bo.handle, t->dbc,
 				      IGT_QAIC_DIR_TO_DEV, e, count);
 	igt_assert_f(ret == -err, "%s: got %s, expected %s\n", what,
-		     err_name(-ret), err_name(err));
+		     igt_qaic_err_name(-ret), igt_qaic_err_name(err));
 	if (!ret)
 		igt_qaic_detach_slice(t->fd, t->bo.handle);
 }
@@ -317,11 +300,11 @@ static void test_bad_dir(void)
 						  dirs[i], &e, 1);
 
 		igt_assert_f(ret == -EINVAL, "dir %#x: got %s\n", dirs[i],
-			     err_name(-ret));
+			     igt_qaic_err_name(-ret));
 		ret = __igt_qaic_attach_slice(t.fd, t.bo.handle, t.dbc,
 					      dirs[i], NULL, 1);
 		igt_assert_f(ret == -EINVAL, "dir %#x, data NULL: got %s\n",
-			     dirs[i], err_name(-ret));
+			     dirs[i], igt_qaic_err_name(-ret));
 	}
 	ctx_close(&t);
 }
@@ -340,11 +323,11 @@ static void test_bad_dbc(void)
 						  IGT_QAIC_DIR_TO_DEV, &e, 1);
 
 		igt_assert_f(ret == -EINVAL, "DBC %#x: got %s\n", ids[i],
-			     err_name(-ret));
+			     igt_qaic_err_name(-ret));
 		ret = __igt_qaic_attach_slice(t.fd, t.bo.handle, ids[i],
 					      IGT_QAIC_DIR_TO_DEV, NULL, 1);
 		igt_assert_f(ret == -EINVAL, "DBC %#x, data NULL: got %s\n",
-			     ids[i], err_name(-ret));
+			     ids[i], igt_qaic_err_name(-ret));
 	}
 	ctx_close(&t);
 }
@@ -359,12 +342,12 @@ static void check_eperm(struct ctx *t, uint32_t dbc, const char *what)
 	ret = __igt_qaic_attach_slice(t->fd, t->bo.handle, dbc,
 				      IGT_QAIC_DIR_TO_DEV, &e, 1);
 	igt_assert_f(ret == -EPERM, "%s DBC %u: got %s\n", what, dbc,
-		     err_name(-ret));
+		     igt_qaic_err_name(-ret));
 	/* Before the data is read, and before the count is held to the ring */
 	ret = __igt_qaic_attach_slice(t->fd, t->bo.handle, dbc,
 				      IGT_QAIC_DIR_TO_DEV, NULL, UINT32_MAX);
 	igt_assert_f(ret == -EPERM, "%s DBC %u, data NULL: got %s\n", what,
-		     dbc, err_name(-ret));
+		     dbc, igt_qaic_err_name(-ret));
 }
 
 static void test_dbc_never_activated(void)
@@ -432,7 +415,7 @@ static void test_data_unmapped(void)
 
 	ctx_open(&t, QUEUE_SIZE);
 	attach_check(&t, NULL, 1, EFAULT, "data NULL");
-	attach_check(&t, unmapped_ptr(), 1, EFAULT, "data unmapped");
+	attach_check(&t, igt_qaic_unmapped_ptr(), 1, EFAULT, "data unmapped");
 
 	/* The first entry is readable, the second is on an unmapped page */
 	two = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE,
@@ -462,20 +445,20 @@ static void test_bad_handle(void)
 		ret = __igt_qaic_attach_slice(t.fd, handles[i], t.dbc,
 					      IGT_QAIC_DIR_TO_DEV, &e, 1);
 		igt_assert_f(ret == -ENOENT, "handle %#x: got %s\n",
-			     handles[i], err_name(-ret));
+			     handles[i], igt_qaic_err_name(-ret));
 
 		/* The data is read first... */
 		ret = __igt_qaic_attach_slice(t.fd, handles[i], t.dbc,
 					      IGT_QAIC_DIR_TO_DEV, NULL, 1);
 		igt_assert_f(ret == -EFAULT, "handle %#x, data NULL: got %s\n",
-			     handles[i], err_name(-ret));
+			     handles[i], igt_qaic_err_name(-ret));
 
 		/* ...the entries are checked after the handle */
 		e.sem0.pad = 1;
 		ret = __igt_qaic_attach_slice(t.fd, handles[i], t.dbc,
 					      IGT_QAIC_DIR_TO_DEV, &e, 1);
 		igt_assert_f(ret == -ENOENT, "handle %#x, bad entry: got %s\n",
-			     handles[i], err_name(-ret));
+			     handles[i], igt_qaic_err_name(-ret));
 	}
 
 	/* A closed handle is unknown too */
@@ -488,7 +471,7 @@ static void test_bad_handle(void)
 		ret = __igt_qaic_attach_slice(t.fd, handle, t.dbc,
 					      IGT_QAIC_DIR_TO_DEV, &e, 1);
 		igt_assert_f(ret == -ENOENT, "closed handle: got %s\n",
-			     err_name(-ret));
+			     igt_qaic_err_name(-ret));
 	}
 	ctx_close(&t);
 }
@@ -915,14 +898,14 @@ static void test_already_sliced(void)
 	ret = __igt_qaic_attach_slice(t.fd, t.bo.handle, t.dbc,
 				      IGT_QAIC_DIR_TO_DEV, &e, 1);
 	igt_assert_f(ret == -EINVAL, "same slicing again: got %s\n",
-		     err_name(-ret));
+		     igt_qaic_err_name(-ret));
 	ret = __igt_qaic_attach_slice(t.fd, t.bo.handle, t.dbc,
 				      IGT_QAIC_DIR_FROM_DEV, &e, 1);
 	igt_assert_f(ret == -EINVAL, "other direction: got %s\n",
-		     err_name(-ret));
+		     igt_qaic_err_name(-ret));
 	ret = __igt_qaic_attach_slice(t.fd, t.bo.handle, dbc2,
 				      IGT_QAIC_DIR_TO_DEV, &e, 1);
-	igt_assert_f(ret == -EINVAL, "other DBC: got %s\n", err_name(-ret));
+	igt_assert_f(ret == -EINVAL, "other DBC: got %s\n", igt_qaic_err_name(-ret));
 
 	igt_qaic_detach_slice(t.fd, t.bo.handle);
 	igt_qaic_attach_slice(t.fd, t.bo.handle, dbc2, IGT_QAIC_DIR_TO_DEV,
@@ -962,7 +945,7 @@ static void test_too_many_requests(void)
 	ret = __igt_qaic_attach_slice(t.fd, big.handle, t.dbc,
 				      IGT_QAIC_DIR_TO_DEV, e, 1);
 	igt_assert_f(ret == -ENOSPC, "1 slice of 64 pages on a ring of 4: got %s\n",
-		     err_name(-ret));
+		     igt_qaic_err_name(-ret));
 
 	/*
 	 * Three slices, as many as the ring takes, of 16 scattered pages
@@ -974,7 +957,7 @@ static void test_too_many_requests(void)
 	ret = __igt_qaic_attach_slice(t.fd, big.handle, t.dbc,
 				      IGT_QAIC_DIR_TO_DEV, e, 3);
 	igt_assert_f(ret == -ENOSPC, "3 slices of 16 pages on a ring of 4: got %s\n",
-		     err_name(-ret));
+		     igt_qaic_err_name(-ret));
 
 	/* Three one-page slices fit, and the object was left unsliced */
 	for (int i = 0; i < 3; i++)
@@ -1039,7 +1022,7 @@ static void test_detach_pad(void)
 	ret = __igt_qaic_attach_simple(t.fd, t.bo.handle, t.dbc,
 				       IGT_QAIC_DIR_TO_DEV, PAGE, 0);
 	igt_assert_f(ret == -EINVAL, "attach after a failed detach: got %s\n",
-		     err_name(-ret));
+		     igt_qaic_err_name(-ret));
 	igt_qaic_detach_slice(t.fd, t.bo.handle);
 	ctx_close(&t);
 }
@@ -1100,20 +1083,20 @@ static void test_detach_busy(void)
 		      -ETIMEDOUT);
 	ret = __igt_qaic_detach_slice(t.fd, stall.handle);
 	igt_assert_f(ret == -EBUSY, "detach of a running object: got %s\n",
-		     err_name(-ret));
+		     igt_qaic_err_name(-ret));
 	ret = __igt_qaic_detach_slice(t.fd, t.bo.handle);
 	igt_assert_f(ret == -EBUSY, "detach of a queued object: got %s\n",
-		     err_name(-ret));
+		     igt_qaic_err_name(-ret));
 
 	/* Still sliced: executing it again is fine */
 	igt_qaic_execute_bo(t.fd, t.dbc, t.bo.handle, IGT_QAIC_DIR_TO_DEV);
 
 	ret = __igt_qaic_wait(t.fd, stall.handle, t.dbc, 10000);
 	igt_assert_f(ret == -EIO, "wait of the stalled job: got %s\n",
-		     err_name(-ret));
+		     igt_qaic_err_name(-ret));
 	ret = __igt_qaic_wait(t.fd, t.bo.handle, t.dbc, 10000);
 	igt_assert_f(ret == -ECANCELED || ret == -EIO,
-		     "wait of the jobs behind it: got %s\n", err_name(-ret));
+		     "wait of the jobs behind it: got %s\n", igt_qaic_err_name(-ret));
 
 	igt_qaic_detach_slice(t.fd, stall.handle);
 	igt_qaic_detach_slice(t.fd, t.bo.handle);
@@ -1177,7 +1160,7 @@ static void test_reattach_other_dbc(void)
 	ret = __igt_qaic_execute_bo(t.fd, t.dbc, t.bo.handle,
 				    IGT_QAIC_DIR_TO_DEV);
 	igt_assert_f(ret == -EINVAL, "execute on the old DBC: got %s\n",
-		     err_name(-ret));
+		     igt_qaic_err_name(-ret));
 	igt_qaic_execute_bo(t.fd, dbc2, t.bo.handle, IGT_QAIC_DIR_TO_DEV);
 	igt_qaic_wait(t.fd, t.bo.handle, dbc2, 10000);
 

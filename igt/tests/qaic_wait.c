@@ -82,18 +82,13 @@ IGT_TEST_DESCRIPTION("WAIT_BO of the qaic accel driver: idle, busy, timeouts and
 /* Plenty for a job of a page, far less than the default job timeout */
 #define QUICK_MS	10000
 
-static const char *err_name(int err)
-{
-	return err ? strerror(err) : "success";
-}
-
 static void check_wait(int fd, uint32_t handle, uint32_t dbc,
 		       uint32_t timeout, int err, const char *what)
 {
 	int ret = __igt_qaic_wait(fd, handle, dbc, timeout);
 
 	igt_assert_f(ret == -err, "WAIT_BO %s: got %s, expected %s\n", what,
-		     err_name(-ret), err_name(err));
+		     igt_qaic_err_name(-ret), igt_qaic_err_name(err));
 }
 
 static void test_idle_never_executed(void)
