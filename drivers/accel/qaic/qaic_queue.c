@@ -257,8 +257,6 @@ static struct dma_fence *qaic_queue_run_job(struct drm_sched_job *sched_job)
 	}
 	job->req_id = q->next_id++;
 	q->ids[slot] = job;
-	if (list_empty(&q->inflight))
-		q->hang_head = q->req_head;
 	list_add_tail(&job->node, &q->inflight);
 
 	job->queue_level = q->nelem - 1 - free;
