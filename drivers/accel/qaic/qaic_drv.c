@@ -20,6 +20,7 @@
  * closed.
  */
 
+#include <linux/debugfs.h>
 #include <linux/module.h>
 #include <linux/pci.h>
 
@@ -47,10 +48,10 @@
 
 static int qaic_open(struct drm_device *drm, struct drm_file *file)
 {
-	static atomic_t next_id = ATOMIC_INIT(0);
 	struct qaic_device *qdev = to_qaic_device(drm);
 	struct qaic_file_priv *priv;
 	int idx;
+	int ret;
 
 	if (!drm_dev_enter(drm, &idx))
 		return -ENODEV;
@@ -68,9 +69,14 @@ static int qaic_open(struct drm_device *drm, struct drm_file *file)
 	}
 	priv->qdev = qdev;
 	INIT_LIST_HEAD(&priv->stale_rings);
-	do {
-		priv->id = atomic_inc_return(&next_id);
-	} while (!priv->id);
+	ret = xa_alloc_cyclic(&qdev->file_ids, &priv->id, priv, XA_LIMIT(1, U32_MAX),
+			      &qdev->next_file_id, GFP_KERNEL);
+	if (ret < 0) {
+		drm_dbg(drm, "open: no free file id: %d\n", ret);
+		kfree(priv);
+		drm_dev_exit(idx);
+		return ret;
+	}
 	file->driver_priv = priv;
 	drm_dbg(drm, "file %u opened\n", priv->id);
 
@@ -84,6 +90,8 @@ static void qaic_postclose(struct drm_device *drm, struct drm_file *file)
 
 	drm_dbg(drm, "file %u closed\n", priv->id);
 	qaic_manage_release_file(priv->qdev, priv);
+	/* The card let go of what the id held: it may name another file. */
+	xa_erase(&priv->qdev->file_ids, priv->id);
 	kfree(priv);
 }
 
@@ -201,6 +209,20 @@ static int qaic_irq_init(struct qaic_device *qdev)
 	return 0;
 }
 
+static void qaic_file_ids_fini(struct drm_device *drm, void *data)
+{
+	xa_destroy(data);
+}
+
+/*
+ * Where the next file id is looked for, for tests: they set it to an id in
+ * use, or near the wrap, and check that open never hands out an id twice.
+ */
+static void qaic_debugfs_init(struct qaic_device *qdev)
+{
+	debugfs_create_u32("next_file_id", 0600, qdev->drm.debugfs_root, &qdev->next_file_id);
+}
+
 /* Runs at detach, once MHI is down and the DRM device unplugged. */
 static void qaic_release_dbcs(void *data)
 {
@@ -231,6 +253,10 @@ static int qaic_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	ret = drmm_mutex_init(&qdev->drm, &qdev->dbc_lock);
 	if (ret)
 		return ret;
+	xa_init_flags(&qdev->file_ids, XA_FLAGS_ALLOC1);
+	ret = drmm_add_action_or_reset(&qdev->drm, qaic_file_ids_fini, &qdev->file_ids);
+	if (ret)
+		return ret;
 	for (i = 0; i < QAIC_NUM_DBC; i++) {
 		ret = drmm_mutex_init(&qdev->drm, &qdev->dbc[i].lock);
 		if (ret)
@@ -255,6 +281,7 @@ static int qaic_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	if (ret)
 		return ret;
 
+	qaic_debugfs_init(qdev);
 	return drm_dev_register(&qdev->drm, 0);
 }
 

@@ -9,6 +9,7 @@
 #include <linux/mutex.h>
 #include <linux/pci.h>
 #include <linux/types.h>
+#include <linux/xarray.h>
 
 #include <drm/drm_device.h>
 #include <drm/drm_file.h>
@@ -80,6 +81,12 @@ struct qaic_dbc {
  * @dbc: The DMA Bridge Channels.
  * @next_chunk_id: Source of ids of DMA transfers continued over several
  *		   messages.
+ * @file_ids: The open files by &qaic_file_priv.id. An id names the file to
+ *	      the card and owns its DBCs, so no two open files share one,
+ *	      however often the numbers wrap.
+ * @next_file_id: Where the search for a free file id starts; ids are given
+ *		  out cyclically so that a closed file's id is not reused at
+ *		  once (the card may still be releasing what it held).
  */
 struct qaic_device {
 	struct drm_device drm;
@@ -94,13 +101,17 @@ struct qaic_device {
 	struct mutex dbc_lock; /* Protects @dbc; see above */
 	struct qaic_dbc dbc[QAIC_NUM_DBC];
 	atomic_t next_chunk_id;
+	struct xarray file_ids;
+	u32 next_file_id;
 };
 
 /**
  * struct qaic_file_priv - State of one open file of a card.
  * @qdev: The card.
- * @id: Number of the file, unique per card, never 0: the user handle in
- *	control messages, and the owner of the DBCs it activates.
+ * @id: Number of the file, unique per card among the open files, never 0:
+ *	the user handle in control messages, and the owner of the DBCs it
+ *	activates. Held in &qaic_device.file_ids from open until the card
+ *	released what the file held, at postclose.
  * @nnc_used: The file sent a control message; set by MANAGE, read at
  *	      postclose (a terminate message is due).
  * @stale_rings: Rings of activates whose answer never came or made no
@@ -126,6 +137,8 @@ static inline struct qaic_device *to_qaic_device(struct drm_device *drm)
 /* qaic_queue.c */
 struct qaic_dbc *qaic_dbc_lock_owned(struct qaic_device *qdev, struct drm_file *file,
 				     u32 dbc_id, const char *what);
+int qaic_dbc_check_owned(struct qaic_device *qdev, struct drm_file *file, u32 dbc_id,
+			 const char *what);
 
 /* qaic_manage.c */
 int qaic_manage_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
