@@ -17,8 +17,12 @@
  * fences as implicit dependencies: a to-device job reads the object and
  * waits for its writers, a from-device job writes it and waits for
  * everyone. Nothing can fail once the first job is armed, so either every
- * entry is queued, in order, or none is. Each job's finished fence goes
+ * entry is queued, in order, or none is. Each job's hardware fence goes
  * into the object's reservation, which is what WAIT_BO waits on.
+ *
+ * User memory is copied in before the DBC is locked: a page fault can take
+ * as long as its owner wants (userfaultfd, FUSE), and a DBC's lock is
+ * taken by deactivate and close under the device-wide &qaic_device.dbc_lock.
  */
 
 #include <linux/dma-mapping.h>
@@ -68,7 +72,7 @@ qaic_execute_copy_entries(u64 data, u32 n, bool partial)
 	full = vmemdup_array_user(u64_to_user_ptr(data), n, sizeof(*full));
 	if (IS_ERR(full))
 		return ERR_CAST(full);
-	ents = kvmalloc_array(n, sizeof(*ents), GFP_KERNEL);
+	ents = kvmalloc_array(n, sizeof(*ents), GFP_KERNEL_ACCOUNT);
 	if (ents) {
 		for (i = 0; i < n; i++)
 			ents[i] = (struct qaic_partial_execute_entry){
@@ -123,12 +127,15 @@ static struct qaic_job *qaic_execute_job(const struct qaic_partial_execute_entry
 	struct qaic_bo *bo = to_qaic_bo(obj);
 	const struct qaic_bo_slicing *s = bo->slicing;
 	struct qaic_dbc_req *own = NULL;
+	struct dma_resv_iter cursor;
+	struct dma_fence *fence;
 	struct qaic_job *job;
 	int n = s->nreqs;
 	int ret;
 
 	if (partial) {
-		own = kvmalloc_array(s->nreqs, sizeof(*own), GFP_KERNEL);
+		/* Up to 64 bytes a ring slot: charged, and bounded per queue. */
+		own = kvmalloc_array(s->nreqs, sizeof(*own), GFP_KERNEL_ACCOUNT);
 		if (!own)
 			return ERR_PTR(-ENOMEM);
 		n = qaic_desc_resize(s->slices, s->nslices, s->reqs, e->resize, own, s->nreqs);
@@ -138,24 +145,28 @@ static struct qaic_job *qaic_execute_job(const struct qaic_partial_execute_entry
 		}
 	}
 
-	job = qaic_job_alloc(q, bo, n, file->client_id);
+	job = qaic_job_alloc(q, bo, n, own, own ? s->nreqs * sizeof(*own) : 0, file->client_id);
 	if (IS_ERR(job)) {
 		kvfree(own);
 		return job;
 	}
 	job->reqs = own ?: s->reqs;
-	job->own_reqs = own;
 	job->nrsps = s->nslices;
 	job->write = s->dir == QAIC_DIR_FROM_DEV;
 
 	ret = dma_resv_reserve_fences(obj->resv, 1);
-	if (!ret)
-		ret = drm_sched_job_add_implicit_dependencies(&job->base, obj, job->write);
-	if (ret) {
-		qaic_job_free_unqueued(job);
-		return ERR_PTR(ret);
+	if (ret)
+		goto fail;
+	dma_resv_for_each_fence(&cursor, obj->resv, dma_resv_usage_rw(job->write), fence) {
+		ret = qaic_job_add_dependency(job, dma_fence_get(fence));
+		if (ret)
+			goto fail;
 	}
 	return job;
+
+fail:
+	qaic_job_free_unqueued(job);
+	return ERR_PTR(ret);
 }
 
 /* Fences the first job waits for, besides the objects' own. */
@@ -164,7 +175,7 @@ static int qaic_execute_add_deps(struct qaic_job *job, struct qaic_execute_fence
 	int ret = 0;
 
 	for (; f->nin && !ret; f->nin--, f->in++) {
-		ret = drm_sched_job_add_dependency(&job->base, *f->in);
+		ret = qaic_job_add_dependency(job, *f->in);
 		*f->in = NULL;
 	}
 	return ret;
@@ -181,7 +192,7 @@ static int qaic_execute_submit(struct drm_device *drm, struct qaic_queue *q, u32
 	u32 i, made = 0;
 	int ret;
 
-	jobs = kvcalloc(count, sizeof(*jobs), GFP_KERNEL);
+	jobs = kvcalloc(count, sizeof(*jobs), GFP_KERNEL_ACCOUNT);
 	if (!jobs)
 		return -ENOMEM;
 
@@ -216,10 +227,10 @@ static int qaic_execute_submit(struct drm_device *drm, struct qaic_queue *q, u32
 
 		dma_sync_sgtable_for_device(drm->dev, job->bo->base.sgt, DMA_BIDIRECTIONAL);
 		drm_sched_job_arm(&job->base);
-		dma_resv_add_fence(objs[i]->resv, &job->base.s_fence->finished,
+		dma_resv_add_fence(objs[i]->resv, job->hw_fence,
 				   job->write ? DMA_RESV_USAGE_WRITE : DMA_RESV_USAGE_READ);
 		if (i == count - 1 && f->out)
-			*f->out = dma_fence_get(&job->base.s_fence->finished);
+			*f->out = dma_fence_get(job->hw_fence);
 		drm_sched_entity_push_job(&job->base);
 	}
 
@@ -276,19 +287,18 @@ int qaic_execute_run(struct drm_device *drm, struct drm_file *file, u32 dbc_id, 
 	if (!f)
 		f = &none;
 
-	dbc = qaic_dbc_lock_owned(qdev, file, dbc_id, "execute");
-	if (IS_ERR(dbc)) {
-		ret = PTR_ERR(dbc);
+	/* A first look, so that a DBC not held fails before user memory does. */
+	ret = qaic_dbc_check_owned(to_qaic_device(drm), file, dbc_id, "execute");
+	if (ret)
 		goto put_in;
-	}
 
 	ents = qaic_execute_copy_entries(data, count, partial);
 	if (IS_ERR(ents)) {
 		ret = PTR_ERR(ents);
-		goto unlock;
+		goto put_in;
 	}
 
-	objs = kvcalloc(count, sizeof(*objs), GFP_KERNEL);
+	objs = kvcalloc(count, sizeof(*objs), GFP_KERNEL_ACCOUNT);
 	if (!objs) {
 		ret = -ENOMEM;
 		goto free_ents;
@@ -303,15 +313,19 @@ int qaic_execute_run(struct drm_device *drm, struct drm_file *file, u32 dbc_id, 
 		}
 	}
 
+	dbc = qaic_dbc_lock_owned(qdev, file, dbc_id, "execute");
+	if (IS_ERR(dbc)) {
+		ret = PTR_ERR(dbc);
+		goto put;
+	}
 	ret = qaic_execute_submit(drm, dbc->queue, dbc_id, ents, partial, objs, count, file, f);
+	mutex_unlock(&dbc->lock);
 put:
 	for (i = 0; i < count && objs[i]; i++)
 		drm_gem_object_put(objs[i]);
 	kvfree(objs);
 free_ents:
 	kvfree(ents);
-unlock:
-	mutex_unlock(&dbc->lock);
 put_in:
 	for (; f->nin; f->nin--, f->in++) {
 		dma_fence_put(*f->in);
@@ -356,19 +370,6 @@ int qaic_partial_execute_bo_ioctl(struct drm_device *drm, void *data, struct drm
 	return ret;
 }
 
-/* Checks that the file holds the DBC, without keeping it. */
-static int qaic_check_dbc_owned(struct drm_device *drm, struct drm_file *file, u32 dbc_id,
-				const char *what)
-{
-	struct qaic_dbc *dbc;
-
-	dbc = qaic_dbc_lock_owned(to_qaic_device(drm), file, dbc_id, what);
-	if (IS_ERR(dbc))
-		return PTR_ERR(dbc);
-	mutex_unlock(&dbc->lock);
-	return 0;
-}
-
 static int qaic_wait_bo(struct drm_device *drm, const struct qaic_wait *args,
 			struct drm_file *file)
 {
@@ -376,7 +377,7 @@ static int qaic_wait_bo(struct drm_device *drm, const struct qaic_wait *args,
 	struct qaic_bo *bo;
 	long ret;
 
-	ret = qaic_check_dbc_owned(drm, file, args->dbc_id, "wait_bo");
+	ret = qaic_dbc_check_owned(to_qaic_device(drm), file, args->dbc_id, "wait_bo");
 	if (ret)
 		return ret;
 
@@ -456,7 +457,7 @@ static int qaic_perf_stats(struct drm_device *drm, const struct qaic_perf_stats 
 	int ret;
 	u16 i;
 
-	ret = qaic_check_dbc_owned(drm, file, args->hdr.dbc_id, "perf_stats");
+	ret = qaic_dbc_check_owned(to_qaic_device(drm), file, args->hdr.dbc_id, "perf_stats");
 	if (ret)
 		return ret;
 

@@ -26,6 +26,17 @@
  * Every value the device writes is checked: an index out of the ring or a
  * req_id of no job in flight is ignored with a debug line.
  *
+ * The fence a job shows the world (reservations, syncobjs, sync_files) is
+ * its hardware fence, not the scheduler's finished fence: the latter names
+ * its timeline through the scheduler, which is freed with the queue, while
+ * a sync_file may keep the fence for ever. Hardware fences point at nothing
+ * of the queue, hold the module while they live, and signal in the order
+ * the jobs were made, also when jobs fail before reaching the ring (they
+ * are retired in turn, as "nop" jobs) or are cancelled at teardown. So a
+ * reservation, which keeps only the newest fence of a context, never lets
+ * a waiter through while an older job still runs. Fences of the queue's
+ * own context are not dependencies of its jobs: the ring runs in order.
+ *
  * A job that sees no progress of the DBC for job_timeout_ms times out. The
  * handler reads REQHP: if it moved since the last look, the DBC is slow,
  * not hung. If the device consumed every request, the responses were lost
@@ -43,9 +54,11 @@
 #include <linux/log2.h>
 #include <linux/module.h>
 #include <linux/slab.h>
+#include <linux/sizes.h>
 #include <linux/string.h>
 #include <linux/wait_bit.h>
 
+#include <drm/drm_drv.h>
 #include <drm/drm_gem.h>
 #include <drm/drm_print.h>
 
@@ -65,12 +78,25 @@ MODULE_PARM_DESC(job_timeout_ms,
 
 /**
  * struct qaic_hw_fence - Signalled when the device is done with a job.
- * @base: The fence.
+ * @base: The fence; first, as dma_fence_free() frees through it.
  * @lock: Its lock; its own, as the fence may outlive the queue.
+ * @dbc: The DBC's number, which names the timeline.
+ *
+ * Whoever holds the fence (a reservation, a syncobj, a sync_file, another
+ * driver) keeps it and, through it, this module: its operations are here.
  */
 struct qaic_hw_fence {
 	struct dma_fence base;
 	spinlock_t lock; /* The fence's */
+	unsigned int dbc;
+};
+
+/* Timeline names live as long as the module, which every fence holds. */
+static const char * const qaic_hw_fence_timelines[QAIC_NUM_DBC] = {
+	"qaic-dbc0", "qaic-dbc1", "qaic-dbc2", "qaic-dbc3",
+	"qaic-dbc4", "qaic-dbc5", "qaic-dbc6", "qaic-dbc7",
+	"qaic-dbc8", "qaic-dbc9", "qaic-dbc10", "qaic-dbc11",
+	"qaic-dbc12", "qaic-dbc13", "qaic-dbc14", "qaic-dbc15",
 };
 
 static const char *qaic_hw_fence_driver_name(struct dma_fence *fence)
@@ -80,12 +106,24 @@ static const char *qaic_hw_fence_driver_name(struct dma_fence *fence)
 
 static const char *qaic_hw_fence_timeline_name(struct dma_fence *fence)
 {
-	return "qaic-dbc";
+	return qaic_hw_fence_timelines[container_of(fence, struct qaic_hw_fence, base)->dbc];
+}
+
+/*
+ * The last reference is gone: free after a grace period (fences are
+ * looked at under RCU), and let the module go. module_put() comes last:
+ * after it only this function's return runs in the module's code.
+ */
+static void qaic_hw_fence_release(struct dma_fence *fence)
+{
+	dma_fence_free(fence);
+	module_put(THIS_MODULE);
 }
 
 static const struct dma_fence_ops qaic_hw_fence_ops = {
 	.get_driver_name = qaic_hw_fence_driver_name,
 	.get_timeline_name = qaic_hw_fence_timeline_name,
+	.release = qaic_hw_fence_release,
 };
 
 static inline struct qaic_job *to_qaic_job(struct drm_sched_job *sched_job)
@@ -116,9 +154,17 @@ static void qaic_queue_retire(struct qaic_queue *q, struct qaic_job *job, int er
 
 	if (error && !job->error)
 		job->error = error;
-	q->ids[job->req_id & q->id_mask] = NULL;
 	q->req_head = job->ring_end;
 	q->hang_head = job->ring_end;
+	list_move_tail(&job->node, done);
+	if (job->nop) {
+		/* It never ran: only its error is news. */
+		spin_lock(&bo->stats_lock);
+		bo->last_error = job->error;
+		spin_unlock(&bo->stats_lock);
+		return;
+	}
+	q->ids[job->req_id & q->id_mask] = NULL;
 
 	spin_lock(&bo->stats_lock);
 	bo->stats = (struct qaic_bo_stats){
@@ -133,8 +179,18 @@ static void qaic_queue_retire(struct qaic_queue *q, struct qaic_job *job, int er
 	/* For platforms where the CPU does not see device writes by itself. */
 	if (job->write)
 		dma_sync_sgtable_for_cpu(q->qdev->drm.dev, bo->base.sgt, DMA_FROM_DEVICE);
+}
 
-	list_move_tail(&job->node, done);
+/* Retires the failed jobs that waited for the ones just retired. */
+static void qaic_queue_retire_nops(struct qaic_queue *q, struct list_head *done)
+{
+	struct qaic_job *job;
+
+	lockdep_assert_held(&q->lock);
+
+	while ((job = list_first_entry_or_null(&q->inflight, struct qaic_job, node)) &&
+	       job->nop)
+		qaic_queue_retire(q, job, 0, done);
 }
 
 /*
@@ -193,6 +249,7 @@ static void qaic_queue_response(struct qaic_queue *q, u32 index, struct list_hea
 	if (++job->rsps < job->nrsps)
 		return;
 	qaic_queue_retire(q, job, 0, done);
+	qaic_queue_retire_nops(q, done);
 }
 
 /* Retires what the device completed: one RSPTP read, one RSPHP write. */
@@ -202,6 +259,10 @@ static void qaic_queue_complete(struct qaic_queue *q)
 	u32 head, tail;
 
 	guard(mutex)(&q->lock);
+
+	/* Teardown retired everything; the device's word no longer counts. */
+	if (q->dead)
+		return;
 
 	tail = readl(q->regs + QAIC_DBC_RSPTP);
 	if (tail >= q->nelem) {
@@ -219,6 +280,26 @@ static void qaic_queue_complete(struct qaic_queue *q)
 	qaic_queue_signal(q, &done);
 }
 
+/*
+ * Fails a job in run_job. It puts nothing on the ring but waits there for
+ * the jobs ahead of it, so that its fence does not signal before theirs.
+ */
+static struct dma_fence *qaic_queue_fail_job(struct qaic_queue *q, struct qaic_job *job,
+					     int error)
+{
+	LIST_HEAD(done);
+
+	lockdep_assert_held(&q->lock);
+
+	job->error = error;
+	job->nop = true;
+	job->ring_end = q->req_tail;
+	list_add_tail(&job->node, &q->inflight);
+	qaic_queue_retire_nops(q, &done);
+	qaic_queue_signal(q, &done);
+	return dma_fence_get(job->hw_fence);
+}
+
 static struct dma_fence *qaic_queue_run_job(struct drm_sched_job *sched_job)
 {
 	struct qaic_job *job = to_qaic_job(sched_job);
@@ -229,10 +310,15 @@ static struct dma_fence *qaic_queue_run_job(struct drm_sched_job *sched_job)
 
 	job->ran = true;
 	atomic_inc(&q->nrun);
-	if (q->dead || sched_job->s_fence->finished.error) {
-		drm_dbg(&q->qdev->drm, "DBC %u: job cancelled before it ran (%s)\n",
-			q->id, q->dead ? "DBC going away" : "fence error");
-		return ERR_PTR(-ECANCELED);
+	/* Teardown signalled the fence of every job it did not find running. */
+	if (q->dead) {
+		drm_dbg(&q->qdev->drm, "DBC %u: job cancelled before it ran\n", q->id);
+		return dma_fence_get(job->hw_fence);
+	}
+	if (sched_job->s_fence->finished.error) {
+		drm_dbg(&q->qdev->drm, "DBC %u: job cancelled before it ran: fence error %d\n",
+			q->id, sched_job->s_fence->finished.error);
+		return qaic_queue_fail_job(q, job, -ECANCELED);
 	}
 
 	free = qaic_desc_ring_free(q->req_head, q->req_tail, q->nelem);
@@ -245,7 +331,7 @@ static struct dma_fence *qaic_queue_run_job(struct drm_sched_job *sched_job)
 		if (free < job->nreqs) {
 			drm_dbg(&q->qdev->drm, "DBC %u: %u ring slots free, job needs %u\n",
 				q->id, free, job->nreqs);
-			return ERR_PTR(-EIO);
+			return qaic_queue_fail_job(q, job, -EIO);
 		}
 	}
 
@@ -253,7 +339,7 @@ static struct dma_fence *qaic_queue_run_job(struct drm_sched_job *sched_job)
 	if (q->ids[slot]) {
 		drm_dbg(&q->qdev->drm, "DBC %u: req_id %u still in flight\n",
 			q->id, q->ids[slot]->req_id);
-		return ERR_PTR(-EIO);
+		return qaic_queue_fail_job(q, job, -EIO);
 	}
 	job->req_id = q->next_id++;
 	q->ids[slot] = job;
@@ -355,14 +441,31 @@ static enum drm_gpu_sched_stat qaic_queue_timedout_job(struct drm_sched_job *sch
 	return DRM_GPU_SCHED_STAT_NOMINAL;
 }
 
-/* The last reference is gone: the DBC was torn down and every job freed. */
+/* Takes a job off the queue's list and limits. */
+static void qaic_queue_uncharge(struct qaic_queue *q, struct qaic_job *job)
+{
+	lockdep_assert_held(&q->lock);
+
+	list_del(&job->link);
+	q->njobs--;
+	q->copy_bytes -= job->copy_bytes;
+}
+
+/*
+ * The last reference is gone: the DBC was torn down and every job freed,
+ * maybe after the card went away. The queue held the DRM device and the
+ * module for those jobs; module_put() comes last, as after it only the
+ * returns of this function and its callers run in the module's code.
+ */
 static void qaic_queue_free(struct kref *ref)
 {
 	struct qaic_queue *q = container_of(ref, struct qaic_queue, refs);
 
 	kvfree(q->ids);
 	mutex_destroy(&q->lock);
+	drm_dev_put(&q->qdev->drm);
 	kfree(q);
+	module_put(THIS_MODULE);
 }
 
 /* Drops what a job holds; the job was never queued or the scheduler is done with it. */
@@ -370,11 +473,18 @@ static void qaic_job_release(struct qaic_job *job)
 {
 	struct qaic_queue *q = job->queue;
 
-	/* A job cancelled before it ran: its fence has no waiter but is tidy. */
+	mutex_lock(&q->lock);
+	qaic_queue_uncharge(q, job);
+	/*
+	 * Only a job that was never pushed gets here unsignalled: nobody saw
+	 * its fence, but it is left tidy.
+	 */
 	if (!dma_fence_is_signaled(job->hw_fence)) {
 		dma_fence_set_error(job->hw_fence, -ECANCELED);
 		dma_fence_signal(job->hw_fence);
 	}
+	mutex_unlock(&q->lock);
+
 	dma_fence_put(job->hw_fence);
 	kvfree(job->own_reqs);
 	drm_gem_object_put(&job->bo->base.base);
@@ -396,21 +506,45 @@ static const struct drm_sched_backend_ops qaic_queue_ops = {
 	.free_job = qaic_queue_free_job,
 };
 
+/* Counts a new job against the user's limits on the queue. */
+static int qaic_queue_charge(struct qaic_queue *q, struct qaic_job *job)
+{
+	guard(mutex)(&q->lock);
+
+	if (q->njobs >= QAIC_QUEUE_MAX_JOBS) {
+		drm_dbg(&q->qdev->drm, "DBC %u: %u jobs not freed yet, the most there can be\n",
+			q->id, q->njobs);
+		return -EBUSY;
+	}
+	if (job->copy_bytes > QAIC_QUEUE_MAX_COPY_BYTES - q->copy_bytes) {
+		drm_dbg(&q->qdev->drm, "DBC %u: partial requests of %zu bytes, %zu held, at most %u\n",
+			q->id, job->copy_bytes, q->copy_bytes, QAIC_QUEUE_MAX_COPY_BYTES);
+		return -EBUSY;
+	}
+	q->njobs++;
+	q->copy_bytes += job->copy_bytes;
+	list_add_tail(&job->link, &q->jobs);
+	return 0;
+}
+
 /**
  * qaic_job_alloc() - Make a job that executes a sliced buffer object.
  * @q: The queue it will run on.
- * @bo: The object; its lock is held. The job takes a reference and counts
- *	in &qaic_bo.jobs.
+ * @bo: The object; its lock is held. The job takes a reference.
  * @nreqs: Requests it will queue: its credits, at most @q->max_credits.
+ * @own_reqs: Requests of its own (a partial execution), or NULL to use
+ *	      the object's. The job takes them over if it is made.
+ * @own_bytes: Bytes allocated at @own_reqs.
  * @client_id: The file's fdinfo id.
  *
  * The caller holds the DBC's lock, so hardware fence numbers follow the
- * order jobs are pushed in. It sets the job's requests and response count.
+ * order jobs are pushed in. It sets the job's response count.
  *
- * Return: the job, or an ERR_PTR().
+ * Return: the job, or an ERR_PTR(): -EBUSY if the queue holds as many jobs
+ * or partial requests as a user may make it hold.
  */
 struct qaic_job *qaic_job_alloc(struct qaic_queue *q, struct qaic_bo *bo, u32 nreqs,
-				u64 client_id)
+				struct qaic_dbc_req *own_reqs, size_t own_bytes, u64 client_id)
 {
 	struct qaic_hw_fence *fence;
 	struct qaic_job *job;
@@ -418,23 +552,35 @@ struct qaic_job *qaic_job_alloc(struct qaic_queue *q, struct qaic_bo *bo, u32 nr
 
 	dma_resv_assert_held(bo->base.base.resv);
 
-	job = kzalloc(sizeof(*job), GFP_KERNEL);
-	fence = kzalloc(sizeof(*fence), GFP_KERNEL);
+	job = kzalloc(sizeof(*job), GFP_KERNEL_ACCOUNT);
+	fence = kzalloc(sizeof(*fence), GFP_KERNEL_ACCOUNT);
 	if (!job || !fence) {
 		ret = -ENOMEM;
 		goto fail;
 	}
-	ret = drm_sched_job_init(&job->base, &q->entity, nreqs, NULL, client_id);
+	job->copy_bytes = own_bytes;
+	ret = qaic_queue_charge(q, job);
 	if (ret)
 		goto fail;
+	ret = drm_sched_job_init(&job->base, &q->entity, nreqs, NULL, client_id);
+	if (ret) {
+		mutex_lock(&q->lock);
+		qaic_queue_uncharge(q, job);
+		mutex_unlock(&q->lock);
+		goto fail;
+	}
 
+	/* The fence's reference on the module goes in qaic_hw_fence_release(). */
+	__module_get(THIS_MODULE);
 	spin_lock_init(&fence->lock);
+	fence->dbc = q->id;
 	dma_fence_init(&fence->base, &qaic_hw_fence_ops, &fence->lock, q->fence_ctx,
 		       ++q->fence_seqno);
 	job->hw_fence = &fence->base;
 	job->queue = q;
 	job->bo = bo;
 	job->nreqs = nreqs;
+	job->own_reqs = own_reqs;
 	job->t_submit = ktime_get();
 	INIT_LIST_HEAD(&job->node);
 	drm_gem_object_get(&bo->base.base);
@@ -445,6 +591,26 @@ fail:
 	kfree(fence);
 	kfree(job);
 	return ERR_PTR(ret);
+}
+
+/**
+ * qaic_job_add_dependency() - Make a job wait for a fence.
+ * @job: The job, not pushed yet.
+ * @fence: The fence; the reference is consumed, also on failure.
+ *
+ * A fence of the job's own queue is dropped: the ring runs in order, so
+ * the job runs after that fence's job anyway, and waiting would only stall
+ * the ring.
+ *
+ * Return: 0 or a negative errno.
+ */
+int qaic_job_add_dependency(struct qaic_job *job, struct dma_fence *fence)
+{
+	if (fence->context == job->queue->fence_ctx) {
+		dma_fence_put(fence);
+		return 0;
+	}
+	return drm_sched_job_add_dependency(&job->base, fence);
 }
 
 /**
@@ -498,6 +664,7 @@ int qaic_queue_create(struct qaic_device *qdev, struct qaic_dbc *dbc, unsigned i
 	q->fence_ctx = dma_fence_context_alloc(1);
 	mutex_init(&q->lock);
 	INIT_LIST_HEAD(&q->inflight);
+	INIT_LIST_HEAD(&q->jobs);
 	kref_init(&q->refs);
 
 	nids = roundup_pow_of_two(q->max_credits + 1);
@@ -520,6 +687,9 @@ int qaic_queue_create(struct qaic_device *qdev, struct qaic_dbc *dbc, unsigned i
 		goto fail;
 	}
 
+	/* Dropped by qaic_queue_free(), when the last job is gone too. */
+	drm_dev_get(&qdev->drm);
+	__module_get(THIS_MODULE);
 	WRITE_ONCE(dbc->queue, q);
 	return 0;
 
@@ -536,8 +706,13 @@ fail:
  * @qdev: The card.
  * @dbc: The DBC; its lock and &qaic_device.dbc_lock are held.
  *
- * Jobs not on the ring yet are cancelled, jobs on it fail with -ECANCELED;
- * returns once no job can touch the rings any more, so they can go.
+ * Jobs on the ring fail with -ECANCELED, and so do the jobs not on it yet,
+ * whatever they wait for: every fence of the queue is signalled, in order,
+ * before this returns. It waits for nothing outside the driver: jobs still
+ * waiting for a foreign fence are freed by the scheduler when that fence
+ * signals, maybe after the card and the file went away; they hold the
+ * queue, which holds the DRM device and the module until then. Returns once
+ * no job can touch the rings any more, so they can go.
  */
 void qaic_queue_destroy(struct qaic_device *qdev, struct qaic_dbc *dbc)
 {
@@ -550,27 +725,30 @@ void qaic_queue_destroy(struct qaic_device *qdev, struct qaic_dbc *dbc)
 	if (!q)
 		return;
 
+	/* Under the DBC's lock no job is being made: @jobs is complete. */
 	mutex_lock(&q->lock);
 	q->dead = true;
-	mutex_unlock(&q->lock);
-
-	/* Hands what is queued to run_job, which cancels it. */
-	drm_sched_entity_destroy(&q->entity);
-
-	WRITE_ONCE(dbc->queue, NULL);
-	synchronize_irq(q->irq);
-
-	mutex_lock(&q->lock);
 	list_for_each_entry_safe(job, next, &q->inflight, node)
 		qaic_queue_retire(q, job, -ECANCELED, &done);
+	list_for_each_entry(job, &q->jobs, link) {
+		if (job->ran || dma_fence_is_signaled(job->hw_fence))
+			continue;
+		job->error = -ECANCELED;
+		list_add_tail(&job->node, &done);
+	}
 	qaic_queue_signal(q, &done);
 	mutex_unlock(&q->lock);
 
 	/*
-	 * Jobs that were cancelled before they ran may still wait for their
-	 * dependencies; they never touch the rings, and their references keep
-	 * @q alive for the scheduler's callbacks.
+	 * Not drm_sched_entity_destroy(): its flush waits for the queued jobs
+	 * to be run, so for their foreign fences. This kills them at once.
 	 */
+	drm_sched_entity_fini(&q->entity);
+
+	WRITE_ONCE(dbc->queue, NULL);
+	synchronize_irq(q->irq);
+
+	/* What reached run_job is signalled; its frees are not far behind. */
 	wait_var_event(&q->nrun, !atomic_read(&q->nrun));
 	drm_sched_fini(&q->sched);
 
@@ -610,6 +788,27 @@ struct qaic_dbc *qaic_dbc_lock_owned(struct qaic_device *qdev, struct drm_file *
 		return ERR_PTR(-EPERM);
 	}
 	return dbc;
+}
+
+/**
+ * qaic_dbc_check_owned() - Check that a file holds a DBC, without keeping it.
+ * @qdev: The card.
+ * @file: The file.
+ * @dbc_id: The DBC's number, from userspace.
+ * @what: The ioctl, for debug lines.
+ *
+ * Return: 0, or the errors of qaic_dbc_lock_owned().
+ */
+int qaic_dbc_check_owned(struct qaic_device *qdev, struct drm_file *file, u32 dbc_id,
+			 const char *what)
+{
+	struct qaic_dbc *dbc;
+
+	dbc = qaic_dbc_lock_owned(qdev, file, dbc_id, what);
+	if (IS_ERR(dbc))
+		return PTR_ERR(dbc);
+	mutex_unlock(&dbc->lock);
+	return 0;
 }
 
 /* Retires the DBC's completions; false if it has no queue. */

@@ -12,6 +12,7 @@
 #include <linux/ktime.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/sizes.h>
 #include <linux/types.h>
 
 #include <drm/gpu_scheduler.h>
@@ -58,7 +59,14 @@ struct drm_file;
  *	  as the scheduler must not be finished with such jobs pending.
  * @refs: One for the DBC, one per job: a job cancelled while it waits for
  *	  a fence is freed whenever that fence signals, maybe long after the
- *	  DBC went away, through the scheduler's callbacks.
+ *	  DBC went away, through the scheduler's callbacks. Until the last
+ *	  reference is gone the queue also holds the DRM device and the
+ *	  module, whose code those callbacks run.
+ * @jobs: Every job made on the queue and not freed yet, oldest first
+ *	  (which is fence order); under @lock.
+ * @njobs: Entries on @jobs; at most %QAIC_QUEUE_MAX_JOBS.
+ * @copy_bytes: Bytes of the partial executions' own requests held by the
+ *		jobs on @jobs; at most %QAIC_QUEUE_MAX_COPY_BYTES.
  * @bad_rsp: Responses that named no job in flight (ignored).
  */
 struct qaic_queue {
@@ -86,8 +94,19 @@ struct qaic_queue {
 	bool dead;
 	atomic_t nrun;
 	struct kref refs;
+	struct list_head jobs;
+	u32 njobs;
+	size_t copy_bytes;
 	u64 bad_rsp;
 };
+
+/*
+ * What one user can make a DBC hold: jobs made and not freed yet (those
+ * queued behind a fence that never signals included), and the copies of
+ * the requests partial executions resize.
+ */
+#define QAIC_QUEUE_MAX_JOBS		4096
+#define QAIC_QUEUE_MAX_COPY_BYTES	SZ_16M
 
 /**
  * struct qaic_job - One execution of a sliced buffer object.
@@ -104,8 +123,16 @@ struct qaic_queue {
  * @req_id: Its id on the ring.
  * @ring_end: Ring slot after its last request.
  * @queue_level: Ring slots in use ahead of it when queued.
- * @hw_fence: Signalled when the device is done with it.
+ * @hw_fence: Signalled when the device is done with it, or when it is
+ *	      cancelled; always in the order the jobs were made. This is the
+ *	      fence userspace and other drivers see (reservations, syncobjs,
+ *	      sync_files): it does not point at the queue, so it may outlive
+ *	      it, and it holds the module as long as it lives.
  * @node: In &qaic_queue.inflight.
+ * @link: In &qaic_queue.jobs.
+ * @nop: It was failed in run_job and put no request on the ring; it is
+ *	 retired in turn, so that its fence signals after the older ones.
+ * @copy_bytes: Bytes at @own_reqs, counted in &qaic_queue.copy_bytes.
  * @t_submit: When the ioctl queued it.
  * @t_run: When it was put on the ring.
  * @ran: It was given to run_job: it counts in &qaic_queue.nrun.
@@ -126,6 +153,9 @@ struct qaic_job {
 	u32 queue_level;
 	struct dma_fence *hw_fence;
 	struct list_head node;
+	struct list_head link;
+	bool nop;
+	size_t copy_bytes;
 	ktime_t t_submit;
 	ktime_t t_run;
 	bool ran;
@@ -152,8 +182,9 @@ int qaic_queue_create(struct qaic_device *qdev, struct qaic_dbc *dbc, unsigned i
 void qaic_queue_destroy(struct qaic_device *qdev, struct qaic_dbc *dbc);
 
 struct qaic_job *qaic_job_alloc(struct qaic_queue *q, struct qaic_bo *bo, u32 nreqs,
-				u64 client_id);
+				struct qaic_dbc_req *own_reqs, size_t own_bytes, u64 client_id);
 void qaic_job_free_unqueued(struct qaic_job *job);
+int qaic_job_add_dependency(struct qaic_job *job, struct dma_fence *fence);
 
 int qaic_queue_irq_init(struct qaic_device *qdev);
 

@@ -11,6 +11,13 @@
  * object, a device address, up to four semaphore operations and an optional
  * doorbell write. Every field is checked here, once, so that the submit path
  * only ever handles trusted descriptors.
+ *
+ * What userspace sizes is bounded and charged to its memory cgroup: at most
+ * as many requests as the DBC's ring can take (so at most 4 MiB of them),
+ * and at most %QAIC_SLICE_MAX_EMPTY slices of size 0, which move nothing
+ * and only serve their semaphores and doorbell. The user entries are
+ * copied, the object mapped and the requests encoded before the DBC is
+ * locked: a DBC's lock must never wait for a user page fault.
  */
 
 #include <linux/dma-resv.h>
@@ -29,6 +36,9 @@
 #include "qaic_gem.h"
 #include "qaic_queue.h"
 
+/* Slices of size 0 one object may have. */
+#define QAIC_SLICE_MAX_EMPTY	64
+
 /* The object's DMA mapping as the encoder wants it: address and length pairs. */
 static struct qaic_desc_seg *qaic_slice_segs(struct sg_table *sgt, u32 *nsegs)
 {
@@ -36,7 +46,7 @@ static struct qaic_desc_seg *qaic_slice_segs(struct sg_table *sgt, u32 *nsegs)
 	struct scatterlist *sg;
 	unsigned int i;
 
-	segs = kvmalloc_array(sgt->nents, sizeof(*segs), GFP_KERNEL);
+	segs = kvmalloc_array(sgt->nents, sizeof(*segs), GFP_KERNEL_ACCOUNT);
 	if (!segs)
 		return NULL;
 	for_each_sgtable_dma_sg(sgt, sg, i)
@@ -48,11 +58,11 @@ static struct qaic_desc_seg *qaic_slice_segs(struct sg_table *sgt, u32 *nsegs)
 	return segs;
 }
 
-/* Maps the object and encodes its requests; the DBC's lock is held. */
+/* Maps the object and encodes its requests, at most @max_reqs of them. */
 static int qaic_slice_encode(struct qaic_device *qdev, struct qaic_bo *bo,
 			     const struct qaic_attach_slice *args,
 			     const struct qaic_attach_slice_entry *ents,
-			     const struct qaic_queue *q, struct qaic_bo_slicing **out)
+			     u32 max_reqs, struct qaic_bo_slicing **out)
 {
 	struct drm_device *drm = &qdev->drm;
 	struct qaic_bo_slicing *slicing;
@@ -80,19 +90,19 @@ static int qaic_slice_encode(struct qaic_device *qdev, struct qaic_bo *bo,
 			args->hdr.handle, ret);
 		goto out;
 	}
-	if (n > q->max_credits) {
+	if (n > max_reqs) {
 		drm_dbg(drm, "attach_slice: %d requests, DBC %u takes %u\n",
-			n, args->hdr.dbc_id, q->max_credits);
+			n, args->hdr.dbc_id, max_reqs);
 		ret = -ENOSPC;
 		goto out;
 	}
 
 	ret = -ENOMEM;
-	slicing = kzalloc(sizeof(*slicing), GFP_KERNEL);
+	slicing = kzalloc(sizeof(*slicing), GFP_KERNEL_ACCOUNT);
 	if (!slicing)
 		goto out;
-	slicing->slices = kvcalloc(count, sizeof(*slicing->slices), GFP_KERNEL);
-	slicing->reqs = kvcalloc(n, sizeof(*slicing->reqs), GFP_KERNEL);
+	slicing->slices = kvcalloc(count, sizeof(*slicing->slices), GFP_KERNEL_ACCOUNT);
+	slicing->reqs = kvcalloc(n, sizeof(*slicing->reqs), GFP_KERNEL_ACCOUNT);
 	if (!slicing->slices || !slicing->reqs) {
 		qaic_bo_free_slicing(slicing);
 		goto out;
@@ -123,14 +133,33 @@ static int qaic_slice_check_entries(struct drm_device *drm,
 				    u64 bo_size)
 {
 	const char *why;
-	u32 i;
+	u32 i, empty = 0;
 
 	for (i = 0; i < count; i++) {
 		if (qaic_desc_check_slice(&ents[i], bo_size, &why)) {
 			drm_dbg(drm, "attach_slice: entry %u: %s\n", i, why);
 			return -EINVAL;
 		}
+		if (!ents[i].size && ++empty > QAIC_SLICE_MAX_EMPTY) {
+			drm_dbg(drm, "attach_slice: entry %u: more than %u slices of size 0\n",
+				i, QAIC_SLICE_MAX_EMPTY);
+			return -EINVAL;
+		}
 	}
+	return 0;
+}
+
+/* The most requests the DBC takes, if the file holds it. */
+static int qaic_slice_max_reqs(struct qaic_device *qdev, struct drm_file *file, u32 dbc_id,
+			       u32 *max_reqs)
+{
+	struct qaic_dbc *dbc;
+
+	dbc = qaic_dbc_lock_owned(qdev, file, dbc_id, "attach_slice");
+	if (IS_ERR(dbc))
+		return PTR_ERR(dbc);
+	*max_reqs = dbc->queue->max_credits;
+	mutex_unlock(&dbc->lock);
 	return 0;
 }
 
@@ -143,25 +172,23 @@ static int qaic_attach_slice(struct qaic_device *qdev, struct qaic_attach_slice 
 	struct drm_gem_object *obj;
 	struct qaic_dbc *dbc;
 	struct qaic_bo *bo;
+	u32 max_reqs;
 	int ret;
 
-	dbc = qaic_dbc_lock_owned(qdev, file, args->hdr.dbc_id, "attach_slice");
-	if (IS_ERR(dbc))
-		return PTR_ERR(dbc);
+	ret = qaic_slice_max_reqs(qdev, file, args->hdr.dbc_id, &max_reqs);
+	if (ret)
+		return ret;
 
 	/* Every slice takes a ring slot at least. */
-	if (args->hdr.count > dbc->queue->max_credits) {
+	if (args->hdr.count > max_reqs) {
 		drm_dbg(drm, "attach_slice: %u slices, DBC %u takes %u requests\n",
-			args->hdr.count, args->hdr.dbc_id, dbc->queue->max_credits);
-		ret = -ENOSPC;
-		goto unlock;
+			args->hdr.count, args->hdr.dbc_id, max_reqs);
+		return -ENOSPC;
 	}
 
 	ents = vmemdup_array_user(u64_to_user_ptr(args->data), args->hdr.count, sizeof(*ents));
-	if (IS_ERR(ents)) {
-		ret = PTR_ERR(ents);
-		goto unlock;
-	}
+	if (IS_ERR(ents))
+		return PTR_ERR(ents);
 
 	obj = drm_gem_object_lookup(file, args->hdr.handle);
 	if (!obj) {
@@ -182,13 +209,25 @@ static int qaic_attach_slice(struct qaic_device *qdev, struct qaic_attach_slice 
 		goto put;
 	}
 
-	ret = qaic_slice_encode(qdev, bo, args, ents, dbc->queue, &slicing);
+	ret = qaic_slice_encode(qdev, bo, args, ents, max_reqs, &slicing);
 	if (ret)
 		goto put;
 
+	/* The DBC may have been deactivated, or activated again, meanwhile. */
+	dbc = qaic_dbc_lock_owned(qdev, file, args->hdr.dbc_id, "attach_slice");
+	if (IS_ERR(dbc)) {
+		ret = PTR_ERR(dbc);
+		goto put;
+	}
+	if (slicing->nreqs > dbc->queue->max_credits) {
+		drm_dbg(drm, "attach_slice: %u requests, DBC %u takes %u\n",
+			slicing->nreqs, args->hdr.dbc_id, dbc->queue->max_credits);
+		ret = -ENOSPC;
+		goto unlock;
+	}
 	ret = dma_resv_lock_interruptible(obj->resv, NULL);
 	if (ret)
-		goto put;
+		goto unlock;
 	if (bo->slicing) {
 		drm_dbg(drm, "attach_slice: handle %u is sliced already\n", args->hdr.handle);
 		ret = -EINVAL;
@@ -197,14 +236,13 @@ static int qaic_attach_slice(struct qaic_device *qdev, struct qaic_attach_slice 
 		slicing = NULL;
 	}
 	dma_resv_unlock(obj->resv);
-
+unlock:
+	mutex_unlock(&dbc->lock);
 put:
 	qaic_bo_free_slicing(slicing);
 	drm_gem_object_put(obj);
 free_ents:
 	kvfree(ents);
-unlock:
-	mutex_unlock(&dbc->lock);
 	return ret;
 }
 
