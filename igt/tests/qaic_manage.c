@@ -9,7 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -49,6 +52,10 @@
  * Description: Check that activating a channel with empty rings is rejected.
  * Run type: FULL
  *
+ * SUBTEST: activate-queue-size-limits
+ * Description: Check that rings of more than 65536 elements are refused, and big ones below that work.
+ * Run type: FULL
+ *
  * SUBTEST: dma-xfer
  * Description: Check that a DMA transfer delivers a buffer to the device intact.
  * Run type: BAT
@@ -67,6 +74,38 @@
  *
  * SUBTEST: dma-xfer-readonly
  * Description: Check that a DMA transfer can read a read-only buffer.
+ * Run type: FULL
+ *
+ * SUBTEST: dma-xfer-windowed
+ * Description: Check that a DMA transfer of several messages' worth arrives intact.
+ * Run type: FULL
+ *
+ * SUBTEST: dma-xfer-windowed-unaligned
+ * Description: Check that such a transfer off page boundaries arrives intact.
+ * Run type: FULL
+ *
+ * SUBTEST: dma-xfer-windowed-unannounced
+ * Description: Check that such a transfer arrives intact when the card was not told its size.
+ * Run type: FULL
+ *
+ * SUBTEST: dma-xfer-huge
+ * Description: Check that a 1 TiB DMA transfer from a small buffer fails cleanly.
+ * Run type: FULL
+ *
+ * SUBTEST: dma-xfer-huge-sent
+ * Description: Check that a 1 TiB DMA transfer failing after its first message is dropped.
+ * Run type: FULL
+ *
+ * SUBTEST: dma-xfer-huge-noreserve
+ * Description: Check that DMA transfers naming a huge mapping are refused at once.
+ * Run type: FULL
+ *
+ * SUBTEST: dma-xfer-many-noreserve
+ * Description: Check that many DMA transfers that together pin too much are refused.
+ * Run type: FULL
+ *
+ * SUBTEST: dma-xfer-signal
+ * Description: Check that a fatal signal ends a huge DMA transfer at once.
  * Run type: FULL
  *
  * SUBTEST: len-zero-count
@@ -205,6 +244,8 @@ struct emu_pt_status {
 #define MAX_PASSTHROUGH_LEN (4096 - 32)
 
 #define SZ_1M (1024 * 1024)
+#define SZ_1G (1024ull * SZ_1M)
+#define SZ_1T (1024ull * SZ_1G)
 
 static size_t page_size(void)
 {
@@ -562,6 +603,34 @@ static void test_activate_queue_size_zero(int fd)
 	igt_assert_eq(__igt_qaic_activate(fd, 0, &dbc_id), -EINVAL);
 }
 
+/*
+ * The driver bounds the rings an activate allocates: req_id is 16 bits, so
+ * no more than 65536 elements are of use. Each size in its own file, which
+ * gives its DBC back when closed.
+ */
+static void test_activate_queue_size_limits(void)
+{
+	static const struct {
+		uint32_t queue_size;
+		int err;
+	} cases[] = {
+		{ 32768, 0 },
+		{ 65537, -EINVAL },
+		{ 1u << 31, -EINVAL },
+		{ ~0u, -EINVAL },
+	};
+	uint32_t dbc_id;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		int fd = igt_qaic_open();
+
+		igt_assert_f(__igt_qaic_activate(fd, cases[i].queue_size, &dbc_id) == cases[i].err,
+			     "queue_size %u\n", cases[i].queue_size);
+		close(fd);
+	}
+}
+
 static void test_dma_xfer(int fd)
 {
 	uint8_t *buf = aligned_alloc(page_size(), SZ_1M);
@@ -705,6 +774,257 @@ static void test_dma_xfer_readonly(int fd)
 	xfer_and_check(fd, buf, SZ_1M);
 
 	munmap(buf, SZ_1M);
+}
+
+/*
+ * Transfers larger than what one message to the device describes (64 KiB,
+ * 16 bytes a piece of at most a page: under 16 MiB of 4 KiB pages). The
+ * driver pins them one message's worth at a time; without an announcement
+ * the card takes every message that is not full for the last of a
+ * transfer, so each but the last must be full. 60 MiB leaves the last one
+ * short (the emulated card holds 64 MiB of transferred data in all).
+ */
+static const struct {
+	const char *name;
+	const char *desc;
+	size_t offset;		/* of the transfer in its first page */
+	bool announce;		/* the card is told the size first */
+} windowed[] = {
+	{ "dma-xfer-windowed",
+	  "Check that a DMA transfer of several messages' worth arrives intact.",
+	  0, true },
+	{ "dma-xfer-windowed-unaligned",
+	  "Check that such a transfer off page boundaries arrives intact.",
+	  123, true },
+	{ "dma-xfer-windowed-unannounced",
+	  "Check that such a transfer arrives intact when the card was not told its size.",
+	  0, false },
+};
+
+static void test_dma_xfer_windowed(int fd, size_t offset, bool announce)
+{
+	const size_t size = 60 * SZ_1M;
+	uint8_t *buf = aligned_alloc(page_size(), size + page_size());
+	uint32_t tag;
+
+	igt_assert(buf);
+	fill_pattern(buf + offset, size, 0x5eed + offset);
+
+	if (announce) {
+		xfer_and_check(fd, buf + offset, size);
+	} else {
+		tag = fresh_tag(fd, 0);
+		igt_qaic_dma_xfer(fd, tag, buf + offset, size);
+		check_xfer_sum(fd, tag, buf + offset, size);
+	}
+
+	free(buf);
+}
+
+/*
+ * Maps as much as @want bytes, and at least @min, read-only and backed by
+ * nothing: reading it maps the zero page, and nothing is reserved for it.
+ * (User-Mode Linux gives a process less than 1 TiB of address space.)
+ */
+static void *map_noreserve(uint64_t want, uint64_t min, uint64_t *size)
+{
+	for (uint64_t len = want; len >= min; len /= 2) {
+		void *ptr = mmap(NULL, len, PROT_READ,
+				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+				 -1, 0);
+
+		if (ptr != MAP_FAILED) {
+			igt_debug("%llu GiB mapped\n",
+				  (unsigned long long)(len / SZ_1G));
+			*size = len;
+			return ptr;
+		}
+	}
+
+	igt_require_f(false, "no room for a mapping of %llu GiB\n",
+		      (unsigned long long)(min / SZ_1G));
+	return NULL;
+}
+
+/*
+ * One DMA transfer of 1 TiB from a buffer of @buf_size bytes, followed by
+ * pages that cannot be pinned: whatever the driver pins of it at once,
+ * the transfer runs into them and must fail with EFAULT, having sized
+ * nothing after the 1 TiB (a page array for it alone would take 2 GiB:
+ * kvmalloc() warns). A buffer larger than what one message describes
+ * fails after the card got a part: the card must drop it.
+ */
+static const struct {
+	const char *name;
+	const char *desc;
+	size_t buf_size;
+} huge[] = {
+	{ "dma-xfer-huge",
+	  "Check that a 1 TiB DMA transfer from a small buffer fails cleanly.",
+	  16 * 1024 },
+	{ "dma-xfer-huge-sent",
+	  "Check that a 1 TiB DMA transfer failing after its first message is dropped.",
+	  20 * SZ_1M },
+};
+
+static void test_dma_xfer_huge(int fd, size_t buf_size)
+{
+	/* Far more than any window of one message: 8192 pages */
+	const size_t guard = 8192 * page_size();
+	struct igt_qaic_msg msg;
+	uint32_t tag = fresh_tag(fd, 0);
+	uint8_t *buf;
+
+	buf = mmap(NULL, buf_size + guard, PROT_NONE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	igt_assert(buf != MAP_FAILED);
+	igt_assert_eq(mprotect(buf, buf_size, PROT_READ | PROT_WRITE), 0);
+	fill_pattern(buf, buf_size, 0x7e4a);
+
+	/* Twice: what the first attempt pinned must have been let go */
+	for (int i = 0; i < 2; i++) {
+		igt_qaic_msg_init(&msg);
+		igt_qaic_msg_dma_xfer(&msg, tag, to_user_pointer(buf), SZ_1T);
+		manage_err(fd, &msg, EFAULT);
+		/* Nothing of it stays with the card */
+		igt_assert_eq_u64(xfer_sum(fd, tag).bytes, 0);
+	}
+
+	/* The buffer itself still transfers */
+	xfer_and_check(fd, buf, buf_size);
+
+	munmap(buf, buf_size + guard);
+}
+
+/*
+ * DMA transfers before the last of a message go whole in its first
+ * message, so the driver pins them whole before it sends anything: @count
+ * transfers of @size bytes each (the whole mapping when 0), all of a huge
+ * read-only mapping nobody touched and that nothing backs, must be refused
+ * with EINVAL before anything is pinned, at once.
+ */
+static const struct {
+	const char *name;
+	const char *desc;
+	unsigned int count;
+	uint64_t size;
+} noreserve[] = {
+	{ "dma-xfer-huge-noreserve",
+	  "Check that DMA transfers naming a huge mapping are refused at once.",
+	  8, 0 },
+	{ "dma-xfer-many-noreserve",
+	  "Check that many DMA transfers that together pin too much are refused.",
+	  127, SZ_1M },
+};
+
+static void test_dma_xfer_noreserve(int fd, unsigned int count, uint64_t size)
+{
+	struct igt_qaic_msg msg;
+	uint64_t map_size, start, elapsed;
+	uint8_t *ptr;
+
+	ptr = map_noreserve(SZ_1T, 16 * SZ_1G, &map_size);
+	if (!size)
+		size = map_size;
+
+	igt_qaic_msg_init(&msg);
+	for (unsigned int i = 0; i < count; i++)
+		igt_qaic_msg_dma_xfer(&msg, i + 1, to_user_pointer(ptr), size);
+
+	start = igt_qaic_now_ms();
+	manage_err(fd, &msg, EINVAL);
+	elapsed = igt_qaic_now_ms() - start;
+	igt_info("%u transfers of %llu MiB refused in %llu ms\n", count,
+		 (unsigned long long)(size / SZ_1M),
+		 (unsigned long long)elapsed);
+	igt_assert_f(elapsed < 1000, "refusal took %llu ms\n",
+		     (unsigned long long)elapsed);
+
+	munmap(ptr, map_size);
+}
+
+/* What the child of test_dma_xfer_signal() reports, in shared memory */
+struct xfer_signal_report {
+	uint32_t attempts;		/* transfers that returned */
+	int32_t last_err;		/* what the last one returned */
+};
+
+/*
+ * A child transfers 1 TiB from a read-only mapping of zeroes, again and
+ * again: the emulated card has room for 64 MiB and gives up on the
+ * transfer there, long before the end of the mapping. So the child spends
+ * its time in huge transfers that need many messages. It is killed 100 ms
+ * in, or later, once the card holds a part of the transfer: it must die at
+ * once. The file is the parent's, so only the driver can tell the card to
+ * drop the part it got; the parent then still has a card that answers and
+ * keeps nothing of the transfer.
+ */
+static void test_dma_xfer_signal(int fd)
+{
+	const uint64_t xfer_size = SZ_1T;
+	struct xfer_signal_report *report;
+	struct qaic_manage_trans_status_from_dev status;
+	uint64_t map_size, start, elapsed, deadline, bytes;
+	uint32_t tag = fresh_tag(fd, 0);
+	uint8_t *ptr, *small;
+	int wstatus;
+	pid_t pid;
+
+	ptr = map_noreserve(SZ_1T, 4 * SZ_1G, &map_size);
+	report = mmap(NULL, page_size(), PROT_READ | PROT_WRITE,
+		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	igt_assert(report != MAP_FAILED);
+
+	pid = fork();
+	igt_assert(pid >= 0);
+	if (pid == 0) {
+		struct igt_qaic_msg msg;
+
+		/* Whatever becomes of the parent */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		for (;;) {
+			igt_qaic_msg_init(&msg);
+			igt_qaic_msg_dma_xfer(&msg, tag, to_user_pointer(ptr),
+					      xfer_size);
+			report->last_err = __igt_qaic_manage(fd, &msg);
+			report->attempts++;
+		}
+	}
+
+	usleep(100 * 1000);
+	deadline = igt_qaic_now_ms() + 10000;
+	for (;;) {
+		bytes = xfer_sum(fd, tag).bytes;
+		if (bytes || igt_qaic_now_ms() >= deadline)
+			break;
+		usleep(10 * 1000);
+	}
+
+	start = igt_qaic_now_ms();
+	igt_assert_eq(kill(pid, SIGKILL), 0);
+	igt_assert_eq(waitpid(pid, &wstatus, 0), pid);
+	elapsed = igt_qaic_now_ms() - start;
+	igt_info("child killed after %u transfers (last: %s), with %llu MiB at the card; reaped in %llu ms\n",
+		 report->attempts, igt_qaic_err_name(-report->last_err),
+		 (unsigned long long)(bytes / SZ_1M),
+		 (unsigned long long)elapsed);
+	igt_assert_f(bytes, "the card got nothing of the transfers in 10 s\n");
+	igt_assert(WIFSIGNALED(wstatus) && WTERMSIG(wstatus) == SIGKILL);
+	igt_assert_f(elapsed < 2000, "the child took %llu ms to die\n",
+		     (unsigned long long)elapsed);
+
+	/* The card answers, kept nothing of the transfer, and transfers */
+	igt_qaic_status(fd, &status);
+	igt_assert_eq_u32(status.status, 0);
+	igt_assert_eq_u64(xfer_sum(fd, tag).bytes, 0);
+	small = malloc(SZ_1M);
+	igt_assert(small);
+	fill_pattern(small, SZ_1M, 0x51c);
+	xfer_and_check(fd, small, SZ_1M);
+
+	free(small);
+	munmap(report, page_size());
+	munmap(ptr, map_size);
 }
 
 /*
@@ -1209,6 +1529,10 @@ igt_main
 	igt_subtest("activate-queue-size-zero")
 		test_activate_queue_size_zero(fd);
 
+	igt_describe("Check that rings of more than 65536 elements are refused, and big ones below that work.");
+	igt_subtest("activate-queue-size-limits")
+		test_activate_queue_size_limits();
+
 	igt_describe("Check that a DMA transfer delivers a buffer to the device intact.");
 	igt_subtest("dma-xfer")
 		test_dma_xfer(fd);
@@ -1228,6 +1552,30 @@ igt_main
 	igt_describe("Check that a DMA transfer can read a read-only buffer.");
 	igt_subtest("dma-xfer-readonly")
 		test_dma_xfer_readonly(fd);
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(windowed); i++) {
+		igt_describe(windowed[i].desc);
+		igt_subtest_f("%s", windowed[i].name)
+			test_dma_xfer_windowed(fd, windowed[i].offset,
+					       windowed[i].announce);
+	}
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(huge); i++) {
+		igt_describe(huge[i].desc);
+		igt_subtest_f("%s", huge[i].name)
+			test_dma_xfer_huge(fd, huge[i].buf_size);
+	}
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(noreserve); i++) {
+		igt_describe(noreserve[i].desc);
+		igt_subtest_f("%s", noreserve[i].name)
+			test_dma_xfer_noreserve(fd, noreserve[i].count,
+						noreserve[i].size);
+	}
+
+	igt_describe("Check that a fatal signal ends a huge DMA transfer at once.");
+	igt_subtest("dma-xfer-signal")
+		test_dma_xfer_signal(fd);
 
 	igt_describe("Check that a message of no transactions is rejected.");
 	igt_subtest("len-zero-count")

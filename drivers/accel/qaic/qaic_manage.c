@@ -19,15 +19,26 @@
  *    when the card reports the release (it goes back to the file if the
  *    card fails the release).
  * 2. Wait for the control path to be up (bounded; -ENODEV).
- * 3. Pin the user pages of every DMA transfer, build an sg_table and map
- *    it for the device; allocate the rings of an activate with
- *    dma_alloc_coherent(): @queue_size request elements of 64 bytes, a
+ * 3. Pin the user pages of every DMA transfer but the last, build an
+ *    sg_table and map it for the device; allocate the rings of an activate
+ *    with dma_alloc_coherent(): @queue_size request elements of 64 bytes, a
  *    256-byte gap, then @queue_size response elements of 4 bytes at the
  *    end of a 4 KiB-aligned buffer.
  * 4. Encode, send, and send the rest of a DMA transfer that did not fit one
- *    message each time the card asks for it; decode the answer.
+ *    message each time the card asks for it; decode the answer. The last
+ *    DMA transfer, the only one that may need several messages, is pinned
+ *    and mapped one window at a time: the pages of what the next message
+ *    has room for, unpinned once the card answered it. A fatal signal
+ *    between two messages ends the transfer (-EINTR), and the card is told
+ *    to drop it.
  * 5. Record the DBC the card activated as owned by the file (it keeps the
  *    rings); free the rings of the DBCs it released. Copy the answer out.
+ *
+ * What a call pins at once is bounded by %QAIC_MANAGE_MAX_PIN_BYTES,
+ * whatever the sizes the user names: the transfers that go whole in the
+ * first message must leave room for a window of the last one, or the call
+ * fails with -EINVAL before anything is allocated for them. Arrays sized
+ * after the user's numbers are charged to the caller's memory cgroup.
  *
  * Errors of the user fail with -EINVAL (or -EPERM, -EFAULT) and a
  * ``drm_dbg`` line. An answer the codec rejects fails with -EIO; a
@@ -42,9 +53,11 @@
  */
 
 #include <linux/dma-mapping.h>
+#include <linux/minmax.h>
 #include <linux/mm.h>
 #include <linux/overflow.h>
 #include <linux/scatterlist.h>
+#include <linux/sched/signal.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -65,19 +78,56 @@
 #define QAIC_DBC_RSP_ELEM_SIZE	4
 #define QAIC_DBC_RING_GAP	SZ_256
 #define QAIC_DBC_RING_ALIGN	SZ_4K
+/*
+ * Most elements a ring may have: req_id is 16 bits, so a queue never has
+ * more jobs in flight than that, and a bigger ring would only hold idle
+ * memory (at most 4.3 MiB a DBC, if it can be had contiguous at all).
+ */
+#define QAIC_DBC_MAX_NELEM	SZ_64K
+
+/*
+ * Segments one wire message can carry at most; the pages of a window that
+ * fills a message when each page is a segment of its own.
+ */
+#define QAIC_MANAGE_MSG_SEGS	(QAIC_CNTL_MAX_REQ_LEN / sizeof(struct qaic_wire_dma_seg))
+
+/*
+ * Most bytes of user memory, in whole pages, that one MANAGE call keeps
+ * pinned at once: the DMA transfers that go whole in the first message and
+ * the window of the last one. Pinned pages can be neither reclaimed nor
+ * migrated, and the arrays that track them grow with their number, so the
+ * user must not choose it. 64 MiB; where pages are larger than 4 KiB, what
+ * four windows that fill a message take, so that the transfers in the
+ * first message always leave a window room to fill it.
+ */
+#define QAIC_MANAGE_MAX_PIN_BYTES \
+	max_t(u64, SZ_64M, 4ULL * QAIC_MANAGE_MSG_SEGS * PAGE_SIZE)
+
+/*
+ * Rounds of pinning one window may take: where DMA mapping merges pages
+ * (an IOMMU), a window of as many pages as the message has room for
+ * segments leaves the message short, and the card would take it for the
+ * last part of the transfer. Each round pins the pages for the segments
+ * still missing.
+ */
+#define QAIC_MANAGE_WINDOW_ROUNDS	4
 
 /**
  * struct qaic_manage_pin - The user buffer of one DMA transfer, pinned and mapped.
  * @pages: The pinned pages.
  * @npages: Pages pinned, the first @npages of @pages.
+ * @cap: Entries @pages has room for.
  * @sgt: The pages as a scatterlist.
  * @sgt_ready: @sgt is allocated.
  * @mapped: @sgt is DMA-mapped.
  * @segs: The mapped segments, for the codec.
+ *
+ * The last DMA transfer of a message holds only its current window.
  */
 struct qaic_manage_pin {
 	struct page **pages;
 	unsigned int npages;
+	unsigned int cap;
 	struct sg_table sgt;
 	bool sgt_ready;
 	bool mapped;
@@ -96,6 +146,8 @@ struct qaic_manage_pin {
  * @ring_cpu: CPU address of the rings; NULL when there are none.
  * @ring_dma: DMA address of the rings.
  * @ring_size: Bytes of the rings.
+ * @window_cap: Pages a window of the last DMA transfer may pin: what
+ *		%QAIC_MANAGE_MAX_PIN_BYTES leaves once the others are pinned.
  * @sent: A message went to the card.
  */
 struct qaic_manage_call {
@@ -109,6 +161,7 @@ struct qaic_manage_call {
 	void *ring_cpu;
 	dma_addr_t ring_dma;
 	size_t ring_size;
+	u64 window_cap;
 	bool sent;
 };
 
@@ -126,78 +179,218 @@ struct qaic_manage_stale_ring {
 	size_t size;
 };
 
-static void qaic_manage_unpin(struct qaic_device *qdev, struct qaic_manage_pin *pin)
+/* Pages that hold @size bytes from user address @addr, which does not wrap. */
+static u64 qaic_manage_npages(u64 addr, u64 size)
 {
-	struct device *dev = &qdev->pdev->dev;
+	return DIV_ROUND_UP_ULL(offset_in_page(addr) + size, PAGE_SIZE);
+}
 
+/* Unmaps @pin and frees its segments; its pages stay pinned. */
+static void qaic_manage_unmap(struct qaic_device *qdev, struct qaic_manage_pin *pin)
+{
 	kvfree(pin->segs);
+	pin->segs = NULL;
 	if (pin->mapped)
-		dma_unmap_sgtable(dev, &pin->sgt, DMA_TO_DEVICE, 0);
+		dma_unmap_sgtable(&qdev->pdev->dev, &pin->sgt, DMA_TO_DEVICE, 0);
+	pin->mapped = false;
 	if (pin->sgt_ready)
 		sg_free_table(&pin->sgt);
+	pin->sgt_ready = false;
+}
+
+static void qaic_manage_unpin(struct qaic_device *qdev, struct qaic_manage_pin *pin)
+{
+	qaic_manage_unmap(qdev, pin);
 	if (pin->npages)
 		unpin_user_pages(pin->pages, pin->npages);
 	kvfree(pin->pages);
 	memset(pin, 0, sizeof(*pin));
 }
 
-/* Pins and maps the buffer of @xfer and fills its segments. */
-static int qaic_manage_pin(struct qaic_device *qdev, struct qaic_nnc_xfer *xfer,
-			   struct qaic_manage_pin *pin)
+/* Makes room for @n pages in @pin's page array, keeping those it holds. */
+static int qaic_manage_grow(struct qaic_manage_pin *pin, unsigned int n)
 {
-	struct drm_device *drm = &qdev->drm;
-	unsigned long offset = offset_in_page(xfer->addr);
+	struct page **pages;
+
+	if (n <= pin->cap)
+		return 0;
+	pages = kvmalloc_array(n, sizeof(*pages), GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+	if (!pages)
+		return -ENOMEM;
+	if (pin->npages)
+		memcpy(pages, pin->pages, pin->npages * sizeof(*pages));
+	kvfree(pin->pages);
+	pin->pages = pages;
+	pin->cap = n;
+	return 0;
+}
+
+/* Pins @n more pages onto @pin, from the page-aligned user address @uaddr. */
+static int qaic_manage_pin_pages(struct qaic_device *qdev, struct qaic_manage_pin *pin,
+				 u64 uaddr, unsigned int n)
+{
+	int ret;
+
+	ret = pin_user_pages_fast(uaddr, n, 0, pin->pages + pin->npages);
+	if (ret > 0)
+		pin->npages += ret;
+	if (ret == n)
+		return 0;
+	/* Pinning stops short on a fatal signal too: that is no fault of the buffer. */
+	if (fatal_signal_pending(current))
+		return -EINTR;
+	drm_dbg(&qdev->drm, "manage: pinned %d of %u pages at %#llx\n", ret, n, uaddr);
+	return ret < 0 ? ret : -EFAULT;
+}
+
+/*
+ * Maps @bytes of @pin's pages, from @offset in the first, as one segment
+ * per page at most: without an IOMMU a message then carries as many pages
+ * as it has room for segments, and a window of that many pages fills it.
+ */
+static int qaic_manage_map(struct qaic_device *qdev, struct qaic_manage_pin *pin,
+			   unsigned int offset, u64 bytes)
+{
 	struct scatterlist *sg;
-	u64 npages;
 	unsigned int i;
 	int ret;
 
-	/* The codec checked that addr + size does not wrap. */
-	npages = DIV_ROUND_UP_ULL(offset + xfer->size, PAGE_SIZE);
-	if (npages > INT_MAX) {
-		drm_dbg(drm, "manage: DMA transfer of %llu bytes too large\n", xfer->size);
-		return -EINVAL;
-	}
-
-	pin->pages = kvmalloc_array(npages, sizeof(*pin->pages), GFP_KERNEL);
-	if (!pin->pages)
-		return -ENOMEM;
-	ret = pin_user_pages_fast(xfer->addr - offset, npages, 0, pin->pages);
-	if (ret < 0)
-		goto fail;
-	pin->npages = ret;
-	if (pin->npages != npages) {
-		drm_dbg(drm, "manage: pinned %u of %llu pages\n", pin->npages, npages);
-		ret = -EFAULT;
-		goto fail;
-	}
-
-	ret = sg_alloc_table_from_pages(&pin->sgt, pin->pages, npages, offset, xfer->size,
-					GFP_KERNEL);
+	qaic_manage_unmap(qdev, pin);
+	ret = sg_alloc_table_from_pages_segment(&pin->sgt, pin->pages, pin->npages, offset, bytes,
+						PAGE_SIZE, GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
 	if (ret)
-		goto fail;
+		return ret;
 	pin->sgt_ready = true;
 	ret = dma_map_sgtable(&qdev->pdev->dev, &pin->sgt, DMA_TO_DEVICE, 0);
 	if (ret)
-		goto fail;
+		return ret;
 	pin->mapped = true;
 
-	pin->segs = kvmalloc_array(pin->sgt.nents, sizeof(*pin->segs), GFP_KERNEL);
-	if (!pin->segs) {
-		ret = -ENOMEM;
-		goto fail;
-	}
+	pin->segs = kvmalloc_array(pin->sgt.nents, sizeof(*pin->segs),
+				   GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+	if (!pin->segs)
+		return -ENOMEM;
 	for_each_sgtable_dma_sg(&pin->sgt, sg, i) {
 		pin->segs[i].addr = sg_dma_address(sg);
 		pin->segs[i].size = sg_dma_len(sg);
 	}
+	return 0;
+}
+
+/*
+ * Pins and maps the whole buffer of @xfer, a transfer that goes in the
+ * first message; qaic_manage_check_pins() bounded its size.
+ */
+static int qaic_manage_pin_whole(struct qaic_device *qdev, struct qaic_nnc_xfer *xfer,
+				 struct qaic_manage_pin *pin)
+{
+	unsigned int offset = offset_in_page(xfer->addr);
+	unsigned int npages = qaic_manage_npages(xfer->addr, xfer->size);
+	int ret;
+
+	ret = qaic_manage_grow(pin, npages);
+	if (!ret)
+		ret = qaic_manage_pin_pages(qdev, pin, xfer->addr - offset, npages);
+	if (!ret)
+		ret = qaic_manage_map(qdev, pin, offset, xfer->size);
+	if (ret) {
+		qaic_manage_unpin(qdev, pin);
+		return ret;
+	}
 	xfer->segs = pin->segs;
 	xfer->nsegs = pin->sgt.nents;
+	return 0;
+}
+
+/*
+ * Pins and maps the window of the message's last DMA transfer that starts
+ * at byte @off: the pages for the @want segments the next message has room
+ * for, or the rest of the transfer. Where mapping merged them into fewer
+ * segments, the window takes in further pages, for a bounded number of
+ * rounds and within @call->window_cap, so that the message is full unless
+ * the transfer ends in it: a card takes a message that is not full for the
+ * last part of a transfer.
+ */
+static int qaic_manage_pin_window(struct qaic_manage_call *call, u64 off, u32 want)
+{
+	struct qaic_device *qdev = call->qdev;
+	u32 last = call->plan.num_xfers - 1;
+	struct qaic_nnc_xfer *xfer = &call->xfers[last];
+	struct qaic_manage_pin *pin = &call->pins[last];
+	/* The codec checked that addr + size does not wrap; off < size. */
+	u64 start = xfer->addr + off;
+	unsigned int offset = offset_in_page(start);
+	u64 left = xfer->size - off;
+	u64 max_pages, npages;
+	unsigned int round;
+	int ret;
+
+	qaic_manage_unpin(qdev, pin);
+	/* qaic_manage_check_pins() left room for @want pages at least. */
+	max_pages = min(qaic_manage_npages(start, left), call->window_cap);
+	npages = min_t(u64, want, max_pages);
+	for (round = 1; ; round++) {
+		ret = qaic_manage_grow(pin, npages);
+		if (!ret)
+			ret = qaic_manage_pin_pages(qdev, pin,
+						    start - offset + (u64)pin->npages * PAGE_SIZE,
+						    npages - pin->npages);
+		if (!ret)
+			ret = qaic_manage_map(qdev, pin, offset,
+					      min(left, npages * PAGE_SIZE - offset));
+		if (ret)
+			goto fail;
+		if (pin->sgt.nents >= want || npages == max_pages ||
+		    round == QAIC_MANAGE_WINDOW_ROUNDS)
+			break;
+		npages = min(npages + want - pin->sgt.nents, max_pages);
+	}
+
+	xfer->segs = pin->segs;
+	xfer->nsegs = pin->sgt.nents;
+	xfer->win_off = off;
+	xfer->window = true;
 	return 0;
 
 fail:
 	qaic_manage_unpin(qdev, pin);
+	xfer->segs = NULL;
+	xfer->nsegs = 0;
 	return ret;
+}
+
+/*
+ * Checks, before anything is allocated for them, that the DMA transfers
+ * that go whole in the first message leave room within
+ * %QAIC_MANAGE_MAX_PIN_BYTES for a window of the last one that fills a
+ * message, and sets what its windows may pin.
+ */
+static int qaic_manage_check_pins(struct qaic_manage_call *call)
+{
+	u64 budget = QAIC_MANAGE_MAX_PIN_BYTES >> PAGE_SHIFT;
+	const struct qaic_nnc_xfer *last;
+	u32 n = call->plan.num_xfers;
+	u64 pages = 0, window;
+	u32 i;
+
+	if (!n)
+		return 0;
+	/*
+	 * No overflow: a message holds fewer than 200 transfers, and the
+	 * codec checked that none wraps, so each is below 2^52 pages.
+	 */
+	for (i = 0; i + 1 < n; i++)
+		pages += qaic_manage_npages(call->xfers[i].addr, call->xfers[i].size);
+	last = &call->xfers[n - 1];
+	window = min_t(u64, qaic_manage_npages(last->addr, last->size), QAIC_MANAGE_MSG_SEGS);
+	if (pages > budget - window) {
+		drm_dbg(&call->qdev->drm,
+			"manage: DMA transfers would pin %llu + %llu pages, %llu at most\n",
+			pages, window, budget);
+		return -EINVAL;
+	}
+	call->window_cap = budget - pages;
+	return 0;
 }
 
 static void qaic_manage_free_ring(struct qaic_device *qdev, void *cpu, dma_addr_t dma,
@@ -214,12 +407,14 @@ static int qaic_manage_alloc_ring(struct qaic_manage_call *call)
 	u32 nelem = call->plan.activate_nelem;
 	u64 size;
 
-	size = (u64)nelem * (QAIC_DBC_REQ_ELEM_SIZE + QAIC_DBC_RSP_ELEM_SIZE);
-	size = ALIGN(size + QAIC_DBC_RING_GAP, QAIC_DBC_RING_ALIGN);
-	if (size > U32_MAX) {
-		drm_dbg(&qdev->drm, "manage: queue size %u too large\n", nelem);
+	/* Coherent memory is not charged to the user: bound it instead. */
+	if (nelem > QAIC_DBC_MAX_NELEM) {
+		drm_dbg(&qdev->drm, "manage: queue size %u, at most %u\n",
+			nelem, QAIC_DBC_MAX_NELEM);
 		return -EINVAL;
 	}
+	size = (u64)nelem * (QAIC_DBC_REQ_ELEM_SIZE + QAIC_DBC_RSP_ELEM_SIZE);
+	size = ALIGN(size + QAIC_DBC_RING_GAP, QAIC_DBC_RING_ALIGN);
 
 	call->ring_cpu = dma_alloc_coherent(&qdev->pdev->dev, size, &call->ring_dma,
 					    GFP_KERNEL | __GFP_NOWARN);
@@ -333,6 +528,47 @@ static void qaic_manage_account(struct qaic_manage_call *call, const struct qaic
 	}
 }
 
+/*
+ * Bytes of the buffer the wire messages are written to: what the first
+ * message takes with a segment per page of the last DMA transfer, or the
+ * largest message.
+ */
+static size_t qaic_manage_wire_size(const struct qaic_manage_call *call)
+{
+	const struct qaic_nnc_xfer *last;
+	u64 size = call->plan.wire_len;
+	u32 n = call->plan.num_xfers;
+	u32 i;
+
+	if (n) {
+		for (i = 0; i + 1 < n; i++)
+			size += (u64)call->xfers[i].nsegs * sizeof(struct qaic_wire_dma_seg);
+		/* Below 2^52 pages: no overflow. */
+		last = &call->xfers[n - 1];
+		size += qaic_manage_npages(last->addr, last->size) *
+			sizeof(struct qaic_wire_dma_seg);
+	}
+	return min_t(u64, size, QAIC_CNTL_MAX_REQ_LEN);
+}
+
+/* Pins the window of the last DMA transfer that the next message carries. */
+static int qaic_manage_next_window(struct qaic_manage_call *call, const struct qaic_nnc_req *req,
+				   size_t size)
+{
+	u32 want;
+	u64 off;
+	int ret;
+
+	if (!call->plan.num_xfers)
+		return 0;
+	ret = qaic_nnc_next_window(req, size, &off, &want);
+	if (ret) {
+		drm_dbg(&call->qdev->drm, "manage: no room for DMA transfer segments: %d\n", ret);
+		return ret;
+	}
+	return qaic_manage_pin_window(call, off, want);
+}
+
 /* Sends the message, and the rest of a continued DMA transfer; the answer is at @rsp. */
 static int qaic_manage_exchange(struct qaic_manage_call *call, void *rsp, size_t *rsp_len)
 {
@@ -347,30 +583,32 @@ static int qaic_manage_exchange(struct qaic_manage_call *call, void *rsp, size_t
 		.handle = call->priv->id,
 		.partition_id = QAIC_NNC_NO_PARTITION,
 	};
-	u64 size = call->plan.wire_len;
+	size_t size = qaic_manage_wire_size(call);
+	bool in_flight = false;
 	ssize_t len;
 	void *wbuf;
-	u32 i;
 	int ret;
 
 	do {
 		req.chunk_id = atomic_inc_return(&qdev->next_chunk_id);
 	} while (!req.chunk_id);
 
-	for (i = 0; i < call->plan.num_xfers; i++)
-		size += (u64)call->xfers[i].nsegs * sizeof(struct qaic_wire_dma_seg);
-	size = min_t(u64, size, QAIC_CNTL_MAX_REQ_LEN);
-	wbuf = kvmalloc(size, GFP_KERNEL);
+	wbuf = kvmalloc(size, GFP_KERNEL_ACCOUNT);
 	if (!wbuf)
 		return -ENOMEM;
 
 	for (;;) {
+		ret = qaic_manage_next_window(call, &req, size);
+		if (ret)
+			break;
 		len = qaic_nnc_encode(&req, wbuf, size);
 		if (len < 0) {
 			ret = len;
 			drm_dbg(drm, "manage: cannot encode message %u: %d\n", req.msgs, ret);
 			break;
 		}
+		/* Until its last part is sent, the card holds a transfer to drop. */
+		in_flight = qaic_nnc_encode_pending(&req);
 		WRITE_ONCE(call->priv->nnc_used, true);
 		call->sent = true;
 		ret = qaic_cntl_xfer(qdev->cntl, wbuf, len, rsp, rsp_len);
@@ -386,10 +624,21 @@ static int qaic_manage_exchange(struct qaic_manage_call *call, void *rsp, size_t
 			}
 			break;
 		}
+		/* The card read the window: let it go before pinning the next. */
+		qaic_manage_unpin(qdev, &call->pins[req.cont_xfer]);
+		if (fatal_signal_pending(current)) {
+			drm_dbg(drm, "manage: DMA transfer interrupted after %llu bytes\n",
+				req.cont_sent);
+			ret = -EINTR;
+			break;
+		}
 	}
 
-	/* Tell the card to drop a transfer it will not get the rest of. */
-	if (ret && req.msgs && req.cont && qaic_cntl_is_up(qdev->cntl)) {
+	/*
+	 * Tell the card to drop a transfer it will not get the rest of. On a
+	 * fatal signal the message is sent, but its answer not waited for.
+	 */
+	if (ret && in_flight && qaic_cntl_is_up(qdev->cntl)) {
 		size_t abort_len;
 
 		len = qaic_nnc_encode_abort(&req, wbuf, size);
@@ -462,20 +711,23 @@ static int qaic_manage_prepare(struct qaic_manage_call *call)
 		return ret;
 	}
 	n = call->plan.num_xfers;
-	if (n) {
-		call->xfers = kcalloc(n, sizeof(*call->xfers), GFP_KERNEL);
-		call->pins = kcalloc(n, sizeof(*call->pins), GFP_KERNEL);
-		if (!call->xfers || !call->pins)
-			return -ENOMEM;
-		ret = qaic_nnc_parse(&call->umsg, QAIC_NUM_DBC, &call->plan, call->xfers, n);
-		if (ret)
-			return ret;
-	}
-
-	return 0;
+	if (!n)
+		return 0;
+	/* Bounded by the message length. */
+	call->xfers = kcalloc(n, sizeof(*call->xfers), GFP_KERNEL_ACCOUNT);
+	call->pins = kcalloc(n, sizeof(*call->pins), GFP_KERNEL_ACCOUNT);
+	if (!call->xfers || !call->pins)
+		return -ENOMEM;
+	ret = qaic_nnc_parse(&call->umsg, QAIC_NUM_DBC, &call->plan, call->xfers, n);
+	if (ret)
+		return ret;
+	return qaic_manage_check_pins(call);
 }
 
-/* Waits for the control path, pins the transfers, allocates the rings. */
+/*
+ * Waits for the control path, pins the transfers but the last, whose
+ * windows qaic_manage_exchange() pins, and allocates the rings.
+ */
 static int qaic_manage_acquire(struct qaic_manage_call *call)
 {
 	struct qaic_device *qdev = call->qdev;
@@ -489,8 +741,8 @@ static int qaic_manage_acquire(struct qaic_manage_call *call)
 		return ret;
 	}
 
-	for (i = 0; i < call->plan.num_xfers; i++) {
-		ret = qaic_manage_pin(qdev, &call->xfers[i], &call->pins[i]);
+	for (i = 0; i + 1 < call->plan.num_xfers; i++) {
+		ret = qaic_manage_pin_whole(qdev, &call->xfers[i], &call->pins[i]);
 		if (ret)
 			return ret;
 	}

@@ -18,6 +18,11 @@
  * 2. qaic_nnc_encode() writes the first wire message. A DMA transfer whose
  *    segments do not fit sends the rest in further messages, each asked for
  *    by the device with a DMA_XFER_CONT answer (qaic_nnc_check_cont()).
+ *    The last transfer of a message need not be mapped whole: the caller
+ *    may map it a window at a time, each window starting where the bytes
+ *    sent so far end and holding what one message takes
+ *    (qaic_nnc_next_window()), so that what it pins is bounded by the
+ *    message size rather than by the transfer size.
  * 3. qaic_nnc_seal() stamps the sequence number and the CRC.
  * 4. qaic_nnc_decode() checks the device's answer, which is not trusted, and
  *    writes the user-format transactions.
@@ -252,8 +257,15 @@ fail:
 }
 EXPORT_SYMBOL_IF_KUNIT(qaic_nnc_parse);
 
-/* Checks that @xfer's segments describe exactly @size bytes. */
-static int qaic_nnc_check_segs(const struct qaic_nnc_xfer *xfer, u64 size)
+/*
+ * Checks @xfer's segments: none empty or wrapping, and together exactly the
+ * transfer; or, for a window, a part of it that starts at byte @start, where
+ * the bytes sent so far end, and does not go past its end. A window that
+ * started elsewhere would send bytes twice or skip some. Only the @last
+ * transfer of a message may be windowed: the others go whole in the first
+ * message.
+ */
+static int qaic_nnc_check_segs(const struct qaic_nnc_xfer *xfer, bool last, u64 start)
 {
 	u64 total = 0;
 	u64 end;
@@ -268,7 +280,22 @@ static int qaic_nnc_check_segs(const struct qaic_nnc_xfer *xfer, u64 size)
 		    check_add_overflow(total, seg->size, &total))
 			return -EINVAL;
 	}
-	return total == size ? 0 : -EINVAL;
+	if (!xfer->window)
+		return !xfer->win_off && total == xfer->size ? 0 : -EINVAL;
+	if (!last || xfer->win_off != start || start >= xfer->size)
+		return -EINVAL;
+	return total <= xfer->size - start ? 0 : -EINVAL;
+}
+
+/* Bytes of segments [first, first + n) of @xfer, whose sum was checked. */
+static u64 qaic_nnc_seg_bytes(const struct qaic_nnc_xfer *xfer, u32 first, u32 n)
+{
+	u64 bytes = 0;
+	u32 i;
+
+	for (i = first; i < first + n; i++)
+		bytes += xfer->segs[i].size;
+	return bytes;
 }
 
 /* Appends segments [first, first + n) of @xfer as one DMA_XFER_TO_DEV. */
@@ -317,37 +344,38 @@ static void qaic_nnc_put_activate(struct qaic_nnc_out *out, const void *trans,
 	qaic_nnc_put(out, &t.req_q_addr, sizeof(t) - sizeof(t.hdr));
 }
 
-/*
- * Decides how many segments of the last DMA transfer the first message
- * carries: all of them if everything fits in @room bytes, else as many as
- * fit once the other transfers are in. Returns -ENOSPC if not even one does.
- */
-static int qaic_nnc_split(struct qaic_nnc_req *req, size_t room, u32 *first_n)
+/* Bytes the segments of every DMA transfer but the last take. */
+static u64 qaic_nnc_others_len(const struct qaic_nnc_req *req)
 {
-	const struct qaic_nnc_xfer *last;
 	u64 others = 0;
 	u32 i;
+
+	for (i = 0; i + 1 < req->num_xfers; i++)
+		others += (u64)req->xfers[i].nsegs * QAIC_NNC_SEG_LEN;
+	return others;
+}
+
+/*
+ * Decides how many segments of the last DMA transfer the first message
+ * carries: all of them if they fit in @room bytes once the other transfers
+ * are in, else as many as fit. Returns -ENOSPC if not even one does.
+ */
+static int qaic_nnc_split(const struct qaic_nnc_req *req, size_t room, u32 *first_n)
+{
+	u64 others;
 
 	*first_n = 0;
 	if (!req->num_xfers)
 		return 0;
-	last = &req->xfers[req->num_xfers - 1];
-	for (i = 0; i + 1 < req->num_xfers; i++)
-		others += (u64)req->xfers[i].nsegs * QAIC_NNC_SEG_LEN;
-
-	if (others + (u64)last->nsegs * QAIC_NNC_SEG_LEN <= room) {
-		*first_n = last->nsegs;
-		return 0;
-	}
+	others = qaic_nnc_others_len(req);
 	if (others + QAIC_NNC_SEG_LEN > room)
 		return -ENOSPC;
-	if (!req->chunk_id)
-		return -EINVAL;
-	*first_n = (room - others) / QAIC_NNC_SEG_LEN;
+	*first_n = min_t(u64, req->xfers[req->num_xfers - 1].nsegs,
+			 (room - others) / QAIC_NNC_SEG_LEN);
 	return 0;
 }
 
-static int qaic_nnc_check_req(struct qaic_nnc_req *req, struct qaic_nnc_plan *plan)
+static int qaic_nnc_check_req(const struct qaic_nnc_req *req, struct qaic_nnc_plan *plan)
 {
 	int ret;
 
@@ -359,6 +387,29 @@ static int qaic_nnc_check_req(struct qaic_nnc_req *req, struct qaic_nnc_plan *pl
 	if (plan->activate_nelem ? !req->ring || req->ring->nelem != plan->activate_nelem :
 				   !!req->ring)
 		return -EINVAL;
+	return 0;
+}
+
+/*
+ * Appends the first @n segments of the message's last DMA transfer @x. If
+ * they do not cover it, the transfer continues in further messages under
+ * the request's chunk id, which it then must have.
+ */
+static int qaic_nnc_put_last(struct qaic_nnc_req *req, struct qaic_nnc_out *out,
+			     const struct qaic_nnc_xfer *x, u32 tag, u32 n)
+{
+	/* A window of the first message starts at byte 0. */
+	if (qaic_nnc_seg_bytes(x, 0, n) == x->size) {
+		qaic_nnc_put_xfer(out, x, tag, 0, 0, n);
+		return 0;
+	}
+	if (!req->chunk_id)
+		return -EINVAL;
+	req->cont = true;
+	req->cont_xfer = req->num_xfers - 1;
+	req->cont_tag = tag;
+	req->cont_seg = n;
+	req->cont_sent = qaic_nnc_put_xfer(out, x, tag, req->chunk_id, 0, n);
 	return 0;
 }
 
@@ -388,7 +439,7 @@ static ssize_t qaic_nnc_encode_first(struct qaic_nnc_req *req, void *buf, size_t
 	for (i = 0; i < umsg->count; i++, off += hdr.len) {
 		const void *trans = umsg->data + off;
 		const struct qaic_nnc_xfer *x;
-		u32 n;
+		bool last;
 
 		memcpy(&hdr, trans, sizeof(hdr));
 		switch (hdr.type) {
@@ -399,21 +450,17 @@ static ssize_t qaic_nnc_encode_first(struct qaic_nnc_req *req, void *buf, size_t
 		case QAIC_TRANS_DMA_XFER_FROM_USR:
 			memcpy(&xfer, trans, sizeof(xfer));
 			x = &req->xfers[k];
+			last = ++k == req->num_xfers;
 			if (x->addr != xfer.addr || x->size != xfer.size ||
-			    qaic_nnc_check_segs(x, xfer.size))
+			    qaic_nnc_check_segs(x, last, 0))
 				return -EINVAL;
-			n = x->nsegs;
-			if (++k == req->num_xfers && first_n < n) {
-				/* The last transfer continues in further messages. */
-				req->cont = true;
-				req->cont_xfer = k - 1;
-				req->cont_tag = xfer.tag;
-				req->cont_seg = first_n;
-				req->cont_sent = qaic_nnc_put_xfer(&out, x, xfer.tag, req->chunk_id,
-								   0, first_n);
-			} else {
-				qaic_nnc_put_xfer(&out, x, xfer.tag, 0, 0, n);
+			if (!last) {
+				qaic_nnc_put_xfer(&out, x, xfer.tag, 0, 0, x->nsegs);
+				break;
 			}
+			ret = qaic_nnc_put_last(req, &out, x, xfer.tag, first_n);
+			if (ret)
+				return ret;
 			break;
 		case QAIC_TRANS_ACTIVATE_FROM_USR:
 			qaic_nnc_put_activate(&out, trans, req->ring);
@@ -430,27 +477,83 @@ static ssize_t qaic_nnc_encode_next(struct qaic_nnc_req *req, void *buf, size_t 
 {
 	const struct qaic_nnc_xfer *x = &req->xfers[req->cont_xfer];
 	struct qaic_nnc_out out;
+	u32 first = req->cont_seg;
 	size_t room;
 	ssize_t len;
 	u32 n;
 
 	if (!req->cont)
 		return -EINVAL;
+	if (x->window) {
+		/* A window of its own for each message. */
+		if (qaic_nnc_check_segs(x, true, req->cont_sent))
+			return -EINVAL;
+		first = 0;
+	}
 	if (qaic_nnc_start(&out, buf, size))
 		return -ENOSPC;
 	room = out.size - out.len;
 	if (room < sizeof(struct qaic_wire_dma_xfer) + QAIC_NNC_SEG_LEN)
 		return -ENOSPC;
 	room -= sizeof(struct qaic_wire_dma_xfer);
-	n = min_t(u64, x->nsegs - req->cont_seg, room / QAIC_NNC_SEG_LEN);
+	n = min_t(u64, x->nsegs - first, room / QAIC_NNC_SEG_LEN);
 
-	req->cont_sent += qaic_nnc_put_xfer(&out, x, req->cont_tag, req->chunk_id,
-					    req->cont_seg, n);
+	req->cont_sent += qaic_nnc_put_xfer(&out, x, req->cont_tag, req->chunk_id, first, n);
 	len = qaic_nnc_finish(&out, req->handle, req->partition_id);
-	req->cont_seg += n;
-	req->cont = req->cont_seg < x->nsegs;
+	req->cont_seg = first + n;
+	req->cont = req->cont_sent < x->size;
 	return len;
 }
+
+/**
+ * qaic_nnc_next_window() - Tell where the next window of the last transfer starts.
+ * @req: The request. Before its first message, every DMA transfer but the
+ *	 last has its segments and @req->ring is set; after it, a transfer
+ *	 continues (qaic_nnc_encode_pending()).
+ * @size: Bytes of the buffer the next message will be written to, as will
+ *	  be passed to qaic_nnc_encode().
+ * @off: Out. Byte of the last transfer at which its next window must start:
+ *	 0 before the first message, else the bytes sent so far.
+ * @max_segs: Out. Segments of the window the next message has room for.
+ *
+ * For a caller that maps the last DMA transfer of a message a window at a
+ * time (&qaic_nnc_xfer.window). A window of fewer segments than
+ * @max_segs, unless it reaches the end of the transfer, leaves the message
+ * short: a device that takes a message that is not full for the last part
+ * of a transfer then misses the rest. A window of more segments is sent in
+ * part; the next window starts where that part ended.
+ *
+ * Return: 0; -EINVAL if the request has no DMA transfer or does not agree
+ * with its message, or, after the first message, nothing is pending;
+ * -ENOSPC if not even one segment fits.
+ */
+int qaic_nnc_next_window(const struct qaic_nnc_req *req, size_t size, u64 *off, u32 *max_segs)
+{
+	size_t room = min_t(size_t, size, QAIC_NNC_MAX_REQ_LEN);
+	struct qaic_nnc_plan plan;
+	u64 used;
+	int ret;
+
+	if (req->msgs) {
+		if (!req->cont)
+			return -EINVAL;
+		used = QAIC_NNC_HDR_LEN + sizeof(struct qaic_wire_dma_xfer);
+		*off = req->cont_sent;
+	} else {
+		ret = qaic_nnc_check_req(req, &plan);
+		if (ret)
+			return ret;
+		if (!req->num_xfers)
+			return -EINVAL;
+		used = plan.wire_len + qaic_nnc_others_len(req);
+		*off = 0;
+	}
+	if (used + QAIC_NNC_SEG_LEN > room)
+		return -ENOSPC;
+	*max_segs = (room - used) / QAIC_NNC_SEG_LEN;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(qaic_nnc_next_window);
 
 /**
  * qaic_nnc_encode() - Write the next wire message of a request.
@@ -460,14 +563,18 @@ static ssize_t qaic_nnc_encode_next(struct qaic_nnc_req *req, void *buf, size_t 
  * @size: Bytes at @buf; the message takes at most %QAIC_NNC_MAX_REQ_LEN.
  *
  * The first call writes the whole user message in wire format. If the
- * segments of its DMA transfers do not all fit, the last transfer carries
- * a non-zero chunk id and only its first segments; each further call,
- * made once the device asked for more, writes a message holding the next
- * segments of that transfer alone. The sequence number and CRC are left 0
- * for qaic_nnc_seal().
+ * segments of its DMA transfers do not all fit, or the last transfer is
+ * windowed and its window does not reach its end, the last transfer
+ * carries a non-zero chunk id and only its first segments; each further
+ * call, made once the device asked for more, writes a message holding the
+ * next segments of that transfer alone: those after the ones sent, or
+ * those of the window the caller mapped since, which must start where the
+ * bytes sent end. The sequence number and CRC are left 0 for
+ * qaic_nnc_seal().
  *
- * Return: bytes written, or -EINVAL if the message, the transfers or the
- * rings do not agree or nothing is pending, -ENOSPC if it cannot fit.
+ * Return: bytes written, or -EINVAL if the message, the transfers, their
+ * windows or the rings do not agree or nothing is pending, -ENOSPC if it
+ * cannot fit.
  */
 ssize_t qaic_nnc_encode(struct qaic_nnc_req *req, void *buf, size_t size)
 {

@@ -48,13 +48,21 @@ struct qaic_nnc_seg {
  * @addr: User virtual address to pin; set by qaic_nnc_parse().
  * @size: Bytes to pin; set by qaic_nnc_parse().
  * @segs: The pinned and mapped buffer, in order; set by the caller.
- * @nsegs: Entries at @segs; their sizes add up to @size.
+ * @nsegs: Entries at @segs; their sizes add up to @size, or for a window
+ *	   to at most the bytes from @win_off to @size.
+ * @win_off: Byte of the transfer at which @segs start; 0 unless @window.
+ * @window: @segs map only a window of the transfer, from @win_off on, so
+ *	    that the caller need not pin it whole. Only the last transfer of
+ *	    a message may be windowed: before each message that carries it,
+ *	    the caller maps the window qaic_nnc_next_window() asks for.
  */
 struct qaic_nnc_xfer {
 	u64 addr;
 	u64 size;
 	const struct qaic_nnc_seg *segs;
 	u32 nsegs;
+	u64 win_off;
+	bool window;
 };
 
 /**
@@ -97,11 +105,11 @@ struct qaic_nnc_plan {
  * @chunk_id: In. Non-zero id to give a transfer that continues in further
  *	      messages; unique among the user's transfers in flight.
  * @msgs: Messages encoded so far. Private to the codec, as are the rest.
- * @cont: A DMA transfer has segments left for a further message.
+ * @cont: A DMA transfer has bytes left for a further message.
  * @cont_xfer: Index in @xfers of the continued transfer.
  * @cont_tag: Its tag.
- * @cont_seg: Its first segment not sent yet.
- * @cont_sent: Its bytes sent so far.
+ * @cont_seg: Its first segment not sent yet, unless it is windowed.
+ * @cont_sent: Its bytes sent so far; where its next window must start.
  */
 struct qaic_nnc_req {
 	struct qaic_nnc_user_msg umsg;
@@ -160,6 +168,8 @@ struct qaic_nnc_answer {
 int qaic_nnc_parse(const struct qaic_nnc_user_msg *umsg, u32 num_dbc,
 		   struct qaic_nnc_plan *plan, struct qaic_nnc_xfer *xfers,
 		   u32 max_xfers);
+int qaic_nnc_next_window(const struct qaic_nnc_req *req, size_t size, u64 *off,
+			 u32 *max_segs);
 ssize_t qaic_nnc_encode(struct qaic_nnc_req *req, void *buf, size_t size);
 int qaic_nnc_check_cont(const struct qaic_nnc_req *req, const void *rsp,
 			size_t len);
@@ -176,7 +186,7 @@ int qaic_nnc_decode(const void *rsp, size_t len, struct qaic_nnc_answer *ans);
  * qaic_nnc_encode_pending() - Whether a further message must be encoded.
  * @req: The request.
  *
- * Return: true while a DMA transfer has segments that did not fit the
+ * Return: true while a DMA transfer has bytes that did not fit the
  * messages encoded so far; qaic_nnc_encode() sends them once the device
  * asked for them (qaic_nnc_check_cont()).
  */

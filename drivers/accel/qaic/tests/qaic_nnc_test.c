@@ -782,6 +782,215 @@ static void encode_cont_malformed_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, qaic_nnc_check_cont(&e->req, rsp_rcvd(test, r), r->rcvd), 0);
 }
 
+/* Windows: the last transfer mapped one message's worth at a time. */
+
+/* Makes the last transfer a window of @n segments at @segs, from byte @off. */
+static void set_window(struct enc *e, const struct qaic_nnc_seg *segs, u32 n, u64 off)
+{
+	struct qaic_nnc_xfer *x = &e->xfers[e->req.num_xfers - 1];
+
+	x->segs = segs;
+	x->nsegs = n;
+	x->win_off = off;
+	x->window = true;
+}
+
+/* Index of the segment of segs5 that starts at byte @off of the transfer. */
+static u32 segs5_at(struct kunit *test, u64 off)
+{
+	u64 at = 0;
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(segs5) && at < off; i++)
+		at += segs5[i].size;
+	KUNIT_ASSERT_EQ(test, at, off);
+	return i;
+}
+
+/*
+ * The messages of encode_continuation_test, once from the whole transfer
+ * and once from windows: byte for byte the same. The windows alternate
+ * between all the segments left, more than the message takes, and exactly
+ * what it takes.
+ */
+static void encode_window_test(struct kunit *test)
+{
+	static const size_t sizes[] = { CONT_BUF_LEN, 32 + 24 + 2 * 16, QAIC_NNC_MAX_REQ_LEN };
+	static const u32 room[] = { 2, 2, (QAIC_NNC_MAX_REQ_LEN - 32 - 24) / 16 };
+	struct enc *whole = enc_new(test);
+	struct enc *win = enc_new(test);
+	ssize_t len, wlen;
+	u32 i, first, n, max;
+	u64 off;
+
+	add_status(whole->m);
+	add_xfer(whole->m, 5, 0x40000, 0x3111);
+	enc_prepare(test, whole, segs5, ARRAY_SIZE(segs5));
+	add_status(win->m);
+	add_xfer(win->m, 5, 0x40000, 0x3111);
+	enc_prepare(test, win, NULL, 0);
+
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		KUNIT_ASSERT_EQ(test, qaic_nnc_next_window(&win->req, sizes[i], &off, &max), 0);
+		KUNIT_EXPECT_EQ(test, off, i ? whole->req.cont_sent : 0);
+		KUNIT_EXPECT_EQ(test, max, room[i]);
+		first = segs5_at(test, off);
+		n = ARRAY_SIZE(segs5) - first;
+		if (i % 2)
+			n = min(n, max);
+		set_window(win, segs5 + first, n, off);
+
+		len = qaic_nnc_encode(&whole->req, whole->buf, sizes[i]);
+		wlen = qaic_nnc_encode(&win->req, win->buf, sizes[i]);
+		KUNIT_ASSERT_GT(test, len, 0);
+		KUNIT_ASSERT_EQ(test, wlen, len);
+		KUNIT_EXPECT_MEMEQ(test, win->buf, whole->buf, len);
+		KUNIT_EXPECT_EQ(test, win->req.cont_sent, whole->req.cont_sent);
+		KUNIT_ASSERT_EQ(test, qaic_nnc_encode_pending(&win->req),
+				qaic_nnc_encode_pending(&whole->req));
+		if (!qaic_nnc_encode_pending(&win->req))
+			break;
+		KUNIT_ASSERT_EQ(test, check_cont(test, win, 0x77, whole->req.cont_sent), 1);
+	}
+	KUNIT_EXPECT_EQ(test, i, ARRAY_SIZE(sizes) - 1);
+	KUNIT_EXPECT_FALSE(test, qaic_nnc_encode_pending(&win->req));
+	KUNIT_EXPECT_EQ(test, qaic_nnc_next_window(&win->req, QAIC_NNC_MAX_REQ_LEN, &off, &max),
+			-EINVAL);
+
+	/* A window that covers the transfer goes as one, without a chunk id. */
+	win = enc_new(test);
+	add_xfer(win->m, 5, 0x40000, 0x3111);
+	enc_prepare(test, win, NULL, 0);
+	win->req.chunk_id = 0;
+	set_window(win, segs5, ARRAY_SIZE(segs5), 0);
+	len = qaic_nnc_encode(&win->req, win->buf, QAIC_NNC_MAX_REQ_LEN);
+	KUNIT_ASSERT_EQ(test, len, 32 + 24 + 5 * 16);
+	expect_xfer(test, win, 32, 5, 0, segs5, 5);
+	KUNIT_EXPECT_FALSE(test, qaic_nnc_encode_pending(&win->req));
+}
+
+/*
+ * A request for the transfer of encode_continuation_test whose first
+ * message carries a window of segs5[0..2), 0x3000 bytes, and whose second
+ * window is the rest: @segs, @n, from byte @off.
+ */
+static int window_second(struct kunit *test, const struct qaic_nnc_seg *segs, u32 n, u64 off)
+{
+	struct enc *e = enc_new(test);
+
+	add_xfer(e->m, 5, 0x40000, 0x3111);
+	enc_prepare(test, e, NULL, 0);
+	set_window(e, segs5, 2, 0);
+	KUNIT_EXPECT_EQ(test, qaic_nnc_encode(&e->req, e->buf, QAIC_NNC_MAX_REQ_LEN),
+			32 + 24 + 2 * 16);
+	KUNIT_EXPECT_TRUE(test, qaic_nnc_encode_pending(&e->req));
+	KUNIT_EXPECT_EQ(test, check_cont(test, e, 0x77, 0x3000), 1);
+	set_window(e, segs, n, off);
+	return qaic_nnc_encode(&e->req, e->buf, QAIC_NNC_MAX_REQ_LEN);
+}
+
+/* Encodes a first message whose only transfer is a window. */
+static ssize_t window_first(struct kunit *test, u64 size, const struct qaic_nnc_seg *segs,
+			    u32 n, u64 off)
+{
+	struct enc *e = enc_new(test);
+
+	add_xfer(e->m, 5, 0x40000, size);
+	enc_prepare(test, e, NULL, 0);
+	set_window(e, segs, n, off);
+	return qaic_nnc_encode(&e->req, e->buf, QAIC_NNC_MAX_REQ_LEN);
+}
+
+static void encode_window_past_size_test(struct kunit *test)
+{
+	struct qaic_nnc_seg *segs = kunit_kmalloc(test, sizeof(segs5), GFP_KERNEL);
+	struct qaic_nnc_seg rest = { .addr = 0x20000, .size = 0x111 };
+
+	KUNIT_ASSERT_NOT_NULL(test, segs);
+	memcpy(segs, segs5, sizeof(segs5));
+
+	/* The first window: 0x3111 bytes, of a transfer of 0x3111, or 0x3110. */
+	KUNIT_EXPECT_EQ(test, window_first(test, 0x3111, segs5, 5, 0), 32 + 24 + 5 * 16);
+	KUNIT_EXPECT_EQ(test, window_first(test, 0x3110, segs5, 5, 0), -EINVAL);
+	KUNIT_EXPECT_GT(test, window_first(test, 0x3110, segs5, 4, 0), 0);
+
+	/* A later window that ends on the last byte, or one past it. */
+	KUNIT_EXPECT_EQ(test, window_second(test, segs + 2, 3, 0x3000), 32 + 24 + 3 * 16);
+	segs[4].size++;
+	KUNIT_EXPECT_EQ(test, window_second(test, segs + 2, 3, 0x3000), -EINVAL);
+	KUNIT_EXPECT_EQ(test, window_second(test, &rest, 1, 0x3000), 32 + 24 + 16);
+	rest.size++;
+	KUNIT_EXPECT_EQ(test, window_second(test, &rest, 1, 0x3000), -EINVAL);
+}
+
+static void encode_window_start_test(struct kunit *test)
+{
+	/* The first window starts at byte 0. */
+	KUNIT_EXPECT_GT(test, window_first(test, 0x3111, segs5 + 1, 2, 0), 0);
+	KUNIT_EXPECT_EQ(test, window_first(test, 0x3111, segs5 + 1, 2, 0x1000), -EINVAL);
+
+	/* A later one where the bytes sent end, 0x3000: not before, not after. */
+	KUNIT_EXPECT_EQ(test, window_second(test, segs5 + 2, 3, 0x3000), 32 + 24 + 3 * 16);
+	KUNIT_EXPECT_EQ(test, window_second(test, segs5 + 2, 3, 0x2fff), -EINVAL);
+	KUNIT_EXPECT_EQ(test, window_second(test, segs5 + 2, 3, 0x3001), -EINVAL);
+	/* The first window again: the caller did not map the next one. */
+	KUNIT_EXPECT_EQ(test, window_second(test, segs5, 2, 0), -EINVAL);
+}
+
+static void encode_window_rules_test(struct kunit *test)
+{
+	struct enc *e;
+	u32 pass, max;
+	u64 off;
+
+	for (pass = 0; pass < 2; pass++) {
+		/* Only the last transfer may be windowed. */
+		e = enc_new(test);
+		add_xfer(e->m, 1, 0x10000, 0x3000);
+		add_xfer(e->m, 2, 0x40000, 0x3111);
+		enc_prepare(test, e, segs3, ARRAY_SIZE(segs3));
+		set_window(e, segs5, ARRAY_SIZE(segs5), 0);
+		if (pass)
+			e->xfers[0].window = true;
+		KUNIT_EXPECT_EQ(test, qaic_nnc_encode(&e->req, e->buf, QAIC_NNC_MAX_REQ_LEN),
+				pass ? -EINVAL : 32 + 2 * 24 + 8 * 16);
+
+		/* A window short of the end needs a chunk id to go on. */
+		e = enc_new(test);
+		add_xfer(e->m, 2, 0x40000, 0x3111);
+		enc_prepare(test, e, NULL, 0);
+		set_window(e, segs5, 3, 0);
+		if (pass)
+			e->req.chunk_id = 0;
+		KUNIT_EXPECT_EQ(test, qaic_nnc_encode(&e->req, e->buf, QAIC_NNC_MAX_REQ_LEN),
+				pass ? -EINVAL : 32 + 24 + 3 * 16);
+		if (pass)
+			KUNIT_EXPECT_FALSE(test, qaic_nnc_encode_pending(&e->req));
+		else
+			KUNIT_EXPECT_TRUE(test, qaic_nnc_encode_pending(&e->req));
+
+		/* The first window's room: what the other transfers leave. */
+		e = enc_new(test);
+		add_all(e->m);
+		add_xfer(e->m, 2, 0x40000, 0x3111);
+		enc_prepare(test, e, segs3, ARRAY_SIZE(segs3));
+		KUNIT_ASSERT_EQ(test, qaic_nnc_next_window(&e->req, 32 + 16 + 24 + 48 + 40 + 8 +
+							   24 + 15 + 16 * pass, &off, &max),
+				pass ? 0 : -ENOSPC);
+		if (pass) {
+			KUNIT_EXPECT_EQ(test, off, 0);
+			KUNIT_EXPECT_EQ(test, max, 1);
+		}
+	}
+
+	/* A request with no transfer has no window. */
+	e = enc_new(test);
+	add_status(e->m);
+	enc_prepare(test, e, NULL, 0);
+	KUNIT_EXPECT_EQ(test, qaic_nnc_next_window(&e->req, QAIC_NNC_MAX_REQ_LEN, &off, &max),
+			-EINVAL);
+}
+
 /* Encode: requests that do not agree with their message. */
 struct encode_case {
 	const char *name;
@@ -1513,6 +1722,10 @@ static struct kunit_case qaic_nnc_encode_cases[] = {
 	KUNIT_CASE(encode_all_test),
 	KUNIT_CASE(encode_continuation_test),
 	KUNIT_CASE(encode_cont_malformed_test),
+	KUNIT_CASE(encode_window_test),
+	KUNIT_CASE(encode_window_past_size_test),
+	KUNIT_CASE(encode_window_start_test),
+	KUNIT_CASE(encode_window_rules_test),
 	KUNIT_CASE_PARAM(encode_rule_test, encode_rule_gen_params),
 	KUNIT_CASE(encode_abort_test),
 	KUNIT_CASE(encode_terminate_test),
