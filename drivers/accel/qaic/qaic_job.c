@@ -46,9 +46,11 @@
 
 /*
  * Most objects one execute queues. All of them are locked at once, and the
- * array of entries must stay a small allocation.
+ * array of entries must stay a small allocation. Lockdep counts the
+ * reservation locks of one acquire context in 11 bits: past 2047 it WARNs
+ * and turns itself off, which no user may cause.
  */
-#define QAIC_EXECUTE_MAX	4096
+#define QAIC_EXECUTE_MAX	1024
 
 /**
  * qaic_execute_copy_entries() - Copy in the entries of an execute, as partial ones.

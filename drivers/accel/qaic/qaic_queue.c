@@ -143,6 +143,16 @@ static u32 qaic_us_between(ktime_t from, ktime_t to)
 	return clamp_t(s64, us, 0, U32_MAX);
 }
 
+/* A job that never reached the device: only its error is news, for WAIT_BO. */
+static void qaic_job_note_error(struct qaic_job *job)
+{
+	struct qaic_bo *bo = job->bo;
+
+	spin_lock(&bo->stats_lock);
+	bo->last_error = job->error;
+	spin_unlock(&bo->stats_lock);
+}
+
 /* Takes @job off the ring; @done collects the jobs to signal. */
 static void qaic_queue_retire(struct qaic_queue *q, struct qaic_job *job, int error,
 			      struct list_head *done)
@@ -158,10 +168,7 @@ static void qaic_queue_retire(struct qaic_queue *q, struct qaic_job *job, int er
 	q->hang_head = job->ring_end;
 	list_move_tail(&job->node, done);
 	if (job->nop) {
-		/* It never ran: only its error is news. */
-		spin_lock(&bo->stats_lock);
-		bo->last_error = job->error;
-		spin_unlock(&bo->stats_lock);
+		qaic_job_note_error(job);
 		return;
 	}
 	q->ids[job->req_id & q->id_mask] = NULL;
@@ -253,16 +260,11 @@ static void qaic_queue_response(struct qaic_queue *q, u32 index, struct list_hea
 }
 
 /* Retires what the device completed: one RSPTP read, one RSPHP write. */
-static void qaic_queue_complete(struct qaic_queue *q)
+static void qaic_queue_reap(struct qaic_queue *q, struct list_head *done)
 {
-	LIST_HEAD(done);
 	u32 head, tail;
 
-	guard(mutex)(&q->lock);
-
-	/* Teardown retired everything; the device's word no longer counts. */
-	if (q->dead)
-		return;
+	lockdep_assert_held(&q->lock);
 
 	tail = readl(q->regs + QAIC_DBC_RSPTP);
 	if (tail >= q->nelem) {
@@ -271,12 +273,25 @@ static void qaic_queue_complete(struct qaic_queue *q)
 		return;
 	}
 	for (head = q->rsp_head; head != tail; head = qaic_queue_next(q, head))
-		qaic_queue_response(q, head, &done);
+		qaic_queue_response(q, head, done);
 	if (head == q->rsp_head)
 		return;
 
 	q->rsp_head = head;
 	writel(head, q->regs + QAIC_DBC_RSPHP);
+}
+
+static void qaic_queue_complete(struct qaic_queue *q)
+{
+	LIST_HEAD(done);
+
+	guard(mutex)(&q->lock);
+
+	/* Teardown retired everything; the device's word no longer counts. */
+	if (q->dead)
+		return;
+
+	qaic_queue_reap(q, &done);
 	qaic_queue_signal(q, &done);
 }
 
@@ -394,6 +409,14 @@ static void qaic_queue_check(struct qaic_queue *q, struct list_head *done)
 	lockdep_assert_held(&q->lock);
 
 	if (q->dead || list_empty(&q->inflight))
+		return;
+
+	/*
+	 * A completion interrupt may have been lost, or its RSPTP read have
+	 * come back garbled: look at the responses again before deciding.
+	 */
+	qaic_queue_reap(q, done);
+	if (list_empty(&q->inflight))
 		return;
 
 	head = readl(q->regs + QAIC_DBC_REQHP);
@@ -734,6 +757,7 @@ void qaic_queue_destroy(struct qaic_device *qdev, struct qaic_dbc *dbc)
 		if (job->ran || dma_fence_is_signaled(job->hw_fence))
 			continue;
 		job->error = -ECANCELED;
+		qaic_job_note_error(job);
 		list_add_tail(&job->node, &done);
 	}
 	qaic_queue_signal(q, &done);
