@@ -90,7 +90,7 @@ void *igt_qaic_unmapped_ptr(void);
 #define IGT_QAIC_DEV_MEM_SIZE	(256ull << 20)
 
 /* Most entries EXECUTE_BO and PARTIAL_EXECUTE_BO take in one call */
-#define IGT_QAIC_MAX_EXEC_COUNT	4096
+#define IGT_QAIC_MAX_EXEC_COUNT	1024
 
 /* Default of the job_timeout_ms module parameter */
 #define IGT_QAIC_JOB_TIMEOUT_MS	2000

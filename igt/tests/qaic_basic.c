@@ -73,6 +73,14 @@
  * SUBTEST: unload-busy
  * Description: Check that the module cannot be unloaded while a file is open.
  * Run type: FULL
+ *
+ * SUBTEST: file-id-unique
+ * Description: Check that a file never gets the id of another open file, nor its DBCs.
+ * Run type: FULL
+ *
+ * SUBTEST: file-id-wrap
+ * Description: Check that file ids wrap past the largest one and stay apart.
+ * Run type: FULL
  */
 
 IGT_TEST_DESCRIPTION("Basic checks of the qaic accel driver: its files and bad ioctls.");
@@ -81,6 +89,10 @@ IGT_TEST_DESCRIPTION("Basic checks of the qaic accel driver: its files and bad i
 
 /* Values of qaic_attach_slice_hdr.dir, the kernel's enum dma_data_direction */
 #define QAIC_DIR_TO_DEVICE 1
+
+/* For the tests that run jobs */
+#define QUEUE_SIZE 64
+#define DEV_ADDR 0x100000
 
 /*
  * The file works: the device answers DRM_IOCTL_VERSION as qaic, and a driver
@@ -337,6 +349,155 @@ static void test_unload_busy(void)
 	close(fd);
 }
 
+/*
+ * The file ids of a card: the user handle of each open file in the card's
+ * control protocol, which owns the DBCs the file activates. The driver
+ * hands them out cyclically, and debugfs shows and sets where the next
+ * search starts: after an open, one past the id the file got.
+ */
+static void next_file_id_path(int fd, char *path, size_t size)
+{
+	char dev[64], link[PATH_MAX];
+	const char *pci;
+	struct stat st;
+	ssize_t len;
+
+	/* The accel node's device is the PCI function, named as in debugfs */
+	igt_assert_eq(fstat(fd, &st), 0);
+	snprintf(dev, sizeof(dev), "/sys/dev/char/%u:%u/device",
+		 major(st.st_rdev), minor(st.st_rdev));
+	len = readlink(dev, link, sizeof(link) - 1);
+	igt_assert_f(len > 0, "readlink(%s): %s\n", dev, strerror(errno));
+	link[len] = '\0';
+	pci = strrchr(link, '/');
+	pci = pci ? pci + 1 : link;
+	snprintf(path, size, "/sys/kernel/debug/accel/%s/next_file_id", pci);
+
+	igt_require_f(access(path, R_OK | W_OK) == 0, "no %s: %s\n", path,
+		      strerror(errno));
+}
+
+static uint32_t next_file_id_read(const char *path)
+{
+	char buf[32] = "";
+	unsigned long id;
+	ssize_t len;
+	char *end;
+	int dfd;
+
+	dfd = open(path, O_RDONLY);
+	igt_assert_fd(dfd);
+	len = read(dfd, buf, sizeof(buf) - 1);
+	close(dfd);
+	igt_assert_lt(0, len);
+	id = strtoul(buf, &end, 0);
+	igt_assert_f(end != buf && id <= UINT32_MAX, "%s reads \"%s\"\n",
+		     path, buf);
+
+	return id;
+}
+
+static void next_file_id_write(const char *path, uint32_t id)
+{
+	char buf[32];
+	int dfd, len;
+
+	len = snprintf(buf, sizeof(buf), "%u\n", id);
+	dfd = open(path, O_WRONLY);
+	igt_assert_fd(dfd);
+	igt_assert_eq(write(dfd, buf, len), len);
+	close(dfd);
+	igt_assert_eq_u32(next_file_id_read(path), id);
+}
+
+/* Opens a file and tells its id, which nothing else may open meanwhile. */
+static int open_with_id(const char *path, uint32_t *id)
+{
+	int fd = __igt_qaic_open();
+
+	igt_assert_fd(fd);
+	*id = next_file_id_read(path) - 1;
+
+	return fd;
+}
+
+/* The DBC of another file is out of reach of @fd. */
+static void check_foreign_dbc(int fd, uint32_t dbc)
+{
+	uint32_t handle = igt_qaic_create_bo(fd, BO_SIZE);
+
+	igt_assert_eq(__igt_qaic_attach_simple(fd, handle, dbc,
+					       QAIC_DIR_TO_DEVICE, BO_SIZE,
+					       DEV_ADDR), -EPERM);
+	igt_assert_eq(__igt_qaic_execute_bo(fd, dbc, handle,
+					    QAIC_DIR_TO_DEVICE), -EPERM);
+	igt_assert_eq(__igt_qaic_wait(fd, handle, dbc, 0), -EPERM);
+	igt_assert_eq(__igt_qaic_deactivate(fd, dbc), -EPERM);
+	gem_close(fd, handle);
+}
+
+/*
+ * B's search for an id starts at A's, which A still holds: B gets another
+ * one. Had it got A's, it would own A's DBC too.
+ */
+static void test_file_id_unique(int fd)
+{
+	uint32_t a_id, b_id, a_dbc, b_dbc;
+	char path[PATH_MAX];
+	int a, b;
+
+	next_file_id_path(fd, path, sizeof(path));
+	a = open_with_id(path, &a_id);
+	a_dbc = igt_qaic_activate(a, QUEUE_SIZE);
+
+	next_file_id_write(path, a_id);
+	b = open_with_id(path, &b_id);
+	igt_info("file A has id %u, file B %u\n", a_id, b_id);
+	igt_assert_neq_u32(b_id, a_id);
+
+	check_foreign_dbc(b, a_dbc);
+	b_dbc = igt_qaic_activate(b, QUEUE_SIZE);
+	igt_assert_neq_u32(b_dbc, a_dbc);
+	check_foreign_dbc(a, b_dbc);
+
+	igt_qaic_round_trip(a, a_dbc, DEV_ADDR, BO_SIZE, 1);
+	igt_qaic_round_trip(b, b_dbc, DEV_ADDR, BO_SIZE, 2);
+
+	close(b);
+	close(a);
+}
+
+/*
+ * C gets the largest id, D the first free one after the wrap (not 0, which
+ * names no file). Each works on its own DBC and cannot reach the other's.
+ */
+static void test_file_id_wrap(int fd)
+{
+	uint32_t c_id, d_id, c_dbc, d_dbc;
+	char path[PATH_MAX];
+	int c, d;
+
+	next_file_id_path(fd, path, sizeof(path));
+	next_file_id_write(path, UINT32_MAX);
+	c = open_with_id(path, &c_id);
+	d = open_with_id(path, &d_id);
+	igt_info("file C has id %u, file D %u\n", c_id, d_id);
+	igt_assert_eq_u32(c_id, UINT32_MAX);
+	igt_assert_neq_u32(d_id, 0);
+	igt_assert_neq_u32(d_id, c_id);
+
+	c_dbc = igt_qaic_activate(c, QUEUE_SIZE);
+	d_dbc = igt_qaic_activate(d, QUEUE_SIZE);
+	igt_assert_neq_u32(c_dbc, d_dbc);
+	igt_qaic_round_trip(c, c_dbc, DEV_ADDR, BO_SIZE, 3);
+	igt_qaic_round_trip(d, d_dbc, DEV_ADDR, BO_SIZE, 4);
+	check_foreign_dbc(c, d_dbc);
+	check_foreign_dbc(d, c_dbc);
+
+	close(d);
+	close(c);
+}
+
 igt_main
 {
 	int fd = -1;
@@ -396,6 +557,14 @@ igt_main
 	igt_describe("Check that the module cannot be unloaded while a file is open.");
 	igt_subtest("unload-busy")
 		test_unload_busy();
+
+	igt_describe("Check that a file never gets the id of another open file, nor its DBCs.");
+	igt_subtest("file-id-unique")
+		test_file_id_unique(fd);
+
+	igt_describe("Check that file ids wrap past the largest one and stay apart.");
+	igt_subtest("file-id-wrap")
+		test_file_id_wrap(fd);
 
 	igt_fixture {
 		close(fd);

@@ -80,11 +80,11 @@
  * Run type: FULL
  *
  * SUBTEST: exec-count-too-large
- * Description: Check that EXECUTE_BO refuses more than 4096 entries with EINVAL.
+ * Description: Check that EXECUTE_BO refuses more than 1024 entries with EINVAL.
  * Run type: FULL
  *
  * SUBTEST: partial-count-too-large
- * Description: Check that PARTIAL_EXECUTE_BO refuses more than 4096 entries with EINVAL.
+ * Description: Check that PARTIAL_EXECUTE_BO refuses more than 1024 entries with EINVAL.
  * Run type: FULL
  *
  * SUBTEST: exec-bad-dbc
@@ -825,10 +825,10 @@ static void test_count_too_large(bool partial)
 		  partial, "count 2^32 - 1");
 	check_ret(exec_raw(t.fd, t.dbc, partial, NULL, 0x80000000u), EINVAL,
 		  partial, "count 2^31");
-	/* 4096 is allowed: this one gets as far as reading the data */
+	/* 1024 is allowed: this one gets as far as reading the data */
 	check_ret(exec_raw(t.fd, t.dbc, partial, NULL,
 			   IGT_QAIC_MAX_EXEC_COUNT), EFAULT, partial,
-		  "count 4096, data NULL");
+		  "count 1024, data NULL");
 	close(t.fd);
 }
 
@@ -1119,7 +1119,7 @@ igt_main
 	} errors[] = {
 		{ "count-zero", "refuses 0 entries with EINVAL",
 		  test_count_zero },
-		{ "count-too-large", "refuses more than 4096 entries with EINVAL",
+		{ "count-too-large", "refuses more than 1024 entries with EINVAL",
 		  test_count_too_large },
 		{ "bad-dbc", "refuses a DBC id of 16 or more with EINVAL",
 		  test_bad_dbc },

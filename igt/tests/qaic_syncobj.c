@@ -70,7 +70,7 @@
  * Run type: FULL
  *
  * SUBTEST: invalid-count
- * Description: Check that 0 or more than 4096 entries are refused with -EINVAL.
+ * Description: Check that 0 or more than 1024 entries are refused with -EINVAL.
  * Run type: FULL
  *
  * SUBTEST: invalid-dbc
@@ -714,7 +714,7 @@ static void test_too_many_in_syncs(const struct data *d)
 
 static void test_invalid_count(const struct data *d)
 {
-	static const uint32_t counts[] = { 0, 4097, ~0u };
+	static const uint32_t counts[] = { 0, 1025, 4097, ~0u };
 	struct bad_submit b;
 
 	bad_init(d, &b);
@@ -1011,7 +1011,7 @@ igt_main
 	igt_subtest("too-many-in-syncs")
 		test_too_many_in_syncs(&d);
 
-	igt_describe("Check that 0 or more than 4096 entries are refused with -EINVAL.");
+	igt_describe("Check that 0 or more than 1024 entries are refused with -EINVAL.");
 	igt_subtest("invalid-count")
 		test_invalid_count(&d);
 
