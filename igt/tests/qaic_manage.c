@@ -104,6 +104,10 @@
  * Description: Check that many DMA transfers that together pin too much are refused.
  * Run type: FULL
  *
+ * SUBTEST: dma-xfer-size-max
+ * Description: Check that a DMA transfer of 2^64 - 1 bytes at address 0 is refused.
+ * Run type: FULL
+ *
  * SUBTEST: dma-xfer-signal
  * Description: Check that a fatal signal ends a huge DMA transfer at once.
  * Run type: FULL
@@ -943,6 +947,23 @@ static void test_dma_xfer_noreserve(int fd, unsigned int count, uint64_t size)
 	munmap(ptr, map_size);
 }
 
+/*
+ * The largest transfer that does not wrap: address 0, size 2^64 - 1, in
+ * front of a good one so that it is pinned whole. Its page count must not
+ * wrap to 0 either (found by qaic-fuzz: 0 pages passed the pin bound and
+ * reached pin_user_pages_fast(), which WARNs).
+ */
+static void test_dma_xfer_size_max(int fd)
+{
+	static uint8_t buf[64];
+	struct igt_qaic_msg msg;
+
+	igt_qaic_msg_init(&msg);
+	igt_qaic_msg_dma_xfer(&msg, 1, 0, UINT64_MAX);
+	igt_qaic_msg_dma_xfer(&msg, 2, to_user_pointer(buf), sizeof(buf));
+	manage_err(fd, &msg, EINVAL);
+}
+
 /* What the child of test_dma_xfer_signal() reports, in shared memory */
 struct xfer_signal_report {
 	uint32_t attempts;		/* transfers that returned */
@@ -1572,6 +1593,10 @@ igt_main
 			test_dma_xfer_noreserve(fd, noreserve[i].count,
 						noreserve[i].size);
 	}
+
+	igt_describe("Check that a DMA transfer of 2^64 - 1 bytes at address 0 is refused.");
+	igt_subtest("dma-xfer-size-max")
+		test_dma_xfer_size_max(fd);
 
 	igt_describe("Check that a fatal signal ends a huge DMA transfer at once.");
 	igt_subtest("dma-xfer-signal")

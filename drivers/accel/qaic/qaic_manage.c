@@ -180,9 +180,15 @@ struct qaic_manage_stale_ring {
 };
 
 /* Pages that hold @size bytes from user address @addr, which does not wrap. */
+/*
+ * Pages the @size bytes at @addr touch. Written so that it cannot wrap: a
+ * size near 2^64 at an address in page 0 does not wrap in the codec's
+ * check, but rounding offset + size up would (and give 0 pages).
+ */
 static u64 qaic_manage_npages(u64 addr, u64 size)
 {
-	return DIV_ROUND_UP_ULL(offset_in_page(addr) + size, PAGE_SIZE);
+	return (size >> PAGE_SHIFT) +
+	       DIV_ROUND_UP(offset_in_page(addr) + (size & ~PAGE_MASK), PAGE_SIZE);
 }
 
 /* Unmaps @pin and frees its segments; its pages stay pinned. */
