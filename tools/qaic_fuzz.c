@@ -1,0 +1,4969 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * qaic-fuzz: a structure-aware fuzzer of the qaic uapi.
+ *
+ *   qaic-fuzz [--seed S] [--ops N] [--procs P] [--device PATH]
+ *             [--watchdog SECS] [--verbose]
+ *
+ * P worker processes (default 2) run about N/P operations each (default N
+ * 20000) on the device (default /dev/accel/accel0). Each worker keeps a
+ * model of what it owns: up to three open files of the device and dup'ed
+ * descriptors of them, buffer objects (size, slicing: DBC and direction),
+ * the DMA Bridge Channels it activated, syncobjs, mappings, dma-bufs and
+ * sync_files. About half of the operations are built from the model to be
+ * valid, so that they reach the deep code; the others break one or more
+ * fields: boundary values, flipped bits, non-zero pads, freed handles,
+ * handles of another file, DBCs out of range or not owned, user pointers
+ * NULL, unmapped, read-only or straddling into an unmapped page.
+ *
+ * Besides every qaic ioctl (MANAGE with activate, deactivate, status,
+ * passthrough and DMA transfer transactions), the workers close GEM
+ * handles, share objects through PRIME (also between their own files),
+ * use syncobjs (binary and timeline) and sync_files, map, touch and unmap
+ * objects, close and reopen files with work in flight, fork children that
+ * do a few operations on the inherited files and _exit() with work in
+ * flight, run bursts of operations in two threads sharing the files, and
+ * now and then exit early with work in flight (the parent starts them
+ * again where they stopped).
+ *
+ * Everything a worker does derives from the seed and its index
+ * (xorshift64*, seeded with splitmix64): "qaic-fuzz: seed S ops N procs P",
+ * the first line, is enough to replay a run. The sequence of operations
+ * of each process depends on that alone; their arguments come from the
+ * model too, so from the kernel's answers, which may differ from run to
+ * run. --verbose prints every operation and ioctl result (the operations
+ * also go to /dev/kmsg, to line them up with the kernel log).
+ *
+ * Errors are expected and counted per ioctl and errno. A run fails on: a
+ * worker that crashed, or that spent more than 60 s (--watchdog) in one
+ * operation or in exiting (all are killed then, their kernel stacks
+ * printed); EFAULT from an operation built to be valid; ENOTTY
+ * from a qaic or DRM ioctl on a qaic file; a "must succeed" operation that
+ * failed (CREATE_BO of at most 1 MiB, MMAP_BO and mmap() of a live object,
+ * GEM_CLOSE of a live handle, SYNCOBJ_CREATE, a STATUS request, an activate
+ * that the card did not refuse for want of a free DBC); or one of the
+ * checks after the workers are gone: every DBC can be activated again, and
+ * MemAvailable and Slab are back within a tolerance. A MANAGE that returns
+ * 0 or ECANCELED must leave a well-formed answer. The last line is
+ * "N passed, N failed" over those checks. Kernel reports (WARN, KASAN,
+ * lockdep...) are for tests/uml/run to find in the kernel log.
+ *
+ * Workers leave each other DBCs: each holds at most (16 - 4) / P (1 to 4),
+ * and gives one back before it asks for another, as a runtime does: the
+ * deactivate transaction with the firmware's release (EMU_PT_DEACTIVATE
+ * of the emulated card) in front of it; a deactivate alone leaves the DBC
+ * held until the file is closed. The syncobj ioctls of the DRM core get
+ * handle counts of at most 64 Ki: above 1 Mi, drm_syncobj_array_find()'s
+ * kmalloc_array() makes the page allocator WARN, a DRM core matter that
+ * would end every run.
+ *
+ * Copyright (c) 2026 The qaic authors.
+ */
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/eventfd.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/dma-buf.h>
+#include <linux/sync_file.h>
+
+#include <xf86drm.h>
+#include <drm/qaic_accel.h>
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define KIB		1024ull
+#define MIB		(1024ull * 1024)
+#define PAGE		4096u
+
+/* DMA directions of ATTACH_SLICE_BO and EXECUTE_BO. */
+#define DIR_TO_DEV	1
+#define DIR_FROM_DEV	2
+
+#define NUM_DBC		16
+/* Device memory behind the DBCs of the emulated card: 256 MiB at 0. */
+#define DEV_MEM		(256 * MIB)
+/* Largest object a valid operation creates. */
+#define BO_VALID_MAX	MIB
+
+/* Passthrough requests of the emulated card's manager (tests/emu/manager.h). */
+#define EMU_PT_ECHO		1
+#define EMU_PT_XFER_SUM		2
+#define EMU_PT_XFER_EXPECT	3
+#define EMU_PT_DEACTIVATE	4
+#define EMU_PT_HANG_DBC		5
+#define EMU_PT_DBC_COUNTERS	6
+#define EMU_PT_MEMCPY_BW	7
+/* Activate refused: every DBC is in use. */
+#define EMU_NNC_E_NO_DBC	7
+
+/* What a worker holds at most. */
+#define MAX_WORKERS	32
+#define MAX_FILES	3
+#define MAX_FDS		2	/* per file: the one open() gave, and a dup */
+#define MAX_BOS		64
+#define MAX_DBCS	NUM_DBC	/* per file: whatever the card grants is recorded */
+#define MAX_SOBJS	12	/* per file */
+#define MAX_MAPS	24
+#define MAX_XFDS	8	/* dma-bufs; sync_files and syncobj files */
+#define NFREED		16
+#define MAX_FAIL	32
+
+/* An operation that takes longer than this is a hang (--watchdog). */
+static uint64_t watchdog_ms = 60000;
+/* Exit status of a worker that stopped early, to be started again. */
+#define EXIT_RESTART	42
+
+/* ------------------------------------------------------------- stats */
+
+enum ioc {
+	IOC_MANAGE,
+	IOC_CREATE_BO,
+	IOC_MMAP_BO,
+	IOC_ATTACH,
+	IOC_EXECUTE,
+	IOC_PARTIAL,
+	IOC_WAIT,
+	IOC_PERF,
+	IOC_DETACH,
+	IOC_SUBMIT,
+	IOC_GEM_CLOSE,
+	IOC_PRIME_H2FD,
+	IOC_PRIME_FD2H,
+	IOC_SO_CREATE,
+	IOC_SO_DESTROY,
+	IOC_SO_WAIT,
+	IOC_SO_TWAIT,
+	IOC_SO_SIGNAL,
+	IOC_SO_TSIGNAL,
+	IOC_SO_RESET,
+	IOC_SO_H2FD,
+	IOC_SO_FD2H,
+	IOC_SO_QUERY,
+	IOC_SO_TRANSFER,
+	IOC_SO_EVENTFD,
+	IOC_DMABUF_EXPORT,
+	IOC_DMABUF_IMPORT,
+	IOC_DMABUF_SYNC,
+	IOC_SYNC_INFO,
+	IOC_VERSION,
+	IOC_GET_CAP,
+	/* Not valid ioctl numbers: ENOTTY is fine. */
+	IOC_BAD,
+	/* System calls. */
+	SYS_OPEN,
+	SYS_DUP,
+	SYS_CLOSE,
+	SYS_MMAP,
+	SYS_MUNMAP,
+	SYS_POLL,
+	NIOC
+};
+
+static const char *const ioc_names[NIOC] = {
+	[IOC_MANAGE] = "QAIC_MANAGE",
+	[IOC_CREATE_BO] = "QAIC_CREATE_BO",
+	[IOC_MMAP_BO] = "QAIC_MMAP_BO",
+	[IOC_ATTACH] = "QAIC_ATTACH_SLICE_BO",
+	[IOC_EXECUTE] = "QAIC_EXECUTE_BO",
+	[IOC_PARTIAL] = "QAIC_PARTIAL_EXECUTE_BO",
+	[IOC_WAIT] = "QAIC_WAIT_BO",
+	[IOC_PERF] = "QAIC_PERF_STATS_BO",
+	[IOC_DETACH] = "QAIC_DETACH_SLICE_BO",
+	[IOC_SUBMIT] = "QAIC_SUBMIT",
+	[IOC_GEM_CLOSE] = "GEM_CLOSE",
+	[IOC_PRIME_H2FD] = "PRIME_HANDLE_TO_FD",
+	[IOC_PRIME_FD2H] = "PRIME_FD_TO_HANDLE",
+	[IOC_SO_CREATE] = "SYNCOBJ_CREATE",
+	[IOC_SO_DESTROY] = "SYNCOBJ_DESTROY",
+	[IOC_SO_WAIT] = "SYNCOBJ_WAIT",
+	[IOC_SO_TWAIT] = "SYNCOBJ_TIMELINE_WAIT",
+	[IOC_SO_SIGNAL] = "SYNCOBJ_SIGNAL",
+	[IOC_SO_TSIGNAL] = "SYNCOBJ_TIMELINE_SIGNAL",
+	[IOC_SO_RESET] = "SYNCOBJ_RESET",
+	[IOC_SO_H2FD] = "SYNCOBJ_HANDLE_TO_FD",
+	[IOC_SO_FD2H] = "SYNCOBJ_FD_TO_HANDLE",
+	[IOC_SO_QUERY] = "SYNCOBJ_QUERY",
+	[IOC_SO_TRANSFER] = "SYNCOBJ_TRANSFER",
+	[IOC_SO_EVENTFD] = "SYNCOBJ_EVENTFD",
+	[IOC_DMABUF_EXPORT] = "DMA_BUF_EXPORT_SYNC_FILE",
+	[IOC_DMABUF_IMPORT] = "DMA_BUF_IMPORT_SYNC_FILE",
+	[IOC_DMABUF_SYNC] = "DMA_BUF_SYNC",
+	[IOC_SYNC_INFO] = "SYNC_IOC_FILE_INFO",
+	[IOC_VERSION] = "DRM_VERSION",
+	[IOC_GET_CAP] = "DRM_GET_CAP",
+	[IOC_BAD] = "(invalid ioctl numbers)",
+	[SYS_OPEN] = "open()",
+	[SYS_DUP] = "dup()",
+	[SYS_CLOSE] = "close()",
+	[SYS_MMAP] = "mmap()",
+	[SYS_MUNMAP] = "munmap()",
+	[SYS_POLL] = "poll()",
+};
+
+enum op {
+	OP_OPEN,
+	OP_DUP,
+	OP_CLOSE,
+	OP_STATUS,
+	OP_ACTIVATE,
+	OP_DEACTIVATE,
+	OP_PASSTHROUGH,
+	OP_DMA_XFER,
+	OP_MANAGE_RAW,
+	OP_CREATE,
+	OP_MMAP_BO,
+	OP_MMAP,
+	OP_MUNMAP,
+	OP_TOUCH,
+	OP_ATTACH,
+	OP_DETACH,
+	OP_EXECUTE,
+	OP_PARTIAL,
+	OP_WAIT,
+	OP_PERF,
+	OP_SUBMIT,
+	OP_GEM_CLOSE,
+	OP_PRIME_EXPORT,
+	OP_PRIME_IMPORT,
+	OP_DMABUF,
+	OP_XFD_CLOSE,
+	OP_SO_CREATE,
+	OP_SO_DESTROY,
+	OP_SO_WAIT,
+	OP_SO_SIGNAL,
+	OP_SO_RESET,
+	OP_SO_EXPORT,
+	OP_SO_IMPORT,
+	OP_SO_MISC,
+	OP_SYNC_FILE,
+	OP_BAD_IOCTL,
+	OP_FORK,
+	OP_BURST,
+	OP_EXIT,
+	NOPS
+};
+
+/* Errno values counted one by one; the rest are counted together. */
+#define NERR		136
+
+/* One thread of a worker: what it runs, since when. */
+struct tslot {
+	int active;
+	int op;
+	int valid;
+	uint64_t t0_ms;
+	uint64_t opno;
+	uint64_t rng;		/* the state the op started from */
+};
+
+struct wslot {
+	pid_t pid;
+	pid_t child;		/* a forked child running */
+	uint64_t exit_ms;	/* when it called _exit(): its files are closing */
+	int finished;
+	uint64_t rng;		/* where a restarted worker resumes */
+	uint64_t ops_left;
+	uint64_t opno;		/* operations run so far */
+	unsigned int restarts;
+	struct tslot t[3];	/* main thread, burst thread, forked child */
+};
+
+/* Shared by the parent, the workers and their children. */
+struct shared {
+	uint64_t res[NIOC][NERR];
+	uint64_t res_valid[NIOC][NERR];	/* of operations built to be valid */
+	uint64_t ops[NOPS][2];	/* valid, mutated */
+	uint64_t children;
+	uint64_t bursts;
+	uint64_t early_exits;
+	int nfail;
+	char fail[MAX_FAIL][384];
+	struct wslot w[MAX_WORKERS];
+};
+
+static struct shared *sh;
+static int verbose;
+static int kmsg_fd = -1;	/* --verbose: op lines go to the kernel log too */
+static uint64_t seed;
+static const char *device = "/dev/accel/accel0";
+
+#define ADD(x, n)	__atomic_fetch_add(&(x), (n), __ATOMIC_RELAXED)
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000ull + ts.tv_nsec / 1000000;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+static const char *err_name(int err)
+{
+	const char *name;
+
+	if (!err)
+		return "ok";
+	name = strerrorname_np(err);
+	return name ? name : "?";
+}
+
+/* ------------------------------------------------------------- model */
+
+struct bo {
+	bool used;
+	bool sliced;		/* the object's state, as all its handles see it */
+	bool imported;		/* came from PRIME_FD_TO_HANDLE */
+	bool childs;		/* made by this forked child */
+	int file;
+	uint32_t obj;		/* the object: handles of one object share it */
+	uint32_t handle;
+	uint32_t dbc;		/* when sliced */
+	uint32_t dir;
+	uint32_t nslices;
+	uint64_t size;
+};
+
+struct dbc {
+	bool used;
+	/*
+	 * Deactivated: the file cannot use it any more, but the card keeps
+	 * it, and the file holds it, until the card is asked to release it
+	 * in its own terms (EMU_PT_DEACTIVATE) or the file is closed.
+	 */
+	bool draining;
+	uint32_t id;
+	uint32_t qsize;
+};
+
+struct sobj {
+	bool used;
+	bool timeline;		/* used with points */
+	bool has_fence;		/* binary: a fence was put in */
+	uint32_t handle;
+	uint64_t last_point;	/* timeline: highest point with a fence */
+};
+
+struct file {
+	bool used;
+	uint32_t gen;		/* which open() of the slot */
+	int nfds;
+	int fds[MAX_FDS];
+	struct dbc dbc[MAX_DBCS];
+	struct sobj so[MAX_SOBJS];
+	uint32_t freed[NFREED];	/* handles closed lately */
+	unsigned int nfreed;
+};
+
+struct map {
+	bool used;
+	bool writable;
+	bool zombie;		/* its file is closed: the mapping holds it open */
+	int file;		/* whose object it maps: the mapping holds the file */
+	uint32_t gen;
+	uint8_t *ptr;
+	size_t size;
+};
+
+enum xfd_kind { XFD_DMABUF, XFD_SYNC_FILE, XFD_SYNCOBJ };
+
+struct xfd {
+	bool used;
+	int kind;
+	int fd;
+	uint32_t obj;		/* dma-buf: the object */
+	uint64_t size;		/* dma-buf: of the object */
+};
+
+struct worker {
+	int idx;
+	uint32_t next_obj;
+	uint32_t next_gen;
+	int dbc_cap;		/* DBCs held at most, over all files */
+	bool in_burst;
+	bool is_child;
+	pthread_mutex_t lock;	/* the model */
+	pthread_rwlock_t fdlock; /* closing descriptors, unmapping: write */
+	struct file f[MAX_FILES];
+	struct bo bo[MAX_BOS];
+	struct map map[MAX_MAPS];
+	struct xfd xfd[MAX_XFDS];
+};
+
+/* A thread running operations for a worker. */
+struct tctx {
+	struct worker *w;
+	uint64_t sel;		/* chooses the operations: their sequence */
+	uint64_t rng;		/* chooses an operation's arguments, from sel */
+	int slot;		/* 0 main thread, 1 burst thread, 2 forked child */
+	int op;
+	bool valid;		/* built to be valid */
+	bool strict;		/* ... and must-succeed rules apply */
+	bool fd_mutated;	/* the file passed may not be a qaic one */
+	bool argmut;		/* the next ioctl gets a bad argument pointer */
+	bool ro_armed;
+	uint64_t opno;
+	uint64_t rng0;
+	uint8_t *scratch;	/* two RW pages, then a PROT_NONE one */
+	uint8_t *ro;		/* a page made read-only around an ioctl, then a PROT_NONE one */
+};
+
+static void lock(struct worker *w)
+{
+	pthread_mutex_lock(&w->lock);
+}
+
+static void unlock(struct worker *w)
+{
+	pthread_mutex_unlock(&w->lock);
+}
+
+/* -------------------------------------------------------------- PRNG */
+
+static uint64_t splitmix64(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static uint64_t rng_init(uint64_t s, uint64_t idx)
+{
+	uint64_t st = s ^ (idx * 0xd1b54a32d192ed03ull), x;
+
+	x = splitmix64(&st);
+	return x ? x : 1;
+}
+
+/* xorshift64* */
+static uint64_t rnd64(struct tctx *t)
+{
+	uint64_t x = t->rng;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	t->rng = x;
+	return x * 0x2545f4914f6cdd1dull;
+}
+
+/* 0 .. n - 1 */
+static uint32_t rnd(struct tctx *t, uint32_t n)
+{
+	return n ? (uint32_t)((rnd64(t) >> 32) % n) : 0;
+}
+
+static uint64_t rnd_upto(struct tctx *t, uint64_t max)
+{
+	return max == UINT64_MAX ? rnd64(t) : rnd64(t) % (max + 1);
+}
+
+/* True once in @n. */
+static bool one_in(struct tctx *t, uint32_t n)
+{
+	return rnd(t, n) == 0;
+}
+
+static uint64_t boundary64(struct tctx *t)
+{
+	static const uint64_t v[] = {
+		0, 1, 4095, 4096, 4097, 1ull << 31, 1ull << 32, UINT32_MAX,
+		UINT64_MAX, INT64_MAX, 1ull << 63, UINT64_MAX - 4095, 0x7fffffff,
+	};
+
+	return v[rnd(t, ARRAY_SIZE(v))];
+}
+
+static uint32_t boundary32(struct tctx *t)
+{
+	static const uint32_t v[] = {
+		0, 1, 15, 16, 17, 4095, 4096, 65535, 65536, 1u << 31, UINT32_MAX,
+		0x7fffffff,
+	};
+
+	return v[rnd(t, ARRAY_SIZE(v))];
+}
+
+/* A boundary value, a bit of @v flipped, or a random value. */
+static uint64_t mutate64(struct tctx *t, uint64_t v)
+{
+	switch (rnd(t, 3)) {
+	case 0:
+		return boundary64(t);
+	case 1:
+		return v ^ (1ull << rnd(t, 64));
+	default:
+		return rnd64(t);
+	}
+}
+
+static uint32_t mutate32(struct tctx *t, uint32_t v)
+{
+	switch (rnd(t, 3)) {
+	case 0:
+		return boundary32(t);
+	case 1:
+		return v ^ (1u << rnd(t, 32));
+	default:
+		return (uint32_t)rnd64(t);
+	}
+}
+
+/* ---------------------------------------------------------- failures */
+
+static void fail(struct tctx *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void fail(struct tctx *t, const char *fmt, ...)
+{
+	static const char *const slot_names[] = { "", " (thread)", " (child)" };
+	char msg[256];
+	va_list ap;
+	int i;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	i = ADD(sh->nfail, 1);
+	if (i < MAX_FAIL) {
+		snprintf(sh->fail[i], sizeof(sh->fail[i]),
+			 "worker %d%s op #%" PRIu64 " (op rng %#" PRIx64 ", %s): %s",
+			 t->w->idx, slot_names[t->slot], t->opno, t->rng0,
+			 t->valid ? "valid" : "mutated", msg);
+		fprintf(stderr, "qaic-fuzz: FAIL: %s\n", sh->fail[i]);
+	}
+}
+
+/* ------------------------------------------------------ user pointers */
+
+static void unarm(struct tctx *t)
+{
+	if (t->ro_armed) {
+		mprotect(t->ro, PAGE, PROT_READ | PROT_WRITE);
+		t->ro_armed = false;
+	}
+}
+
+/*
+ * A bad user pointer for @len bytes of @src: NULL, unmapped, read-only
+ * (with a copy of @src), straddling into an unmapped page (with the part
+ * of @src that fits), a kernel address, or a misaligned copy (which is
+ * fine). *@copyback, if not NULL, is set when the pointer holds a
+ * writable copy the kernel's answer must be copied back from.
+ */
+static uint64_t bad_ptr(struct tctx *t, const void *src, size_t len, bool *copyback)
+{
+	uint8_t *p;
+	size_t n;
+
+	if (copyback)
+		*copyback = false;
+	switch (rnd(t, 7)) {
+	case 0:
+		return 0;
+	case 1:
+		return (uintptr_t)t->scratch + 2 * PAGE + rnd(t, PAGE);
+	case 2:
+		/* Half of it (at least a byte) lies in the unmapped page. */
+		n = len ? (len + 1) / 2 : 0;
+		if (n > PAGE)
+			n = PAGE;
+		p = t->scratch + 2 * PAGE - n;
+		if (src)
+			memcpy(p, src, n);
+		return (uintptr_t)p;
+	case 3:
+		if (t->ro_armed)
+			return 0;	/* the read-only page holds something already */
+		n = len < PAGE ? len : PAGE;
+		if (src)
+			memcpy(t->ro, src, n);
+		mprotect(t->ro, PAGE, PROT_READ);
+		t->ro_armed = true;
+		return (uintptr_t)t->ro;
+	case 4:
+		return one_in(t, 2) ? 0xffff888000000000ull : -(uint64_t)PAGE;
+	case 5:
+		return (uintptr_t)t->scratch + 2 * PAGE - 1;
+	default:
+		n = len < 2 * PAGE - 1 ? len : 2 * PAGE - 1;
+		p = t->scratch + 1;
+		if (src)
+			memcpy(p, src, n);
+		if (copyback)
+			*copyback = true;
+		return (uintptr_t)p;
+	}
+}
+
+/* ------------------------------------------------------------ ioctls */
+
+static void count_res(enum ioc id, int err)
+{
+	ADD(sh->res[id][err > 0 && err < NERR - 1 ? err : err ? NERR - 1 : 0], 1);
+}
+
+static void count_valid(enum ioc id, int err)
+{
+	ADD(sh->res_valid[id][err > 0 && err < NERR - 1 ? err : err ? NERR - 1 : 0], 1);
+}
+
+static void vlog(struct tctx *t, const char *what, int err)
+{
+	if (verbose)
+		fprintf(stderr, "qaic-fuzz: w%d.%d #%" PRIu64 " %s: %s\n", t->w->idx,
+			t->slot, t->opno, what, err_name(err));
+}
+
+/*
+ * ioctl() on @fd, counted. Returns 0 or -errno. A mutated operation's first
+ * ioctl may get a bad pointer to its argument instead of @arg.
+ */
+static int xioctl(struct tctx *t, enum ioc id, int fd, unsigned long req, void *arg)
+{
+	size_t size = _IOC_SIZE(req);
+	bool copyback = false;
+	uint64_t argp = (uintptr_t)arg;
+	int ret, err;
+
+	if (t->argmut) {
+		t->argmut = false;
+		argp = bad_ptr(t, arg, size, &copyback);
+	}
+	ret = ioctl(fd, req, (void *)(uintptr_t)argp);
+	err = ret < 0 ? errno : 0;
+	unarm(t);
+	if (copyback)
+		memcpy(arg, (void *)(uintptr_t)argp, size);
+	count_res(id, err);
+	if (t->valid)
+		count_valid(id, err);
+	vlog(t, ioc_names[id], err);
+	if (err == ENOTTY && id < IOC_BAD && !t->fd_mutated)
+		fail(t, "%s: ENOTTY", ioc_names[id]);
+	if (err == EFAULT && t->valid && argp == (uintptr_t)arg)
+		fail(t, "%s: EFAULT from a valid operation", ioc_names[id]);
+	return -err;
+}
+
+static int xclose(struct tctx *t, int fd)
+{
+	int ret = close(fd), err = ret ? errno : 0;
+
+	count_res(SYS_CLOSE, err);
+	if (t)
+		vlog(t, "close()", err);
+	return -err;
+}
+
+/* --------------------------------------------------------- selection */
+
+static int nfiles(struct worker *w)
+{
+	int n = 0;
+
+	for (int i = 0; i < MAX_FILES; i++)
+		n += w->f[i].used;
+	return n;
+}
+
+/* A random file with a descriptor, or -1. Model locked. */
+static int rand_file(struct tctx *t)
+{
+	struct worker *w = t->w;
+	int idx[MAX_FILES], n = 0;
+
+	for (int i = 0; i < MAX_FILES; i++)
+		if (w->f[i].used && w->f[i].nfds)
+			idx[n++] = i;
+	return n ? idx[rnd(t, n)] : -1;
+}
+
+static int file_fd(struct tctx *t, int fi)
+{
+	struct file *f = &t->w->f[fi];
+
+	return f->fds[rnd(t, f->nfds)];
+}
+
+static int count_dbcs(struct worker *w)
+{
+	int n = 0;
+
+	for (int i = 0; i < MAX_FILES; i++)
+		for (int j = 0; j < MAX_DBCS; j++)
+			n += w->f[i].used && w->f[i].dbc[j].used;
+	return n;
+}
+
+/* A random DBC of file @fi (@any: draining ones too), or NULL. Model locked. */
+static struct dbc *pick_dbc(struct tctx *t, int fi, bool any)
+{
+	struct file *f = &t->w->f[fi];
+	struct dbc *d[MAX_DBCS];
+	int n = 0;
+
+	for (int j = 0; j < MAX_DBCS; j++)
+		if (f->dbc[j].used && (any || !f->dbc[j].draining))
+			d[n++] = &f->dbc[j];
+	return n ? d[rnd(t, n)] : NULL;
+}
+
+/* A DBC file @fi can use. */
+static struct dbc *rand_dbc(struct tctx *t, int fi)
+{
+	return pick_dbc(t, fi, false);
+}
+
+/* Any DBC of file @fi's, draining ones too. */
+static struct dbc *find_dbc(struct worker *w, int fi, uint32_t id)
+{
+	for (int j = 0; j < MAX_DBCS; j++)
+		if (w->f[fi].dbc[j].used && w->f[fi].dbc[j].id == id)
+			return &w->f[fi].dbc[j];
+	return NULL;
+}
+
+/* A file with a DBC (@any: draining ones too), preferred, else any file. Model locked. */
+static int pick_file_dbc(struct tctx *t, bool any)
+{
+	struct worker *w = t->w;
+	int idx[MAX_FILES], n = 0;
+
+	for (int i = 0; i < MAX_FILES; i++) {
+		if (!w->f[i].used || !w->f[i].nfds)
+			continue;
+		for (int j = 0; j < MAX_DBCS; j++) {
+			if (w->f[i].dbc[j].used && (any || !w->f[i].dbc[j].draining)) {
+				idx[n++] = i;
+				break;
+			}
+		}
+	}
+	return n ? idx[rnd(t, n)] : rand_file(t);
+}
+
+static int rand_file_dbc(struct tctx *t)
+{
+	return pick_file_dbc(t, false);
+}
+
+enum { BO_ANY, BO_SLICED, BO_UNSLICED };
+
+/* A random object of file @fi; @dbc >= 0: sliced for that DBC. Model locked. */
+static struct bo *rand_bo(struct tctx *t, int fi, int which, int64_t dbc)
+{
+	struct worker *w = t->w;
+	struct bo *b[MAX_BOS];
+	int n = 0;
+
+	for (int i = 0; i < MAX_BOS; i++) {
+		struct bo *bo = &w->bo[i];
+
+		if (!bo->used || bo->file != fi)
+			continue;
+		if (which == BO_SLICED && !bo->sliced)
+			continue;
+		if (which == BO_UNSLICED && bo->sliced)
+			continue;
+		/* a child slices only its own: the parent would not know */
+		if (which == BO_UNSLICED && w->is_child && !bo->childs)
+			continue;
+		if (dbc >= 0 && (!bo->sliced || bo->dbc != dbc))
+			continue;
+		b[n++] = bo;
+	}
+	return n ? b[rnd(t, n)] : NULL;
+}
+
+static struct bo *find_bo(struct worker *w, int fi, uint32_t handle)
+{
+	for (int i = 0; i < MAX_BOS; i++)
+		if (w->bo[i].used && w->bo[i].file == fi && w->bo[i].handle == handle)
+			return &w->bo[i];
+	return NULL;
+}
+
+static int count_bos(struct worker *w)
+{
+	int n = 0;
+
+	for (int i = 0; i < MAX_BOS; i++)
+		n += w->bo[i].used;
+	return n;
+}
+
+/* @obj: 0 for a new object; else the object an import shares. Model locked. */
+static struct bo *add_bo(struct worker *w, int fi, uint32_t handle, uint64_t size,
+			 uint32_t obj)
+{
+	struct bo *bo = find_bo(w, fi, handle);
+
+	if (bo)
+		return bo;
+	for (int i = 0; i < MAX_BOS; i++) {
+		if (!w->bo[i].used) {
+			w->bo[i] = (struct bo){
+				.used = true,
+				.imported = obj != 0,
+				.childs = w->is_child,
+				.file = fi,
+				.obj = obj ? obj : ++w->next_obj,
+				.handle = handle,
+				.size = size,
+			};
+			/* an import of a sliced object is sliced too */
+			for (int j = 0; obj && j < MAX_BOS; j++) {
+				if (j != i && w->bo[j].used && w->bo[j].obj == obj) {
+					w->bo[i].sliced = w->bo[j].sliced;
+					w->bo[i].dbc = w->bo[j].dbc;
+					w->bo[i].dir = w->bo[j].dir;
+					break;
+				}
+			}
+			return &w->bo[i];
+		}
+	}
+	return NULL;
+}
+
+/* The object of @bo was sliced (for @dbc, @dir) or not: all its handles. */
+static void set_sliced(struct worker *w, struct bo *bo, bool sliced, uint32_t dbc, uint32_t dir)
+{
+	uint32_t obj = bo->obj;
+
+	for (int i = 0; i < MAX_BOS; i++) {
+		if (w->bo[i].used && w->bo[i].obj == obj) {
+			w->bo[i].sliced = sliced;
+			w->bo[i].dbc = dbc;
+			w->bo[i].dir = dir;
+		}
+	}
+}
+
+static void note_freed(struct file *f, uint32_t handle)
+{
+	f->freed[f->nfreed++ % NFREED] = handle;
+}
+
+/* The handle of file @fi's object @handle is gone. Model locked. */
+static void drop_bo(struct worker *w, int fi, uint32_t handle)
+{
+	struct bo *bo = find_bo(w, fi, handle);
+
+	if (bo) {
+		bo->used = false;
+		note_freed(&w->f[fi], handle);
+	}
+}
+
+/*
+ * A handle for a mutated operation on file @fi: a freed one, another
+ * file's, 0, a boundary value or a random one. Model locked.
+ */
+static uint32_t bad_handle(struct tctx *t, int fi)
+{
+	struct worker *w = t->w;
+	struct file *f = &w->f[fi];
+	int other;
+	struct bo *bo;
+
+	switch (rnd(t, 5)) {
+	case 0:
+		if (f->nfreed)
+			return f->freed[rnd(t, f->nfreed < NFREED ? f->nfreed : NFREED)];
+		return 0;
+	case 1:
+		other = rand_file(t);
+		if (other >= 0 && (bo = rand_bo(t, other, BO_ANY, -1)))
+			return bo->handle;
+		return 1 + rnd(t, 200);
+	case 2:
+		return 0;
+	case 3:
+		return boundary32(t);
+	default:
+		return 1 + rnd(t, 300);
+	}
+}
+
+/* bad_handle(), the model unlocked. */
+static uint32_t bad_handle_l(struct tctx *t, int fi)
+{
+	uint32_t h;
+
+	lock(t->w);
+	h = bad_handle(t, fi);
+	unlock(t->w);
+	return h;
+}
+
+/* A DBC id this file does not hold: out of range, someone else's, another file's. */
+static uint32_t bad_dbc(struct tctx *t, int fi)
+{
+	struct worker *w = t->w;
+	uint32_t id;
+	int other;
+	struct dbc *d;
+
+	switch (rnd(t, 4)) {
+	case 0:
+		return NUM_DBC + rnd(t, 3);
+	case 1:
+		return boundary32(t);
+	case 2:
+		other = rand_file(t);
+		if (other >= 0 && other != fi && (d = rand_dbc(t, other)))
+			return d->id;
+		return rnd(t, NUM_DBC);
+	default:
+		for (int i = 0; i < 4; i++) {
+			id = rnd(t, NUM_DBC);
+			if (!find_dbc(w, fi, id))
+				return id;
+		}
+		return id;
+	}
+}
+
+static struct sobj *rand_sobj(struct tctx *t, int fi)
+{
+	struct file *f = &t->w->f[fi];
+	struct sobj *s[MAX_SOBJS];
+	int n = 0;
+
+	for (int j = 0; j < MAX_SOBJS; j++)
+		if (f->so[j].used)
+			s[n++] = &f->so[j];
+	return n ? s[rnd(t, n)] : NULL;
+}
+
+static struct sobj *find_sobj(struct worker *w, int fi, uint32_t handle)
+{
+	for (int j = 0; j < MAX_SOBJS; j++)
+		if (w->f[fi].so[j].used && w->f[fi].so[j].handle == handle)
+			return &w->f[fi].so[j];
+	return NULL;
+}
+
+static struct sobj *add_sobj(struct worker *w, int fi, uint32_t handle)
+{
+	struct sobj *s = find_sobj(w, fi, handle);
+
+	if (s)
+		return s;
+	for (int j = 0; j < MAX_SOBJS; j++) {
+		if (!w->f[fi].so[j].used) {
+			w->f[fi].so[j] = (struct sobj){ .used = true, .handle = handle };
+			return &w->f[fi].so[j];
+		}
+	}
+	return NULL;
+}
+
+static struct xfd *rand_xfd(struct tctx *t, int kind)
+{
+	struct worker *w = t->w;
+	struct xfd *x[MAX_XFDS];
+	int n = 0;
+
+	for (int i = 0; i < MAX_XFDS; i++)
+		if (w->xfd[i].used && (kind < 0 || w->xfd[i].kind == kind))
+			x[n++] = &w->xfd[i];
+	return n ? x[rnd(t, n)] : NULL;
+}
+
+/* Records descriptor @fd, or closes it when there is no room. Model locked. */
+static void add_xfd(struct tctx *t, int kind, int fd, uint64_t size, uint32_t obj)
+{
+	struct worker *w = t->w;
+
+	for (int i = 0; i < MAX_XFDS; i++) {
+		if (!w->xfd[i].used) {
+			w->xfd[i] = (struct xfd){
+				.used = true,
+				.kind = kind,
+				.fd = fd,
+				.obj = obj,
+				.size = size,
+			};
+			return;
+		}
+	}
+	/* No room. Nobody else knows the number yet: closing it is safe. */
+	xclose(t, fd);
+}
+
+static struct map *rand_map(struct tctx *t)
+{
+	struct worker *w = t->w;
+	struct map *m[MAX_MAPS];
+	int n = 0;
+
+	for (int i = 0; i < MAX_MAPS; i++)
+		if (w->map[i].used)
+			m[n++] = &w->map[i];
+	return n ? m[rnd(t, n)] : NULL;
+}
+
+static struct map *free_map(struct worker *w)
+{
+	for (int i = 0; i < MAX_MAPS; i++)
+		if (!w->map[i].used)
+			return &w->map[i];
+	return NULL;
+}
+
+/* --------------------------------------------------------- the file */
+
+static int open_device(int flags)
+{
+	return open(device, flags);
+}
+
+/* Opens a new file of the device into the model; its index or -1. */
+static int file_open(struct tctx *t)
+{
+	struct worker *w = t->w;
+	int fd, err, fi = -1;
+
+	fd = open_device(O_RDWR | O_CLOEXEC);
+	err = fd < 0 ? errno : 0;
+	count_res(SYS_OPEN, err);
+	vlog(t, "open()", err);
+	if (fd < 0) {
+		fail(t, "open(%s): %s", device, strerror(err));
+		return -1;
+	}
+	lock(w);
+	for (int i = 0; i < MAX_FILES; i++) {
+		if (!w->f[i].used) {
+			memset(&w->f[i], 0, sizeof(w->f[i]));
+			w->f[i].used = true;
+			w->f[i].gen = ++w->next_gen;
+			w->f[i].nfds = 1;
+			w->f[i].fds[0] = fd;
+			fi = i;
+			break;
+		}
+	}
+	unlock(w);
+	if (fi < 0)
+		xclose(t, fd);	/* another thread took the last slot; not shared yet */
+	return fi;
+}
+
+/* A file to work on, and one of its descriptors; opens one if there is none. */
+static int use_file(struct tctx *t, int *fd, bool want_dbc)
+{
+	struct worker *w = t->w;
+	int fi;
+
+	lock(w);
+	fi = want_dbc ? rand_file_dbc(t) : rand_file(t);
+	if (fi >= 0)
+		*fd = file_fd(t, fi);
+	unlock(w);
+	if (fi >= 0)
+		return fi;
+	fi = file_open(t);
+	if (fi >= 0) {
+		lock(w);
+		*fd = w->f[fi].fds[0];
+		unlock(w);
+	}
+	return fi;
+}
+
+/* --------------------------------------------------------------- manage */
+
+struct mmsg {
+	uint32_t len;
+	uint32_t count;
+	uint8_t buf[QAIC_MANAGE_MAX_MSG_LENGTH] __attribute__((aligned(8)));
+};
+
+/* Largest request the uapi takes: the buffer less the count and len fields. */
+#define MSG_MAX		(QAIC_MANAGE_MAX_MSG_LENGTH - 8)
+
+static void *mm_add(struct mmsg *m, uint32_t type, uint32_t len)
+{
+	struct qaic_manage_trans_hdr hdr = { .type = type, .len = len };
+	uint8_t *p;
+
+	if (len < sizeof(hdr) || len > MSG_MAX - m->len)
+		return NULL;
+	p = m->buf + m->len;
+	memset(p, 0, len);
+	memcpy(p, &hdr, sizeof(hdr));
+	m->len += len;
+	m->count++;
+	return p;
+}
+
+static void put_le32(uint8_t *p, uint32_t v)
+{
+	memcpy(p, &v, 4);	/* the bench is little endian, like the card */
+}
+
+static uint32_t get_le32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+static void mm_passthrough(struct mmsg *m, uint32_t op, uint32_t arg, const void *extra,
+			   uint32_t extra_len)
+{
+	uint8_t *p = mm_add(m, QAIC_TRANS_PASSTHROUGH_FROM_USR,
+			    sizeof(struct qaic_manage_trans_hdr) + 8 + extra_len);
+
+	if (!p)
+		return;
+	put_le32(p + 8, op);
+	put_le32(p + 12, arg);
+	if (extra && extra_len)
+		memcpy(p + 16, extra, extra_len);
+}
+
+static void mm_activate(struct mmsg *m, uint32_t qsize)
+{
+	struct qaic_manage_trans_activate_to_dev *a;
+
+	a = mm_add(m, QAIC_TRANS_ACTIVATE_FROM_USR, sizeof(*a));
+	if (a)
+		a->queue_size = qsize;
+}
+
+static void mm_deactivate(struct mmsg *m, uint32_t id)
+{
+	struct qaic_manage_trans_deactivate *d;
+
+	d = mm_add(m, QAIC_TRANS_DEACTIVATE_FROM_USR, sizeof(*d));
+	if (d)
+		d->dbc_id = id;
+}
+
+static void mm_status(struct mmsg *m)
+{
+	mm_add(m, QAIC_TRANS_STATUS_FROM_USR, sizeof(struct qaic_manage_trans_status_to_dev));
+}
+
+static void mm_dma_xfer(struct mmsg *m, uint32_t tag, uint64_t addr, uint64_t size)
+{
+	struct qaic_manage_trans_dma_xfer *x;
+
+	x = mm_add(m, QAIC_TRANS_DMA_XFER_FROM_USR, sizeof(*x));
+	if (x) {
+		x->tag = tag;
+		x->addr = addr;
+		x->size = size;
+	}
+}
+
+/* What the answer to a MANAGE said, as far as the model cares. */
+struct answer {
+	bool parsed;		/* the answer is in our buffer and well formed */
+	int nact;
+	uint32_t act_status[4];
+	uint32_t act_id[4];
+	bool status_ok;
+	int npt_deact;		/* EMU_PT_DEACTIVATE granted */
+	uint32_t pt_deact[4];
+};
+
+/*
+ * Walks an answer of @len bytes and @count transactions in @m; false if it
+ * is malformed.
+ */
+static bool parse_answer(const struct mmsg *m, uint32_t len, uint32_t count, struct answer *a)
+{
+	const uint32_t hl = sizeof(struct qaic_manage_trans_hdr);
+	uint32_t off = 0, i;
+
+	memset(a, 0, sizeof(*a));
+	if (len > sizeof(m->buf))
+		return false;
+	for (i = 0; i < count; i++) {
+		struct qaic_manage_trans_hdr h;
+		const uint8_t *p = m->buf + off;
+
+		if (len - off < hl)
+			return false;
+		memcpy(&h, p, hl);
+		if (h.len < hl || h.len > len - off)
+			return false;
+		if (h.type == QAIC_TRANS_ACTIVATE_FROM_DEV &&
+		    h.len >= sizeof(struct qaic_manage_trans_activate_from_dev) && a->nact < 4) {
+			struct qaic_manage_trans_activate_from_dev ad;
+
+			memcpy(&ad, p, sizeof(ad));
+			a->act_status[a->nact] = ad.status;
+			a->act_id[a->nact++] = ad.dbc_id;
+		}
+		if (h.type == QAIC_TRANS_STATUS_FROM_DEV &&
+		    h.len >= sizeof(struct qaic_manage_trans_status_from_dev)) {
+			struct qaic_manage_trans_status_from_dev sd;
+
+			memcpy(&sd, p, sizeof(sd));
+			a->status_ok = !sd.status;
+		}
+		/* struct emu_pt_status: op, arg, status, pad */
+		if (h.type == QAIC_TRANS_PASSTHROUGH_FROM_DEV && h.len >= hl + 16 &&
+		    get_le32(p + hl) == EMU_PT_DEACTIVATE && !get_le32(p + hl + 8) &&
+		    a->npt_deact < 4)
+			a->pt_deact[a->npt_deact++] = get_le32(p + hl + 4);
+		off += h.len;
+	}
+	a->parsed = off == len;
+	return a->parsed;
+}
+
+static int manage2(struct tctx *t, int fi, int fd, struct mmsg *m, struct qaic_manage_msg *arg,
+		   struct answer *ans, uint64_t deact_mask, bool eperm_drops);
+
+/*
+ * Sends @m through file @fi's descriptor @fd with @arg (the caller may
+ * have broken it; NULL: built from @m) and brings the model up to date
+ * with the answer: DBCs activated and released.
+ */
+static int manage(struct tctx *t, int fi, int fd, struct mmsg *m, struct qaic_manage_msg *arg,
+		  struct answer *ans, uint64_t deact_mask)
+{
+	return manage2(t, fi, fd, m, arg, ans, deact_mask, false);
+}
+
+/*
+ * @eperm_drops: every DBC of @deact_mask is one the model says the file
+ * holds; -EPERM means it does not (the card released it on its own), so
+ * the model forgets them.
+ */
+static int manage2(struct tctx *t, int fi, int fd, struct mmsg *m, struct qaic_manage_msg *arg,
+		   struct answer *ans, uint64_t deact_mask, bool eperm_drops)
+{
+	struct worker *w = t->w;
+	struct qaic_manage_msg def = {
+		.len = m->len,
+		.count = m->count,
+		.data = (uintptr_t)m->buf,
+	};
+	struct answer dummy;
+	int ret;
+
+	if (!arg)
+		arg = &def;
+	if (!ans)
+		ans = &dummy;
+	memset(ans, 0, sizeof(*ans));
+	ret = xioctl(t, IOC_MANAGE, fd, DRM_IOCTL_QAIC_MANAGE, arg);
+	if (ret == -EPERM && eperm_drops) {
+		lock(w);
+		for (uint32_t id = 0; id < NUM_DBC && w->f[fi].used; id++) {
+			struct dbc *d = (deact_mask >> id) & 1 ? find_dbc(w, fi, id) : NULL;
+
+			if (d)
+				d->used = false;
+		}
+		unlock(w);
+	}
+	if ((ret && ret != -ECANCELED) || arg->data != (uintptr_t)m->buf)
+		return ret;
+	if (!parse_answer(m, arg->len, arg->count, ans)) {
+		fail(t, "MANAGE: %s and a malformed answer (len %u count %u)",
+		     err_name(-ret), arg->len, arg->count);
+		return ret;
+	}
+	lock(w);
+	if (w->f[fi].used) {
+		/*
+		 * A deactivate takes the DBC from the file; the card keeps it
+		 * until released in its own terms. A DBC the card released
+		 * (EMU_PT_DEACTIVATE) is gone, whether the file deactivated it
+		 * or not (then the driver keeps its rings until the card
+		 * grants it to someone).
+		 */
+		if (!ret)
+			for (uint32_t id = 0; id < NUM_DBC; id++)
+				if ((deact_mask >> id) & 1) {
+					struct dbc *d = find_dbc(w, fi, id);
+
+					if (d)
+						d->draining = true;
+				}
+		for (int i = 0; i < ans->npt_deact; i++) {
+			struct dbc *d = find_dbc(w, fi, ans->pt_deact[i]);
+
+			if (d)
+				d->used = false;
+		}
+		for (int i = 0; i < ans->nact; i++) {
+			if (ans->act_status[i] || ans->act_id[i] >= NUM_DBC)
+				continue;
+			if (!find_dbc(w, fi, ans->act_id[i])) {
+				for (int j = 0; j < MAX_DBCS; j++) {
+					if (!w->f[fi].dbc[j].used) {
+						w->f[fi].dbc[j] = (struct dbc){
+							.used = true,
+							.id = ans->act_id[i],
+							/* good enough for choosing slices */
+							.qsize = 16,
+						};
+						break;
+					}
+				}
+			}
+		}
+	}
+	unlock(w);
+	return ret;
+}
+
+static void op_deactivate(struct tctx *t);
+static void op_status(struct tctx *t);
+
+static uint32_t valid_qsize(struct tctx *t)
+{
+	switch (rnd(t, 4)) {
+	case 0:
+		return 16u << rnd(t, 7);	/* 16 .. 1024 */
+	case 1:
+		return 16 + rnd(t, 1009);
+	case 2:
+		return 64;
+	default:
+		return 256;
+	}
+}
+
+static void op_activate(struct tctx *t)
+{
+	struct worker *w = t->w;
+	struct qaic_manage_trans_activate_to_dev *a;
+	struct qaic_manage_msg arg;
+	struct answer ans;
+	struct mmsg m = { 0 };
+	uint32_t qsize = valid_qsize(t), req_qsize;
+	int fi, fd, ret, held;
+
+	if (w->is_child) {
+		/* The parent's model would not know about it. */
+		t->op = OP_STATUS;
+		op_status(t);
+		return;
+	}
+	fi = use_file(t, &fd, false);
+	if (fi < 0)
+		return;
+	lock(w);
+	held = count_dbcs(w);
+	unlock(w);
+	if (held >= w->dbc_cap) {
+		/*
+		 * Give one back first, so that the workers leave each other
+		 * DBCs; the next activate will find room.
+		 */
+		t->op = OP_DEACTIVATE;
+		op_deactivate(t);
+		return;
+	}
+
+	a = mm_add(&m, QAIC_TRANS_ACTIVATE_FROM_USR, sizeof(*a));
+	a->queue_size = qsize;
+	if (one_in(t, 4))
+		mm_status(&m);
+	arg = (struct qaic_manage_msg){ .len = m.len, .count = m.count, .data = (uintptr_t)m.buf };
+	if (!t->valid) {
+		int n = 1 + rnd(t, 2);
+
+		while (n--) {
+			switch (rnd(t, 7)) {
+			case 0:
+				a->queue_size = one_in(t, 3) ? mutate32(t, qsize) : boundary32(t);
+				break;
+			case 1:
+				a->pad = 1u << rnd(t, 32);
+				break;
+			case 2:
+				a->options = (uint32_t)rnd64(t);	/* passed on unchanged */
+				a->eventfd = (uint32_t)rnd64(t);	/* ignored */
+				break;
+			case 3:
+				mm_activate(&m, valid_qsize(t));	/* two in one message */
+				arg.len = m.len;
+				arg.count = m.count;
+				break;
+			case 4:
+				a->hdr.len = mutate32(t, a->hdr.len);
+				break;
+			case 5:
+				arg.len = mutate32(t, arg.len);
+				break;
+			default:
+				arg.data = bad_ptr(t, m.buf, m.len, NULL);
+				break;
+			}
+		}
+		/* A huge ring may be granted: pin no more than a few MiB of it. */
+		if (a->queue_size > 65536 && a->queue_size < (1u << 26) && !one_in(t, 8))
+			a->queue_size = 65536;
+	}
+	req_qsize = a->queue_size;	/* the answer overwrites the message */
+	ret = manage(t, fi, fd, &m, &arg, &ans, 0);
+	if (!ret && ans.nact == 1 && !ans.act_status[0] && ans.act_id[0] < NUM_DBC &&
+	    req_qsize >= 16 && req_qsize <= 65536) {
+		struct dbc *d;
+
+		lock(w);
+		d = w->f[fi].used ? find_dbc(w, fi, ans.act_id[0]) : NULL;
+		if (d)
+			d->qsize = req_qsize;
+		unlock(w);
+	}
+	if (!t->strict)
+		return;
+	if (ret == -ECANCELED && ans.parsed && ans.nact == 1 &&
+	    ans.act_status[0] == EMU_NNC_E_NO_DBC)
+		return;		/* every DBC is in use */
+	if (ret == -EBUSY || ret == -ENOSPC)
+		return;
+	if (ret)
+		fail(t, "activate with a %u-entry queue: %s", qsize, err_name(-ret));
+	else if (!ans.parsed || ans.nact != 1 || ans.act_status[0] || ans.act_id[0] >= NUM_DBC)
+		fail(t, "activate with a %u-entry queue: succeeded without a DBC "
+		     "(%d answers, status %u, dbc %u)", qsize, ans.nact,
+		     ans.nact ? ans.act_status[0] : 0, ans.nact ? ans.act_id[0] : 0);
+}
+
+static void op_deactivate(struct tctx *t)
+{
+	struct worker *w = t->w;
+	struct qaic_manage_trans_deactivate *d;
+	struct qaic_manage_msg arg;
+	struct mmsg m = { 0 };
+	struct dbc *dbc;
+	uint64_t mask = 0;
+	bool draining;
+	uint32_t id;
+	int fi, fd;
+
+	if (w->is_child) {
+		t->op = OP_STATUS;
+		op_status(t);
+		return;
+	}
+	lock(w);
+	fi = pick_file_dbc(t, true);
+	if (fi < 0) {
+		unlock(w);
+		return;
+	}
+	fd = file_fd(t, fi);
+	dbc = pick_dbc(t, fi, true);
+	id = dbc ? dbc->id : bad_dbc(t, fi);
+	draining = dbc && dbc->draining;
+	if (!t->valid) {
+		switch (rnd(t, 3)) {
+		case 0:
+			id = bad_dbc(t, fi);
+			break;
+		case 1:
+			break;
+		default:
+			/* The card's release alone, of anything */
+			if (one_in(t, 2))
+				id = bad_dbc(t, fi);
+			unlock(w);
+			mm_passthrough(&m, EMU_PT_DEACTIVATE, id, NULL, 0);
+			manage(t, fi, fd, &m, NULL, NULL, 0);
+			return;
+		}
+	}
+	unlock(w);
+
+	/*
+	 * As a runtime gives a DBC back: the deactivate transaction, which
+	 * takes it from the file, and the firmware's own request in front of
+	 * it, which makes the card release it. Sometimes the deactivate
+	 * alone (the card keeps the DBC until the file is closed, or until
+	 * it is asked later: the request alone, for a draining DBC).
+	 */
+	if (draining || !one_in(t, 4))
+		mm_passthrough(&m, EMU_PT_DEACTIVATE, id, NULL, 0);
+	d = NULL;
+	if (!draining || !t->valid) {
+		d = mm_add(&m, QAIC_TRANS_DEACTIVATE_FROM_USR, sizeof(*d));
+		d->dbc_id = id;
+		if (id < NUM_DBC)
+			mask |= 1ull << id;
+	}
+	if (one_in(t, 5))
+		mm_status(&m);
+	arg = (struct qaic_manage_msg){ .len = m.len, .count = m.count, .data = (uintptr_t)m.buf };
+	if (!t->valid && d) {
+		switch (rnd(t, 4)) {
+		case 0:
+			d->pad = 1u << rnd(t, 32);
+			break;
+		case 1:
+			mm_deactivate(&m, id);	/* twice */
+			arg.len = m.len;
+			arg.count = m.count;
+			break;
+		case 2:
+			d->hdr.len = mutate32(t, d->hdr.len);
+			break;
+		default:
+			arg.count = mutate32(t, arg.count);
+			break;
+		}
+	}
+	manage2(t, fi, fd, &m, &arg, NULL, mask, t->valid && dbc && !draining);
+}
+
+static void op_status(struct tctx *t)
+{
+	struct qaic_manage_msg arg;
+	struct answer ans;
+	struct mmsg m = { 0 };
+	int fi, fd, ret;
+
+	fi = use_file(t, &fd, false);
+	if (fi < 0)
+		return;
+	mm_status(&m);
+	arg = (struct qaic_manage_msg){ .len = m.len, .count = m.count, .data = (uintptr_t)m.buf };
+	if (!t->valid) {
+		switch (rnd(t, 6)) {
+		case 0:
+			arg.len = mutate32(t, arg.len);
+			break;
+		case 1:
+			arg.count = mutate32(t, arg.count);
+			break;
+		case 2:
+			arg.data = bad_ptr(t, m.buf, m.len, NULL);
+			break;
+		case 3:
+			/* the status transaction with a body */
+			m.len = 0;
+			m.count = 0;
+			mm_add(&m, QAIC_TRANS_STATUS_FROM_USR, 8 + 8 * rnd(t, 4) + rnd(t, 2));
+			arg.len = m.len;
+			break;
+		case 4:
+			/* device-side status types */
+			((struct qaic_manage_trans_hdr *)m.buf)->type =
+				one_in(t, 2) ? QAIC_TRANS_STATUS_TO_USR :
+				QAIC_TRANS_STATUS_FROM_DEV + rnd(t, 2);
+			break;
+		default:
+			/* many of them */
+			for (int i = rnd(t, 500); i > 0; i--)
+				mm_status(&m);
+			arg.len = m.len;
+			arg.count = m.count;
+			break;
+		}
+	}
+	ret = manage(t, fi, fd, &m, &arg, &ans, 0);
+	if (t->strict && (ret || !ans.status_ok))
+		fail(t, "STATUS: %s, status %s", err_name(-ret), ans.status_ok ? "ok" : "not ok");
+}
+
+static void op_passthrough(struct tctx *t)
+{
+	struct worker *w = t->w;
+	struct qaic_manage_msg arg;
+	struct mmsg m = { 0 };
+	uint8_t extra[512];
+	uint32_t op, a = 0, elen = 0;
+	struct dbc *d;
+	int fi, fd;
+
+	fi = use_file(t, &fd, false);
+	if (fi < 0)
+		return;
+	for (size_t i = 0; i < sizeof(extra); i += 8) {
+		uint64_t v = rnd64(t);
+
+		memcpy(extra + i, &v, 8);
+	}
+	lock(w);
+	d = rand_dbc(t, fi);
+	switch (rnd(t, 12)) {
+	case 0:
+	case 1:
+	case 2:
+		op = EMU_PT_ECHO;
+		elen = 8 * rnd(t, 32);
+		break;
+	case 3:
+		op = EMU_PT_XFER_SUM;
+		a = rnd(t, 8);
+		break;
+	case 4:
+		op = EMU_PT_XFER_EXPECT;
+		a = rnd(t, 8);
+		elen = 8;
+		memset(extra, 0, 8);
+		extra[0] = rnd(t, 255);
+		break;
+	case 5:
+	case 6:
+		op = EMU_PT_DBC_COUNTERS;
+		a = d && one_in(t, 2) ? d->id : rnd(t, NUM_DBC);
+		break;
+	case 7:
+		op = EMU_PT_MEMCPY_BW;
+		a = rnd(t, 2);	/* 0 is refused, 1 MiB is quick */
+		break;
+	case 8:
+		/* The firmware releasing one of ours. */
+		op = EMU_PT_DEACTIVATE;
+		a = d ? d->id : rnd(t, NUM_DBC);
+		if (!d || !one_in(t, 3))
+			op = EMU_PT_ECHO;
+		break;
+	case 9:
+		/* A one-shot hang of one of ours: the job timeout ends it. */
+		op = EMU_PT_HANG_DBC;
+		a = d ? d->id : 0;
+		if (!d || !one_in(t, 4))
+			op = EMU_PT_DBC_COUNTERS;
+		break;
+	default:
+		op = 9 + rnd(t, 100);	/* unknown to the manager */
+		a = (uint32_t)rnd64(t);
+		break;
+	}
+	unlock(w);
+	mm_passthrough(&m, op, a, extra, elen);
+	if (one_in(t, 4))
+		mm_passthrough(&m, EMU_PT_ECHO, 0, extra, 8 * rnd(t, 4));
+	arg = (struct qaic_manage_msg){ .len = m.len, .count = m.count, .data = (uintptr_t)m.buf };
+	if (!t->valid) {
+		struct qaic_manage_trans_hdr *h = (void *)m.buf;
+
+		switch (rnd(t, 6)) {
+		case 0:
+			/* payload shorter than op and arg, or not a multiple of 8 */
+			m.len = 0;
+			m.count = 0;
+			mm_add(&m, QAIC_TRANS_PASSTHROUGH_FROM_USR, 8 + rnd(t, 24));
+			arg.len = m.len;
+			arg.count = m.count;
+			break;
+		case 1:
+			/* an echo whose answer does not fit */
+			m.len = 0;
+			m.count = 0;
+			mm_passthrough(&m, EMU_PT_ECHO, 0, NULL, 0);
+			h->len = MSG_MAX - rnd(t, 64);
+			m.len = h->len;
+			arg.len = m.len;
+			break;
+		case 2:
+			h->type = one_in(t, 2) ? QAIC_TRANS_PASSTHROUGH_TO_USR :
+				  QAIC_TRANS_PASSTHROUGH_FROM_DEV + rnd(t, 2);
+			break;
+		case 3:
+			h->len = mutate32(t, h->len);
+			break;
+		case 4:
+			arg.len = mutate32(t, arg.len);
+			break;
+		default:
+			arg.data = bad_ptr(t, m.buf, m.len, NULL);
+			break;
+		}
+	}
+	manage(t, fi, fd, &m, &arg, NULL, 0);
+}
+
+static void op_dma_xfer(struct tctx *t)
+{
+	struct qaic_manage_msg arg;
+	struct mmsg m = { 0 };
+	uint8_t *buf[2] = { NULL, NULL };
+	int fi, fd, n = 1 + one_in(t, 3);
+
+	fi = use_file(t, &fd, false);
+	if (fi < 0)
+		return;
+	if (one_in(t, 4)) {
+		uint64_t expect = 1 + rnd(t, 64 * KIB);
+
+		mm_passthrough(&m, EMU_PT_XFER_EXPECT, rnd(t, 8), &expect, 8);
+	}
+	for (int i = 0; i < n; i++) {
+		size_t size = one_in(t, 16) ? 1 + rnd(t, 256 * KIB) : 1 + rnd(t, 16 * KIB);
+
+		buf[i] = malloc(size);
+		if (!buf[i])
+			break;
+		for (size_t j = 0; j < size; j += 64)
+			buf[i][j] = (uint8_t)rnd64(t);
+		mm_dma_xfer(&m, rnd(t, 8), (uintptr_t)buf[i], size);
+	}
+	if (one_in(t, 4))
+		mm_status(&m);
+	arg = (struct qaic_manage_msg){ .len = m.len, .count = m.count, .data = (uintptr_t)m.buf };
+	if (!t->valid) {
+		struct qaic_manage_trans_dma_xfer *x = NULL;
+		uint32_t off = 0;
+
+		/* The first transfer of the message. */
+		for (uint32_t i = 0; i < m.count; i++) {
+			struct qaic_manage_trans_hdr *h = (void *)(m.buf + off);
+
+			if (h->type == QAIC_TRANS_DMA_XFER_FROM_USR) {
+				x = (void *)h;
+				break;
+			}
+			off += h->len;
+		}
+		for (int k = 1 + rnd(t, 2); k > 0 && x; k--) {
+			switch (rnd(t, 10)) {
+			case 0:
+				x->size = boundary64(t);
+				break;
+			case 1:
+				x->addr = bad_ptr(t, NULL, 0, NULL);
+				break;
+			case 2:
+				x->addr = UINT64_MAX - rnd(t, 8192);	/* wraps */
+				break;
+			case 3:
+				x->pad = 1u << rnd(t, 32);
+				break;
+			case 4:
+				/* more than may be pinned at once */
+				x->size = (64 + rnd(t, 1024)) * MIB;
+				break;
+			case 5:
+				/* from a mapping of an object: not pinnable, or pinned */
+				{
+					struct map *mp;
+
+					lock(t->w);
+					mp = rand_map(t);
+					if (mp) {
+						x->addr = (uintptr_t)mp->ptr;
+						x->size = 1 + rnd(t, mp->size);
+					}
+					unlock(t->w);
+				}
+				break;
+			case 6:
+				x->hdr.len = mutate32(t, x->hdr.len);
+				break;
+			case 7:
+				x->size = mutate64(t, x->size);
+				break;
+			case 8:
+				/* the largest sizes that do not wrap */
+				x->addr = one_in(t, 2) ? rnd(t, 2 * PAGE) : x->addr;
+				x->size = UINT64_MAX - x->addr - rnd(t, 2 * PAGE);
+				break;
+			default:
+				/* read-only source: fine */
+				x->addr = (uintptr_t)t->ro;
+				x->size = 1 + rnd(t, PAGE);
+				break;
+			}
+		}
+	}
+	manage(t, fi, fd, &m, &arg, NULL, 0);
+	free(buf[0]);
+	free(buf[1]);
+}
+
+/* Messages built from pieces of anything. */
+static void op_manage_raw(struct tctx *t)
+{
+	struct worker *w = t->w;
+	struct qaic_manage_msg arg;
+	struct mmsg m = { 0 };
+	uint64_t mask = 0;
+	int fi, fd, n = 1 + rnd(t, 4);
+	struct dbc *d;
+
+	fi = use_file(t, &fd, false);
+	if (fi < 0)
+		return;
+	for (int i = 0; i < n; i++) {
+		uint32_t type, len;
+		uint8_t *p;
+
+		switch (rnd(t, 8)) {
+		case 0:
+			mm_status(&m);
+			continue;
+		case 1:
+			mm_passthrough(&m, EMU_PT_ECHO, i, NULL, 8 * rnd(t, 4));
+			continue;
+		case 2:
+			lock(w);
+			d = rand_dbc(t, fi);
+			if (d && one_in(t, 2)) {
+				mask |= 1ull << d->id;
+				mm_deactivate(&m, d->id);
+			} else {
+				mm_deactivate(&m, bad_dbc(t, fi));
+			}
+			unlock(w);
+			continue;
+		case 3:
+			/* at most one activate, and only if there is room */
+			lock(w);
+			if (count_dbcs(w) < w->dbc_cap)
+				mm_activate(&m, valid_qsize(t));
+			unlock(w);
+			continue;
+		case 4:
+			type = rnd(t, QAIC_TRANS_VALIDATE_PARTITION_TO_DEV + 2);
+			break;
+		case 5:
+			type = (uint32_t)rnd64(t);
+			break;
+		default:
+			type = rnd(t, 14);
+			break;
+		}
+		len = one_in(t, 3) ? (uint32_t)rnd(t, 64) : 8 + 8 * rnd(t, 6);
+		if (len < 8) {
+			/* a header that does not fit its own length */
+			if (m.len + 8 > MSG_MAX)
+				continue;
+			p = m.buf + m.len;
+			put_le32(p, type);
+			put_le32(p + 4, len);
+			m.len += 8;
+			m.count++;
+			continue;
+		}
+		p = mm_add(&m, type, len);
+		for (uint32_t j = 8; p && j < len; j++)
+			p[j] = one_in(t, 2) ? 0 : (uint8_t)rnd64(t);
+	}
+	arg = (struct qaic_manage_msg){ .len = m.len, .count = m.count, .data = (uintptr_t)m.buf };
+	switch (rnd(t, 6)) {
+	case 0:
+		arg.len = mutate32(t, arg.len);
+		break;
+	case 1:
+		arg.count = one_in(t, 2) ? arg.count + 1 : mutate32(t, arg.count);
+		break;
+	case 2:
+		arg.data = bad_ptr(t, m.buf, m.len, NULL);
+		break;
+	default:
+		break;
+	}
+	if (arg.len > MSG_MAX || arg.len < 8)
+		mask = 0;
+	manage(t, fi, fd, &m, &arg, NULL, mask);
+}
+
+/* ------------------------------------------------------------- objects */
+
+static uint64_t valid_bo_size(struct tctx *t)
+{
+	switch (rnd(t, 10)) {
+	case 0:
+	case 1:
+	case 2:
+		return PAGE;
+	case 3:
+	case 4:
+		return PAGE * (1 + rnd(t, 4));
+	case 5:
+	case 6:
+		return 1 + rnd(t, 64 * KIB);
+	case 7:
+	case 8:
+		return PAGE * (1 + rnd(t, 64));
+	default:
+		return 1 + rnd(t, BO_VALID_MAX);
+	}
+}
+
+static int gem_close(struct tctx *t, int fi, int fd, uint32_t handle)
+{
+	struct drm_gem_close c = { .handle = handle };
+	int ret = xioctl(t, IOC_GEM_CLOSE, fd, DRM_IOCTL_GEM_CLOSE, &c);
+
+	if (!ret) {
+		lock(t->w);
+		drop_bo(t->w, fi, handle);
+		unlock(t->w);
+	}
+	return ret;
+}
+
+static void op_create(struct tctx *t)
+{
+	struct worker *w = t->w;
+	struct qaic_create_bo c = { 0 };
+	uint64_t size = valid_bo_size(t);
+	uint32_t old = 0;
+	int fi, fd, ret;
+
+	fi = use_file(t, &fd, false);
+	if (fi < 0)
+		return;
+	lock(w);
+	if (count_bos(w) >= MAX_BOS - 1) {
+		if (w->is_child) {
+			/* not the parent's objects: it relies on them */
+			unlock(w);
+			return;
+		}
+		{
+			struct bo *bo = rand_bo(t, fi, BO_ANY, -1);
+
+			old = bo ? bo->handle : 0;
+		}
+	}
+	unlock(w);
+	if (old)
+		gem_close(t, fi, fd, old);	/* make room: any will do */
+
+	c.size = size;
+	if (!t->valid) {
+		switch (rnd(t, 4)) {
+		case 0:
+		case 1:
+			c.size = boundary64(t);
+			break;
+		case 2:
+			c.size = mutate64(t, size);
+			break;
+		default:
+			c.pad = 1u << rnd(t, 32);
+			break;
+		}
+	}
+	ret = xioctl(t, IOC_CREATE_BO, fd, DRM_IOCTL_QAIC_CREATE_BO, &c);
+	if (t->valid && ret)
+		fail(t, "CREATE_BO of %" PRIu64 " bytes: %s", size, err_name(-ret));
+	if (ret)
+		return;
+	if (c.size > BO_VALID_MAX) {
+		/* Never used: a huge object is only allowed to exist. */
+		gem_close(t, fi, fd, c.handle);
+		return;
+	}
+	lock(w);
+	if (!add_bo(w, fi, c.handle, c.size, 0)) {
+		unlock(w);
+		gem_close(t, fi, fd, c.handle);
+		return;
+	}
+	unlock(w);
+}
+
+static void op_gem_close(struct tctx *t)
+{
+	struct worker *w = t->w;
+	struct drm_gem_close c = { 0 };
+	struct bo *bo;
+	int fi, fd, ret;
+
+	lock(w);
+	fi = rand_file(t);
+	if (fi < 0) {
+		unlock(w);
+		return;
+	}
+	fd = file_fd(t, fi);
+	bo = rand_bo(t, fi, BO_ANY, -1);
+	if (!bo && t->valid) {
+		unlock(w);
+		t->op = OP_CREATE;
+		op_create(t);
+		return;
+	}
+	c.handle = bo ? bo->handle : 0;
+	if (!t->valid) {
+		if (one_in(t, 4))
+			c.pad = 1u << rnd(t, 32);
+		else
+			c.handle = bad_handle(t, fi);
+	}
+	unlock(w);
+	ret = xioctl(t, IOC_GEM_CLOSE, fd, DRM_IOCTL_GEM_CLOSE, &c);
+	if (!ret) {
+		lock(w);
+		drop_bo(w, fi, c.handle);
+		unlock(w);
+	} else if (t->strict) {
+		fail(t, "GEM_CLOSE of live handle %u: %s", c.handle, err_name(-ret));
+	}
+}
+
+static void op_mmap_bo(struct tctx *t)
+{
+	struct worker *w = t->w;
+	struct qaic_mmap_bo mb = { 0 };
+	struct bo *bo;
+	int fi, fd, ret;
+
+	lock(w);
+	fi = rand_file(t);
+	bo = fi >= 0 ? rand_bo(t, fi, BO_ANY, -1) : NULL;
+	if (!bo) {
+		unlock(w);
+		t->op = OP_CREATE;
+		op_create(t);
+		return;
+	}
+	fd = file_fd(t, fi);
+	mb.handle = bo->handle;
+	if (!t->valid) {
+		if (one_in(t, 3))
+			mb.pad = 1u << rnd(t, 32);
+		else
+			mb.handle = bad_handle(t, fi);
+	}
+	unlock(w);
+	ret = xioctl(t, IOC_MMAP_BO, fd, DRM_IOCTL_QAIC_MMAP_BO, &mb);
+	if (t->strict && ret)
+		fail(t, "MMAP_BO of live handle %u: %s", mb.handle, err_name(-ret));
+}
+
+/* --------------------------------------------------------- mappings */
+
+static __thread sigjmp_buf touch_jmp;
+static __thread volatile sig_atomic_t in_touch;
+
+static void on_fault(int sig, siginfo_t *si, void *uc)
+{
+	(void)si;
+	(void)uc;
+	if (in_touch)
+		siglongjmp(touch_jmp, sig);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* Reads and writes a few bytes of @m; the model's lock is held. */
+static void touch_map(struct tctx *t, struct map *m)
+{
+	volatile uint8_t *p = m->ptr;
+	volatile size_t off = 0;
+	volatile int n = 1 + rnd(t, 4);
+	int sig;
+
+	in_touch = 1;
+	sig = sigsetjmp(touch_jmp, 1);
+	if (sig) {
+		in_touch = 0;
+		fail(t, "%s touching byte %zu of a %zu-byte mapping of an object",
+		     strsignal(sig), off, m->size);
+		return;
+	}
+	while (n--) {
+		off = rnd_upto(t, m->size - 1);
+		(void)p[off];
+		if (m->writable) {
+			if (one_in(t, 4)) {
+				size_t start = off & ~(size_t)(PAGE - 1);
+				size_t len = m->size - start < PAGE ? m->size - start : PAGE;
+
+				memset((uint8_t *)m->ptr + start, (int)rnd(t, 256), len);
+			} else {
+				p[off] = (uint8_t)rnd64(t);
+			}
+		}
+	}
+	in_touch = 0;
+}
+
+static void op_touch(struct tctx *t)
+{
+	struct worker *w = t->w;
+	struct map *m;
+
+	lock(w);
+	m = rand_map(t);
+	if (m)
+		touch_map(t, m);
+	unlock(w);
+}
+
+/* fdlock held for writing. */
+static void op_mmap(struct tctx *t)
+{
+	struct worker *w = t->w;
+	struct qaic_mmap_bo mb = { 0 };
+	struct map *slot;
+	struct bo *bo;
+	uint64_t size, off = 0, len;
+	int fi, fd, ret, prot, flags = MAP_SHARED, err;
+	bool odd = false;
+	void *p;
+
+	lock(w);
+	fi = rand_file(t);
+	bo = fi >= 0 ? rand_bo(t, fi, BO_ANY, -1) : NULL;
+	slot = free_map(w);
+	if (!slot) {
+		/* Full: unmap one (we hold fdlock for writing). */
+		slot = rand_map(t);
+		munmap(slot->ptr, slot->size);
+		count_res(SYS_MUNMAP, 0);
+		slot->used = false;
+	}
+	if (!bo) {
+		unlock(w);
+		t->op = OP_CREATE;
+		op_create(t);
+		return;
+	}
+	fd = file_fd(t, fi);
+	mb.handle = bo->handle;
+	size = (bo->size + PAGE - 1) & ~(uint64_t)(PAGE - 1);
+	unlock(w);
+
+	ret = xioctl(t, IOC_MMAP_BO, fd, DRM_IOCTL_QAIC_MMAP_BO, &mb);
+	if (ret) {
+		if (t->strict)
+			fail(t, "MMAP_BO of live handle %u: %s", mb.handle, err_name(-ret));
+		return;
+	}
+	prot = one_in(t, 4) ? PROT_READ : PROT_READ | PROT_WRITE;
+	len = size;
+	if (one_in(t, 3) && size > PAGE)
+		len = PAGE * (1 + rnd(t, size / PAGE));	/* the start of the object */
+	if (!t->valid) {
+		odd = true;
+		switch (rnd(t, 6)) {
+		case 0:
+			len = size + PAGE * (1 + rnd(t, 4));	/* past the end */
+			break;
+		case 1:
+			flags = MAP_PRIVATE;
+			break;
+		case 2:
+			mb.offset = mutate64(t, mb.offset) & ~(uint64_t)(PAGE - 1);
+			break;
+		case 3:
+			/* another file's offset */
+			lock(w);
+			{
+				int other = rand_file(t);
+
+				if (other >= 0 && other != fi)
+					fd = file_fd(t, other);
+			}
+			unlock(w);
+			break;
+		case 4:
+			prot |= PROT_EXEC;
+			break;
+		default:
+			/* not at the start of the object */
+			off = PAGE * (1 + rnd(t, size / PAGE));
+			len = PAGE;
+			break;
+		}
+	}
+	p = mmap(NULL, len, prot, flags, fd, mb.offset + off);
+	err = p == MAP_FAILED ? errno : 0;
+	count_res(SYS_MMAP, err);
+	vlog(t, "mmap()", err);
+	if (p == MAP_FAILED) {
+		if (t->strict)
+			fail(t, "mmap of %" PRIu64 " bytes of a live object: %s", len, err_name(err));
+		return;
+	}
+	if (odd) {
+		/* Not something to touch: what it maps is not known. */
+		munmap(p, len);
+		count_res(SYS_MUNMAP, 0);
+		return;
+	}
+	lock(w);
+	*slot = (struct map){
+		.used = true,
+		.writable = prot & PROT_WRITE,
+		.file = fi,
+		.ptr = p,
+		.size = len,
+	};
+	slot->gen = w->f[fi].gen;
+	if (one_in(t, 2))
+		touch_map(t, slot);
+	unlock(w);
+}
+
+/* fdlock held for writing. */
+static void op_munmap(struct tctx *t)
+{
+	struct worker *w = t->w;
+	struct map *m;
+	int ret;
+
+	lock(w);
+	m = rand_map(t);
+	for (int i = 0; i < MAX_MAPS; i++)
+		if (w->map[i].used && w->map[i].zombie)
+			m = &w->map[i];		/* let a closed file go */
+	if (m) {
+		if (m->size > PAGE && one_in(t, 3) && !m->zombie) {
+			/* the tail only */
+			size_t keep = PAGE * (1 + rnd(t, (m->size - 1) / PAGE));
+
+			if (keep < m->size) {
+				ret = munmap(m->ptr + keep, m->size - keep);
+				count_res(SYS_MUNMAP, ret ? errno : 0);
+				if (!ret)
+					m->size = keep;
+			}
+		} else {
+			ret = munmap(m->ptr, m->size);
+			count_res(SYS_MUNMAP, ret ? errno : 0);
+			m->used = false;
+		}
+	}
+	unlock(w);
+}
+
+/* ------------------------------------------------------------ slicing */
+
+static struct qaic_sem valid_sem(struct tctx *t, bool presync)
+{
+	struct qaic_sem s = {
+		.val = rnd(t, 4096),
+		.index = rnd(t, 32),
+		.presync = presync,
+		.cmd = QAIC_SEM_INIT + rnd(t, 3),	/* INIT, INC, DEC */
+		.flags = rnd(t, 4),
+	};
+
+	if (one_in(t, 10)) {
+		/* a wait that is always satisfied */
+		s.cmd = QAIC_SEM_WAIT_GT_EQ;
+		s.val = 0;
+	} else if (presync && one_in(t, 100)) {
+		/* a wait that may stall the DBC until the job timeout */
+		s.cmd = QAIC_SEM_WAIT_EQUAL + rnd(t, 3);
+	}
+	return s;
+}
+
+/* Slices of an object of @size bytes that the driver accepts; their count. */
+static uint32_t make_slices(struct tctx *t, struct qaic_attach_slice_entry *e, uint32_t max,
+			    uint64_t size)
+{
+	uint32_t n, i;
+	uint64_t off = 0;
+
+	if (!max)
+		max = 1;
+	switch (rnd(t, 4)) {
+	case 0:
+	case 1:
+		n = 1;
+		memset(e, 0, sizeof(*e));
+		e[0].size = size;
+		break;
+	case 2:
+		/* consecutive pieces */
+		n = 1 + rnd(t, max < 4 ? max : 4);
+		for (i = 0; i < n; i++) {
+			uint64_t left = size - off, len;
+
+			len = i == n - 1 ? left : rnd_upto(t, left);
+			if (one_in(t, 2) && len > PAGE)
+				len &= ~(uint64_t)(PAGE - 1);
+			memset(&e[i], 0, sizeof(e[i]));
+			e[i].offset = off;
+			e[i].size = len;
+			off += len;
+		}
+		break;
+	default:
+		/* any ranges, maybe empty or overlapping */
+		n = 1 + rnd(t, max < 6 ? max : 6);
+		for (i = 0; i < n; i++) {
+			memset(&e[i], 0, sizeof(e[i]));
+			e[i].offset = rnd_upto(t, size);
+			e[i].size = one_in(t, 6) ? 0 : rnd_upto(t, size - e[i].offset);
+		}
+		break;
+	}
+	for (i = 0; i < n; i++) {
+		struct qaic_sem *sems[] = { &e[i].sem0, &e[i].sem1, &e[i].sem2, &e[i].sem3 };
+
+		e[i].dev_addr = rnd_upto(t, DEV_MEM - e[i].size) & ~63ull;
+		if (one_in(t, 3)) {
+			bool pre = one_in(t, 2);
+
+			*sems[rnd(t, 4)] = valid_sem(t, pre);
+			if (one_in(t, 3))
+				*sems[rnd(t, 4)] = valid_sem(t, false);
+		}
+		if (one_in(t, 8)) {
+			static const uint32_t lens[] = { 8, 16, 32 };
+
+			e[i].db_len = lens[rnd(t, 3)];
+			e[i].db_addr = 4 + (rnd_upto(t, DEV_MEM - 8) & ~3ull);
+			e[i].db_data = (uint32_t)rnd64(t);
+		}
+	}
+	return n;
+}
+
+/* Breaks one field of one of the slices. */
+static void mutate_slice(struct tctx *t, struct qaic_attach_slice_entry *e, uint64_t bo_size)
+{
+	struct qaic_sem *sems[] = { &e->sem0, &e->sem1, &e->sem2, &e->sem3 };
+	struct qaic_sem *s = sems[rnd(t, 4)];
+
+	switch (rnd(t, 14)) {
+	case 0:
+		e->size = bo_size + 1 + rnd(t, PAGE);
+		break;
+	case 1:
+		e->offset = boundary64(t);
+		break;
+	case 2:
+		e->offset = bo_size;
+		e->size = 1;
+		break;
+	case 3:
+		e->size = mutate64(t, e->size);
+		break;
+	case 4:
+		if (one_in(t, 2) && e->size)
+			e->dev_addr = UINT64_MAX - e->size + 1;	/* ends at the top */
+		else
+			e->dev_addr = UINT64_MAX - rnd(t, 64);	/* wraps */
+		break;
+	case 5:
+		e->dev_addr = DEV_MEM + rnd64(t) % DEV_MEM;	/* the device refuses it */
+		break;
+	case 6:
+		s->pad = 1 + rnd(t, 0xffff);
+		break;
+	case 7:
+		s->cmd = QAIC_SEM_WAIT_GT_0 + 1 + rnd(t, 250);
+		break;
+	case 8:
+		s->flags = 4 + rnd(t, 252);
+		break;
+	case 9:
+		s->presync = 2 + rnd(t, 254);
+		break;
+	case 10:
+		if (one_in(t, 2))
+			s->index = 32 + rnd(t, 224);
+		else
+			s->val = 4096 + rnd(t, 61440);
+		break;
+	case 11:
+		/* two presync semaphores */
+		e->sem0.presync = 1;
+		e->sem1.presync = 1;
+		break;
+	case 12:
+		switch (rnd(t, 4)) {
+		case 0:
+			e->db_len = 1 + rnd(t, 64);
+			e->db_addr = PAGE;
+			break;
+		case 1:
+			e->db_len = 32;
+			e->db_addr = PAGE + 1 + rnd(t, 3);	/* misaligned */
+			break;
+		case 2:
+			e->db_len = 0;
+			e->db_addr = PAGE;
+			break;
+		default:
+			e->db_len = 16;
+			e->db_addr = 0;
+			break;
+		}
+		break;
+	default:
+		e->db_addr = (DEV_MEM + rnd64(t) % DEV_MEM) & ~3ull;	/* the device's problem */
+		e->db_len = 32;
+		break;
+	}
+}
+
+static void op_create_then(struct tctx *t)
+{
+	t->op = OP_CREATE;
+	op_create(t);
+}
+
+static void op_attach(struct tctx *t)
+{
+	struct worker *w = t->w;
+	struct qaic_attach_slice_entry e[80];
+	struct qaic_attach_slice a = { 0 };
+	struct dbc *d;
+	struct bo *bo;
+	uint32_t n, max;
+	uint64_t size;
+	int fi, fd, ret;
+
+	memset(e, 0, sizeof(e));
+	lock(w);
+	fi = rand_file_dbc(t);
+	if (fi < 0) {
+		unlock(w);
+		use_file(t, &fd, false);
+		return;
+	}
+	d = rand_dbc(t, fi);
+	if (!d) {
+		unlock(w);
+		t->op = OP_ACTIVATE;
+		op_activate(t);
+		return;
+	}
+	bo = rand_bo(t, fi, t->valid ? BO_UNSLICED : BO_ANY, -1);
+	if (!bo) {
+		unlock(w);
+		op_create_then(t);
+		return;
+	}
+	fd = file_fd(t, fi);
+	size = bo->size;
+	a.hdr.dbc_id = d->id;
+	a.hdr.handle = bo->handle;
+	a.hdr.dir = one_in(t, 2) ? DIR_TO_DEV : DIR_FROM_DEV;
+	a.hdr.size = size;
+	max = d->qsize > 9 ? 8 : d->qsize - 1;
+	n = make_slices(t, e, max, size);
+	a.hdr.count = n;
+	a.data = (uintptr_t)e;
+	if (!t->valid) {
+		for (int k = 1 + rnd(t, 2); k > 0; k--) {
+			switch (rnd(t, 11)) {
+			case 0:
+				/* up to 80 read zeroed slices, more read what follows */
+				a.hdr.count = one_in(t, 3) ? 0 : boundary32(t);
+				break;
+			case 1:
+				a.data = bad_ptr(t, e, n * sizeof(e[0]), NULL);
+				break;
+			case 2:
+				a.hdr.dbc_id = bad_dbc(t, fi);
+				break;
+			case 3:
+				a.hdr.handle = bad_handle(t, fi);
+				break;
+			case 4:
+				a.hdr.dir = one_in(t, 2) ? mutate32(t, a.hdr.dir) : rnd(t, 4) * 3;
+				break;
+			case 5:
+			case 6:
+			case 7:
+				mutate_slice(t, &e[rnd(t, n)], size);
+				break;
+			case 8:
+				/* more than 64 slices of size 0 */
+				n = 65 + rnd(t, 15);
+				memset(e, 0, n * sizeof(e[0]));
+				a.hdr.count = n;
+				break;
+			case 9:
+				a.hdr.size = rnd64(t);	/* ignored */
+				break;
+			default:
+				/* an object sliced already, or imported */
+				{
+					struct bo *o = rand_bo(t, fi, BO_SLICED, -1);
+
+					if (o)
+						a.hdr.handle = o->handle;
+				}
+				break;
+			}
+		}
+	}
+	unlock(w);
+	ret = xioctl(t, IOC_ATTACH, fd, DRM_IOCTL_QAIC_ATTACH_SLICE_BO, &a);
+	if (ret == -EINVAL && t->valid) {
+		/*
+		 * Sliced already, behind the model's back (another thread,
+		 * a bad pointer that hid an answer): a valid detach will
+		 * find out, and put the model right.
+		 */
+		lock(w);
+		bo = find_bo(w, fi, a.hdr.handle);
+		if (bo && !bo->sliced)
+			set_sliced(w, bo, true, UINT32_MAX, DIR_TO_DEV);
+		unlock(w);
+	}
+	if (ret)
+		return;
+	lock(w);
+	bo = find_bo(w, fi, a.hdr.handle);
+	if (bo) {
+		set_sliced(w, bo, true, a.hdr.dbc_id, a.hdr.dir);
+		bo->nslices = a.hdr.count;
+	}
+	unlock(w);
+}
+
+static void op_detach(struct tctx *t)
+{
+	struct worker *w = t->w;
+	struct qaic_detach_slice dt = { 0 };
+	struct bo *bo;
+	int fi, fd, ret;
+
+	lock(w);
+	fi = rand_file(t);
+	bo = fi >= 0 ? rand_bo(t, fi, t->valid ? BO_SLICED : BO_ANY, -1) : NULL;
+	if (!bo) {
+		unlock(w);
+		t->op = OP_ATTACH;
+		op_attach(t);
+		return;
+	}
+	fd = file_fd(t, fi);
+	dt.handle = bo->handle;
+	if (!t->valid) {
+		if (one_in(t, 3))
+			dt.pad = 1u << rnd(t, 32);
+		else if (one_in(t, 2))
+			dt.handle = bad_handle(t, fi);
+	}
+	unlock(w);
+	ret = xioctl(t, IOC_DETACH, fd, DRM_IOCTL_QAIC_DETACH_SLICE_BO, &dt);
+	if (ret == -EINVAL && t->valid) {
+		/* not sliced after all */
+		lock(w);
+		bo = find_bo(w, fi, dt.handle);
+		if (bo)
+			set_sliced(w, bo, false, 0, 0);
+		unlock(w);
+	}
+	if (ret)
+		return;
+	lock(w);
+	bo = find_bo(w, fi, dt.handle);
+	if (bo)
+		set_sliced(w, bo, false, 0, 0);
+	unlock(w);
+}
+
+/* ------------------------------------------------------------ execute */
+
+/*
+ * Entries for an execute on file @fi: up to 4 distinct objects sliced for
+ * one of its DBCs. Returns the count (0: none), the DBC in *@dbc.
+ */
+static int pick_exec(struct tctx *t, int fi, uint32_t *dbc, struct qaic_partial_execute_entry *pe,
+		     uint64_t *sizes)
+{
+	struct worker *w = t->w;
+	struct bo *cand[MAX_BOS];
+	struct dbc *d = rand_dbc(t, fi);
+	int n = 0, k;
+
+	if (!d)
+		return 0;
+	*dbc = d->id;
+	for (int i = 0; i < MAX_BOS; i++) {
+		struct bo *bo = &w->bo[i];
+
+		if (bo->used && bo->file == fi && bo->sliced && bo->dbc == d->id)
+			cand[n++] = bo;
+	}
+	if (!n)
+		return 0;
+	k = 1 + rnd(t, n < 4 ? n : 4);
+	for (int i = 0; i < k; i++) {
+		int j = i + rnd(t, n - i);
+		struct bo *tmp = cand[i];
+
+		cand[i] = cand[j];
+		cand[j] = tmp;
+		pe[i] = (struct qaic_partial_execute_entry){
+			.handle = cand[i]->handle,
+			.dir = cand[i]->dir,
+			.resize = cand[i]->size,
+		};
+		sizes[i] = cand[i]->size;
+	}
+	return k;
+}
+
+static uint64_t valid_resize(struct tctx *t, uint64_t size)
+{
+	switch (rnd(t, 5)) {
+	case 0:
+		return 0;
+	case 1:
+		return size;
+	case 2:
+		return size ? size - 1 : 0;
+	default:
+		return rnd_upto(t, size);
+	}
+}
+
+/* Breaks an execute: its header, its pointer or one of its entries. */
+static void mutate_exec(struct tctx *t, int fi, struct qaic_execute *x,
+			struct qaic_partial_execute_entry *pe, uint32_t *n, bool partial,
+			uint64_t *sizes)
+{
+	struct worker *w = t->w;
+	uint32_t i = rnd(t, *n);
+	struct bo *o;
+
+	switch (rnd(t, 10)) {
+	case 0:
+		x->hdr.count = one_in(t, 2) ? 0 : one_in(t, 2) ? 4097 : boundary32(t);
+		if (x->hdr.count > *n && x->hdr.count <= 8)
+			x->hdr.count = *n;
+		break;
+	case 1:
+		x->data = bad_ptr(t, NULL, 0, NULL);
+		break;
+	case 2:
+		x->hdr.dbc_id = bad_dbc(t, fi);
+		break;
+	case 3:
+		pe[i].handle = bad_handle(t, fi);
+		break;
+	case 4:
+		pe[i].dir = pe[i].dir == DIR_TO_DEV ? DIR_FROM_DEV : one_in(t, 2) ? 0 : mutate32(t, 1);
+		break;
+	case 5:
+		if (*n < 8) {
+			/* the same object twice */
+			pe[*n] = pe[i];
+			(*n)++;
+			x->hdr.count = *n;
+		}
+		break;
+	case 6:
+		/* an object not sliced, or sliced for another DBC */
+		o = rand_bo(t, fi, one_in(t, 2) ? BO_UNSLICED : BO_SLICED, -1);
+		if (o) {
+			pe[i].handle = o->handle;
+			pe[i].dir = o->sliced ? o->dir : DIR_TO_DEV;
+		}
+		break;
+	case 7:
+		if (partial)
+			pe[i].resize = one_in(t, 2) ? sizes[i] + 1 + rnd(t, PAGE) : boundary64(t);
+		else
+			x->hdr.dbc_id = bad_dbc(t, fi);
+		break;
+	case 8:
+		{
+			/* another file's object handle and DBC */
+			int other = rand_file(t);
+			struct dbc *d;
+
+			if (other >= 0 && other != fi && (d = rand_dbc(t, other)))
+				x->hdr.dbc_id = d->id;
+		}
+		break;
+	default:
+		/* the first entry straddles into an unmapped page */
+		x->data = (uintptr_t)t->scratch + 2 * PAGE -
+			  (partial ? sizeof(struct qaic_partial_execute_entry) :
+			   sizeof(struct qaic_execute_entry)) / 2;
+		break;
+	}
+	(void)w;
+}
+
+static void do_execute(struct tctx *t, bool partial)
+{
+	struct worker *w = t->w;
+	struct qaic_partial_execute_entry pe[8];
+	struct qaic_execute_entry fe[8];
+	struct qaic_execute x = { 0 };
+	uint64_t sizes[8];
+	uint32_t dbc = 0, n;
+	int fi, fd;
+
+	lock(w);
+	fi = rand_file_dbc(t);
+	if (fi < 0) {
+		unlock(w);
+		use_file(t, &fd, false);
+		return;
+	}
+	fd = file_fd(t, fi);
+	n = pick_exec(t, fi, &dbc, pe, sizes);
+	if (!n) {
+		unlock(w);
+		t->op = rand_dbc(t, fi) ? OP_ATTACH : OP_ACTIVATE;
+		if (t->op == OP_ATTACH)
+			op_attach(t);
+		else
+			op_activate(t);
+		return;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		pe[i].resize = partial ? valid_resize(t, sizes[i]) : sizes[i];
+	x.hdr.count = n;
+	x.hdr.dbc_id = dbc;
+	if (!t->valid)
+		for (int k = 1 + rnd(t, 2); k > 0; k--)
+			mutate_exec(t, fi, &x, pe, &n, partial, sizes);
+	unlock(w);
+	if (partial) {
+		if (!x.data)
+			x.data = (uintptr_t)pe;
+		xioctl(t, IOC_PARTIAL, fd, DRM_IOCTL_QAIC_PARTIAL_EXECUTE_BO, &x);
+	} else {
+		for (uint32_t i = 0; i < n; i++)
+			fe[i] = (struct qaic_execute_entry){ .handle = pe[i].handle, .dir = pe[i].dir };
+		if (!x.data)
+			x.data = (uintptr_t)fe;
+		xioctl(t, IOC_EXECUTE, fd, DRM_IOCTL_QAIC_EXECUTE_BO, &x);
+	}
+}
+
+static void op_execute(struct tctx *t)
+{
+	do_execute(t, false);
+}
+
+static void op_partial(struct tctx *t)
+{
+	do_execute(t, true);
+}
+
+static void op_wait(struct tctx *t)
+{
+	static const uint32_t timeouts[] = { 0, 0, 1, 2, 5, 10 };
+	struct worker *w = t->w;
+	struct qaic_wait wt = { 0 };
+	struct dbc *d;
+	struct bo *bo;
+	int fi, fd;
+
+	lock(w);
+	fi = rand_file_dbc(t);
+	if (fi < 0) {
+		unlock(w);
+		use_file(t, &fd, false);
+		return;
+	}
+	fd = file_fd(t, fi);
+	bo = rand_bo(t, fi, one_in(t, 4) ? BO_ANY : BO_SLICED, -1);
+	if (!bo)
+		bo = rand_bo(t, fi, BO_ANY, -1);
+	d = bo && bo->sliced ? find_dbc(w, fi, bo->dbc) : NULL;
+	if (!d || d->draining)
+		d = rand_dbc(t, fi);
+	if (!d && t->valid) {
+		unlock(w);
+		t->op = OP_ACTIVATE;
+		op_activate(t);
+		return;
+	}
+	wt.handle = bo ? bo->handle : 0;
+	wt.dbc_id = d ? d->id : 0;
+	wt.timeout = timeouts[rnd(t, ARRAY_SIZE(timeouts))];
+	if (!t->valid) {
+		switch (rnd(t, 4)) {
+		case 0:
+			wt.pad = 1u << rnd(t, 32);
+			break;
+		case 1:
+			wt.handle = bad_handle(t, fi);
+			break;
+		case 2:
+			wt.dbc_id = bad_dbc(t, fi);
+			break;
+		default:
+			wt.timeout = rnd(t, 2);
+			wt.handle ^= 1u << rnd(t, 8);
+			break;
+		}
+	}
+	unlock(w);
+	xioctl(t, IOC_WAIT, fd, DRM_IOCTL_QAIC_WAIT_BO, &wt);
+}
+
+static void op_perf(struct tctx *t)
+{
+	struct worker *w = t->w;
+	struct qaic_perf_stats_entry e[8];
+	struct qaic_perf_stats ps = { 0 };
+	struct dbc *d;
+	int fi, fd, n = 0;
+
+	memset(e, 0, sizeof(e));
+	lock(w);
+	fi = rand_file_dbc(t);
+	if (fi < 0) {
+		unlock(w);
+		use_file(t, &fd, false);
+		return;
+	}
+	fd = file_fd(t, fi);
+	d = rand_dbc(t, fi);
+	if (!d && t->valid) {
+		unlock(w);
+		t->op = OP_ACTIVATE;
+		op_activate(t);
+		return;
+	}
+	for (int k = 1 + rnd(t, 4); k > 0; k--) {
+		struct bo *bo = rand_bo(t, fi, BO_ANY, -1);
+
+		if (bo)
+			e[n++].handle = bo->handle;
+	}
+	if (!n)
+		n = 1;	/* handle 0: -ENOENT */
+	ps.hdr.count = n;
+	ps.hdr.dbc_id = d ? d->id : bad_dbc(t, fi);
+	ps.data = (uintptr_t)e;
+	if (!t->valid) {
+		switch (rnd(t, 6)) {
+		case 0:
+			ps.hdr.count = one_in(t, 2) ? 0 : 65535;
+			break;
+		case 1:
+			ps.hdr.pad = 1 + rnd(t, 0xffff);
+			break;
+		case 2:
+			e[rnd(t, n)].pad = 1u << rnd(t, 32);
+			break;
+		case 3:
+			ps.hdr.dbc_id = bad_dbc(t, fi);
+			break;
+		case 4:
+			e[rnd(t, n)].handle = bad_handle(t, fi);
+			break;
+		default:
+			ps.data = bad_ptr(t, e, n * sizeof(e[0]), NULL);
+			break;
+		}
+	}
+	unlock(w);
+	xioctl(t, IOC_PERF, fd, DRM_IOCTL_QAIC_PERF_STATS_BO, &ps);
+}
+
+/* --------------------------------------------------------------- syncobjs */
+
+/* A syncobj of file @fi that has a fence to wait for, as a qaic_sync. */
+static bool in_sync(struct tctx *t, int fi, struct qaic_sync *s)
+{
+	struct sobj *so = rand_sobj(t, fi);
+
+	if (!so)
+		return false;
+	*s = (struct qaic_sync){ .handle = so->handle };
+	if (so->timeline && so->last_point) {
+		s->point = 1 + rnd_upto(t, so->last_point - 1);
+		return true;
+	}
+	if (!so->timeline && so->has_fence)
+		return true;
+	/* none yet: wait until it is submitted, maybe by the other thread */
+	if (t->w->in_burst && one_in(t, 16)) {
+		s->flags = QAIC_SYNC_WAIT_FOR_SUBMIT;
+		s->point = so->timeline ? so->last_point + 1 : 0;
+		return true;
+	}
+	return false;
+}
+
+static void op_submit(struct tctx *t)
+{
+	struct worker *w = t->w;
+	struct qaic_partial_execute_entry pe[8];
+	struct qaic_execute_entry fe[8];
+	struct qaic_submit s = { 0 };
+	struct qaic_execute x = { 0 };
+	struct qaic_sync in[72];
+	struct sobj *out = NULL;
+	uint64_t sizes[8];
+	uint32_t dbc = 0, n, nin = 0;
+	bool partial = one_in(t, 3), syncs_set = false;
+	int fi, fd, ret;
+
+	lock(w);
+	fi = rand_file_dbc(t);
+	if (fi < 0) {
+		unlock(w);
+		use_file(t, &fd, false);
+		return;
+	}
+	fd = file_fd(t, fi);
+	n = pick_exec(t, fi, &dbc, pe, sizes);
+	if (!n) {
+		unlock(w);
+		t->op = OP_ATTACH;
+		op_attach(t);
+		return;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		pe[i].resize = partial ? valid_resize(t, sizes[i]) : sizes[i];
+	for (int k = rnd(t, 4); k > 0; k--)
+		if (in_sync(t, fi, &in[nin]))
+			nin++;
+	s.flags = partial ? QAIC_SUBMIT_PARTIAL : 0;
+	if (!one_in(t, 4))
+		out = rand_sobj(t, fi);
+	if (out) {
+		s.out_sync.handle = out->handle;
+		if (out->timeline || (!out->has_fence && one_in(t, 2)))
+			s.out_sync.point = out->last_point + 1 + rnd(t, 3);
+	}
+	x.hdr.count = n;
+	x.hdr.dbc_id = dbc;
+	if (!t->valid) {
+		for (int k = 1 + rnd(t, 2); k > 0; k--) {
+			switch (rnd(t, 12)) {
+			case 0:
+				s.flags = 1u << rnd(t, 32);
+				break;
+			case 1:
+				s.reserved = 1ull << rnd(t, 64);
+				break;
+			case 2:
+				s.out_sync.flags = 1u << rnd(t, 32);
+				break;
+			case 3:
+				/* more in-syncs than allowed, or than there are */
+				nin = one_in(t, 2) ? 65 + rnd(t, 5) : nin;
+				for (uint32_t i = 0; i < nin; i++)
+					if (!in_sync(t, fi, &in[i]))
+						in[i] = (struct qaic_sync){ .handle = bad_handle(t, fi) };
+				s.in_sync_count = one_in(t, 2) ? nin : boundary32(t);
+				break;
+			case 4:
+				s.in_syncs = bad_ptr(t, in, nin * sizeof(in[0]), NULL);
+				s.in_sync_count = nin ? nin : 1;
+				syncs_set = true;
+				break;
+			case 5:
+				in[nin] = (struct qaic_sync){
+					.handle = one_in(t, 2) ? bad_handle(t, fi) :
+						  out ? out->handle : 0,
+					.flags = one_in(t, 2) ? 2 + rnd(t, 100) : 0,
+					.point = one_in(t, 2) ? boundary64(t) : 0,
+				};
+				nin++;
+				break;
+			case 6:
+				/* a point with no fence yet */
+				if (out) {
+					in[nin] = (struct qaic_sync){
+						.handle = out->handle,
+						.point = out->last_point + 100,
+					};
+					nin++;
+				}
+				break;
+			case 7:
+				s.out_sync.handle = bad_handle(t, fi);
+				break;
+			case 8:
+				/* a timeline point below the last one */
+				if (out && out->last_point)
+					s.out_sync.point = 1;
+				break;
+			default:
+				mutate_exec(t, fi, &x, pe, &n, partial, sizes);
+				break;
+			}
+		}
+	}
+	unlock(w);
+	if (!syncs_set) {
+		if (!s.in_sync_count)
+			s.in_sync_count = nin;
+		s.in_syncs = (uintptr_t)in;
+		if (s.in_sync_count > ARRAY_SIZE(in))
+			s.in_syncs = (uintptr_t)t->scratch + 2 * PAGE - sizeof(in[0]);
+	}
+	s.hdr = x.hdr;
+	s.data = x.data;
+	if (!s.data) {
+		for (uint32_t i = 0; i < n; i++)
+			fe[i] = (struct qaic_execute_entry){ .handle = pe[i].handle, .dir = pe[i].dir };
+		s.data = partial ? (uintptr_t)pe : (uintptr_t)fe;
+	}
+	ret = xioctl(t, IOC_SUBMIT, fd, DRM_IOCTL_QAIC_SUBMIT, &s);
+	if (ret || !s.out_sync.handle)
+		return;
+	lock(w);
+	if (w->f[fi].used) {
+		struct sobj *so = find_sobj(w, fi, s.out_sync.handle);
+
+		if (so && s.out_sync.point) {
+			so->timeline = true;
+			if (s.out_sync.point > so->last_point)
+				so->last_point = s.out_sync.point;
+		} else if (so) {
+			so->has_fence = true;
+		}
+	}
+	unlock(w);
+}
+
+static void op_so_create(struct tctx *t)
+{
+	struct worker *w = t->w;
+	struct drm_syncobj_create c = { 0 };
+	struct sobj *so;
+	int fi, fd, ret;
+
+	fi = use_file(t, &fd, false);
+	if (fi < 0)
+		return;
+	c.flags = one_in(t, 3) ? DRM_SYNCOBJ_CREATE_SIGNALED : 0;
+	if (!t->valid)
+		c.flags = one_in(t, 2) ? 1u << rnd(t, 32) : mutate32(t, c.flags);
+	ret = xioctl(t, IOC_SO_CREATE, fd, DRM_IOCTL_SYNCOBJ_CREATE, &c);
+	if (ret) {
+		if (t->valid)
+			fail(t, "SYNCOBJ_CREATE with flags %#x: %s", c.flags, err_name(-ret));
+		return;
+	}
+	lock(w);
+	so = w->f[fi].used ? add_sobj(w, fi, c.handle) : NULL;
+	if (so) {
+		so->has_fence = c.flags & DRM_SYNCOBJ_CREATE_SIGNALED;
+		so->timeline = one_in(t, 2);
+	}
+	unlock(w);
+	if (!so) {
+		struct drm_syncobj_destroy d = { .handle = c.handle };
+
+		xioctl(t, IOC_SO_DESTROY, fd, DRM_IOCTL_SYNCOBJ_DESTROY, &d);
+	}
+}
+
+static void op_so_destroy(struct tctx *t)
+{
+	struct worker *w = t->w;
+	struct drm_syncobj_destroy d = { 0 };
+	struct sobj *so;
+	int fi, fd, ret;
+
+	lock(w);
+	fi = rand_file(t);
+	if (fi < 0) {
+		unlock(w);
+		return;
+	}
+	fd = file_fd(t, fi);
+	so = rand_sobj(t, fi);
+	d.handle = so ? so->handle : 0;
+	if (!t->valid) {
+		if (one_in(t, 3))
+			d.pad = 1u << rnd(t, 32);
+		else
+			d.handle = bad_handle(t, fi);
+	}
+	unlock(w);
+	ret = xioctl(t, IOC_SO_DESTROY, fd, DRM_IOCTL_SYNCOBJ_DESTROY, &d);
+	if (ret)
+		return;
+	lock(w);
+	so = find_sobj(w, fi, d.handle);
+	if (so)
+		so->used = false;
+	unlock(w);
+}
+
+/*
+ * A broken handle count for the DRM core's syncobj ioctls. Not above 64 Ki:
+ * drm_syncobj_array_find() kmallocs the count without __GFP_NOWARN, and a
+ * count above 1 Mi makes the page allocator WARN (a DRM core matter, not
+ * qaic's), which would end every run with a kernel report.
+ */
+static uint32_t so_bad_count(struct tctx *t)
+{
+	static const uint32_t v[] = { 0, 0, 1, 64, 65, 4096, 65535, 65536 };
+
+	return v[rnd(t, ARRAY_SIZE(v))];
+}
+
+/* Up to @max syncobj handles of file @fi, with their points. */
+static uint32_t pick_sobjs(struct tctx *t, int fi, uint32_t *h, uint64_t *pts, uint32_t max,
+			   bool *timeline)
+{
+	uint32_t n = 0;
+
+	*timeline = one_in(t, 2);
+	for (uint32_t k = 1 + rnd(t, max); k > 0; k--) {
+		struct sobj *so = rand_sobj(t, fi);
+
+		if (!so)
+			break;
+		h[n] = so->handle;
+		pts[n] = so->last_point ? 1 + rnd_upto(t, so->last_point - 1) : 0;
+		n++;
+	}
+	return n;
+}
+
+static void op_so_wait(struct tctx *t)
+{
+	struct worker *w = t->w;
+	uint32_t h[4];
+	uint64_t pts[4];
+	uint32_t n, flags = 0;
+	int64_t timeout;
+	bool timeline;
+	int fi, fd;
+
+	lock(w);
+	fi = rand_file(t);
+	if (fi < 0) {
+		unlock(w);
+		return;
+	}
+	fd = file_fd(t, fi);
+	n = pick_sobjs(t, fi, h, pts, 3, &timeline);
+	unlock(w);
+	if (!n) {
+		t->op = OP_SO_CREATE;
+		op_so_create(t);
+		return;
+	}
+	if (one_in(t, 2))
+		flags |= DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL;
+	if (one_in(t, 3))
+		flags |= DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT;
+	if (timeline && one_in(t, 4))
+		flags |= DRM_SYNCOBJ_WAIT_FLAGS_WAIT_AVAILABLE;
+	/* Absolute, CLOCK_MONOTONIC: never more than 10 ms from now. */
+	timeout = now_ns() + rnd(t, 10000001);
+	if (timeline) {
+		struct drm_syncobj_timeline_wait tw = {
+			.handles = (uintptr_t)h,
+			.points = (uintptr_t)pts,
+			.timeout_nsec = timeout,
+			.count_handles = n,
+			.flags = flags,
+		};
+
+		if (!t->valid) {
+			switch (rnd(t, 6)) {
+			case 0:
+				tw.count_handles = so_bad_count(t);
+				if (tw.count_handles > n && tw.count_handles < 64)
+					tw.count_handles = n;
+				break;
+			case 1:
+				tw.handles = bad_ptr(t, h, n * 4, NULL);
+				break;
+			case 2:
+				tw.points = bad_ptr(t, pts, n * 8, NULL);
+				break;
+			case 3:
+				tw.flags |= 1u << (3 + rnd(t, 29));
+				break;
+			case 4:
+				tw.timeout_nsec = one_in(t, 2) ? 0 : -1 - (int64_t)rnd(t, 1000);
+				break;
+			default:
+				h[rnd(t, n)] = bad_handle_l(t, fi);
+				pts[rnd(t, n)] = boundary64(t);
+				break;
+			}
+		}
+		xioctl(t, IOC_SO_TWAIT, fd, DRM_IOCTL_SYNCOBJ_TIMELINE_WAIT, &tw);
+	} else {
+		struct drm_syncobj_wait sw = {
+			.handles = (uintptr_t)h,
+			.timeout_nsec = timeout,
+			.count_handles = n,
+			.flags = flags & ~DRM_SYNCOBJ_WAIT_FLAGS_WAIT_AVAILABLE,
+		};
+
+		if (!t->valid) {
+			switch (rnd(t, 5)) {
+			case 0:
+				sw.count_handles = so_bad_count(t);
+				if (sw.count_handles > n && sw.count_handles < 64)
+					sw.count_handles = n;
+				break;
+			case 1:
+				sw.handles = bad_ptr(t, h, n * 4, NULL);
+				break;
+			case 2:
+				sw.flags |= 1u << (2 + rnd(t, 30));
+				break;
+			case 3:
+				sw.pad = 1u << rnd(t, 32);
+				break;
+			default:
+				h[rnd(t, n)] = bad_handle_l(t, fi);
+				break;
+			}
+		}
+		xioctl(t, IOC_SO_WAIT, fd, DRM_IOCTL_SYNCOBJ_WAIT, &sw);
+	}
+}
+
+static void op_so_signal(struct tctx *t)
+{
+	struct worker *w = t->w;
+	uint32_t h[4];
+	uint64_t pts[4];
+	uint32_t n;
+	bool timeline;
+	int fi, fd, ret;
+
+	lock(w);
+	fi = rand_file(t);
+	if (fi < 0) {
+		unlock(w);
+		return;
+	}
+	fd = file_fd(t, fi);
+	n = pick_sobjs(t, fi, h, pts, 3, &timeline);
+	for (uint32_t i = 0; i < n; i++) {
+		struct sobj *so = find_sobj(w, fi, h[i]);
+
+		pts[i] = so->last_point + 1 + rnd(t, 4);
+	}
+	unlock(w);
+	if (!n) {
+		t->op = OP_SO_CREATE;
+		op_so_create(t);
+		return;
+	}
+	if (timeline) {
+		struct drm_syncobj_timeline_array ta = {
+			.handles = (uintptr_t)h,
+			.points = (uintptr_t)pts,
+			.count_handles = n,
+		};
+
+		if (!t->valid) {
+			switch (rnd(t, 5)) {
+			case 0:
+				ta.flags = 1u << rnd(t, 32);
+				break;
+			case 1:
+				ta.count_handles = so_bad_count(t);
+				if (ta.count_handles > n && ta.count_handles < 64)
+					ta.count_handles = n;
+				break;
+			case 2:
+				ta.points = bad_ptr(t, pts, n * 8, NULL);
+				break;
+			case 3:
+				pts[rnd(t, n)] = one_in(t, 2) ? 0 : 1;	/* not after the last */
+				break;
+			default:
+				h[rnd(t, n)] = bad_handle_l(t, fi);
+				break;
+			}
+		}
+		ret = xioctl(t, IOC_SO_TSIGNAL, fd, DRM_IOCTL_SYNCOBJ_TIMELINE_SIGNAL, &ta);
+	} else {
+		struct drm_syncobj_array a = {
+			.handles = (uintptr_t)h,
+			.count_handles = n,
+		};
+
+		if (!t->valid) {
+			switch (rnd(t, 4)) {
+			case 0:
+				a.pad = 1u << rnd(t, 32);
+				break;
+			case 1:
+				a.count_handles = so_bad_count(t);
+				if (a.count_handles > n && a.count_handles < 64)
+					a.count_handles = n;
+				break;
+			case 2:
+				a.handles = bad_ptr(t, h, n * 4, NULL);
+				break;
+			default:
+				h[rnd(t, n)] = bad_handle_l(t, fi);
+				break;
+			}
+		}
+		ret = xioctl(t, IOC_SO_SIGNAL, fd, DRM_IOCTL_SYNCOBJ_SIGNAL, &a);
+	}
+	if (ret)
+		return;
+	lock(w);
+	for (uint32_t i = 0; i < n && w->f[fi].used; i++) {
+		struct sobj *so = find_sobj(w, fi, h[i]);
+
+		if (!so)
+			continue;
+		if (timeline) {
+			so->timeline = true;
+			if (pts[i] > so->last_point)
+				so->last_point = pts[i];
+		} else {
+			so->has_fence = true;
+		}
+	}
+	unlock(w);
+}
+
+static void op_so_reset(struct tctx *t)
+{
+	struct worker *w = t->w;
+	struct drm_syncobj_array a = { 0 };
+	uint32_t h[4];
+	uint64_t pts[4];
+	uint32_t n;
+	bool timeline;
+	int fi, fd, ret;
+
+	lock(w);
+	fi = rand_file(t);
+	if (fi < 0) {
+		unlock(w);
+		return;
+	}
+	fd = file_fd(t, fi);
+	n = pick_sobjs(t, fi, h, pts, 2, &timeline);
+	if (!n) {
+		unlock(w);
+		return;
+	}
+	a.handles = (uintptr_t)h;
+	a.count_handles = n;
+	if (!t->valid) {
+		if (one_in(t, 2))
+			a.pad = 1u << rnd(t, 32);
+		else
+			h[0] = bad_handle(t, fi);
+	}
+	unlock(w);
+	ret = xioctl(t, IOC_SO_RESET, fd, DRM_IOCTL_SYNCOBJ_RESET, &a);
+	if (ret)
+		return;
+	lock(w);
+	for (uint32_t i = 0; i < n && w->f[fi].used; i++) {
+		struct sobj *so = find_sobj(w, fi, h[i]);
+
+		if (so) {
+			so->has_fence = false;
+			so->last_point = 0;
+		}
+	}
+	unlock(w);
+}
+
+/* DRM_IOCTL_SYNCOBJ_EVENTFD (Linux 6.6), which libdrm's headers may lack. */
+struct fz_syncobj_eventfd {
+	__u32 handle;
+	__u32 flags;
+	__u64 point;
+	__s32 fd;
+	__u32 pad;
+};
+
+#define FZ_IOCTL_SYNCOBJ_EVENTFD	DRM_IOWR(0xCF, struct fz_syncobj_eventfd)
+
+static void so_eventfd(struct tctx *t, int fi, int fd, uint32_t handle, uint64_t point)
+{
+	struct fz_syncobj_eventfd e = {
+		.handle = handle,
+		.flags = one_in(t, 2) ? DRM_SYNCOBJ_WAIT_FLAGS_WAIT_AVAILABLE : 0,
+		.point = point,
+	};
+	uint64_t v;
+	int efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+
+	if (efd < 0)
+		return;
+	e.fd = efd;
+	if (!t->valid) {
+		switch (rnd(t, 4)) {
+		case 0:
+			e.flags = 1u << rnd(t, 32);
+			break;
+		case 1:
+			e.pad = 1u << rnd(t, 32);
+			break;
+		case 2:
+			e.fd = one_in(t, 2) ? fd : -1;	/* not an eventfd */
+			break;
+		default:
+			e.handle = bad_handle_l(t, fi);
+			break;
+		}
+	}
+	xioctl(t, IOC_SO_EVENTFD, fd, FZ_IOCTL_SYNCOBJ_EVENTFD, &e);
+	/* -EAGAIN until signalled: fine */
+	(void)!read(efd, &v, sizeof(v));
+	close(efd);	/* ours alone: nobody else knows the number */
+}
+
+/* SYNCOBJ_QUERY, SYNCOBJ_TRANSFER and SYNCOBJ_EVENTFD */
+static void op_so_misc(struct tctx *t)
+{
+	struct worker *w = t->w;
+	uint32_t h[4];
+	uint64_t pts[4];
+	uint32_t n;
+	bool timeline;
+	int fi, fd, ret;
+
+	lock(w);
+	fi = rand_file(t);
+	if (fi < 0) {
+		unlock(w);
+		return;
+	}
+	fd = file_fd(t, fi);
+	n = pick_sobjs(t, fi, h, pts, 3, &timeline);
+	if (!n) {
+		unlock(w);
+		return;
+	}
+	if (one_in(t, 3)) {
+		uint64_t point = one_in(t, 2) ? pts[0] : pts[0] + 1 + rnd(t, 3);
+
+		unlock(w);
+		so_eventfd(t, fi, fd, h[0], point);
+		return;
+	}
+	if (one_in(t, 2)) {
+		struct drm_syncobj_timeline_array q = {
+			.handles = (uintptr_t)h,
+			.points = (uintptr_t)pts,
+			.count_handles = n,
+			.flags = one_in(t, 2) ? DRM_SYNCOBJ_QUERY_FLAGS_LAST_SUBMITTED : 0,
+		};
+
+		if (!t->valid) {
+			switch (rnd(t, 3)) {
+			case 0:
+				q.flags = 1u << rnd(t, 32);
+				break;
+			case 1:
+				q.points = bad_ptr(t, pts, n * 8, NULL);
+				break;
+			default:
+				h[0] = bad_handle(t, fi);
+				break;
+			}
+		}
+		unlock(w);
+		xioctl(t, IOC_SO_QUERY, fd, DRM_IOCTL_SYNCOBJ_QUERY, &q);
+		return;
+	} else {
+		struct sobj *src = find_sobj(w, fi, h[0]);
+		struct sobj *dst = rand_sobj(t, fi);
+		struct drm_syncobj_transfer tr = {
+			.src_handle = src->handle,
+			.dst_handle = dst->handle,
+			.src_point = src->last_point ? 1 + rnd_upto(t, src->last_point - 1) : 0,
+			.dst_point = one_in(t, 3) ? 0 : dst->last_point + 1 + rnd(t, 3),
+		};
+
+		if (!t->valid) {
+			switch (rnd(t, 5)) {
+			case 0:
+				tr.flags = 1u << rnd(t, 32);
+				if (tr.flags == DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT)
+					tr.flags = 0;	/* may wait for 5 s */
+				break;
+			case 1:
+				tr.pad = 1u << rnd(t, 32);
+				break;
+			case 2:
+				tr.src_handle = bad_handle(t, fi);
+				break;
+			case 3:
+				tr.dst_handle = bad_handle(t, fi);
+				break;
+			default:
+				tr.src_point = src->last_point + 50;	/* no fence there */
+				break;
+			}
+		}
+		unlock(w);
+		ret = xioctl(t, IOC_SO_TRANSFER, fd, DRM_IOCTL_SYNCOBJ_TRANSFER, &tr);
+		if (ret)
+			return;
+		lock(w);
+		dst = w->f[fi].used ? find_sobj(w, fi, tr.dst_handle) : NULL;
+		if (dst && tr.dst_point) {
+			dst->timeline = true;
+			if (tr.dst_point > dst->last_point)
+				dst->last_point = tr.dst_point;
+		} else if (dst) {
+			dst->has_fence = true;
+		}
+		unlock(w);
+	}
+}
+
+static void op_so_export(struct tctx *t)
+{
+	struct worker *w = t->w;
+	struct drm_syncobj_handle sh_ = { 0 };
+	struct sobj *so;
+	int fi, fd, ret;
+	bool sync_file = one_in(t, 2);
+
+	lock(w);
+	fi = rand_file(t);
+	so = fi >= 0 ? rand_sobj(t, fi) : NULL;
+	if (!so) {
+		unlock(w);
+		return;
+	}
+	fd = file_fd(t, fi);
+	sh_.handle = so->handle;
+	sh_.flags = sync_file ? DRM_SYNCOBJ_HANDLE_TO_FD_FLAGS_EXPORT_SYNC_FILE : 0;
+	sh_.fd = -1;
+	if (!t->valid) {
+		switch (rnd(t, 3)) {
+		case 0:
+			sh_.flags = 1u << rnd(t, 32);
+			break;
+		case 1:
+			sh_.pad = 1u << rnd(t, 32);
+			break;
+		default:
+			sh_.handle = bad_handle(t, fi);
+			break;
+		}
+	}
+	unlock(w);
+	ret = xioctl(t, IOC_SO_H2FD, fd, DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD, &sh_);
+	if (ret)
+		return;
+	lock(w);
+	add_xfd(t, sh_.flags & DRM_SYNCOBJ_HANDLE_TO_FD_FLAGS_EXPORT_SYNC_FILE ?
+		XFD_SYNC_FILE : XFD_SYNCOBJ, sh_.fd, 0, 0);
+	unlock(w);
+}
+
+static void op_so_import(struct tctx *t)
+{
+	struct worker *w = t->w;
+	struct drm_syncobj_handle sh_ = { 0 };
+	struct sobj *so = NULL;
+	struct xfd *x;
+	int fi, fd, ret;
+
+	lock(w);
+	fi = rand_file(t);
+	x = rand_xfd(t, one_in(t, 2) ? XFD_SYNC_FILE : XFD_SYNCOBJ);
+	if (fi < 0 || !x) {
+		unlock(w);
+		return;
+	}
+	fd = file_fd(t, fi);
+	sh_.fd = x->fd;
+	if (x->kind == XFD_SYNC_FILE) {
+		/* into an existing syncobj */
+		so = rand_sobj(t, fi);
+		if (!so) {
+			unlock(w);
+			return;
+		}
+		sh_.handle = so->handle;
+		sh_.flags = DRM_SYNCOBJ_FD_TO_HANDLE_FLAGS_IMPORT_SYNC_FILE;
+	}
+	if (!t->valid) {
+		switch (rnd(t, 4)) {
+		case 0:
+			sh_.flags ^= 1u << rnd(t, 32);
+			break;
+		case 1:
+			sh_.pad = 1u << rnd(t, 32);
+			break;
+		case 2:
+			/* not a syncobj file: a device, a dma-buf, nothing */
+			sh_.fd = one_in(t, 2) ? fd : one_in(t, 2) ? -1 : 1000 + (int)rnd(t, 20);
+			break;
+		default:
+			sh_.handle = bad_handle(t, fi);
+			break;
+		}
+	}
+	unlock(w);
+	ret = xioctl(t, IOC_SO_FD2H, fd, DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE, &sh_);
+	if (ret)
+		return;
+	lock(w);
+	if (w->f[fi].used) {
+		if (sh_.flags & DRM_SYNCOBJ_FD_TO_HANDLE_FLAGS_IMPORT_SYNC_FILE) {
+			so = find_sobj(w, fi, sh_.handle);
+			if (so) {
+				so->has_fence = true;
+				so->last_point = 0;
+			}
+		} else {
+			so = add_sobj(w, fi, sh_.handle);
+			if (so)
+				so->timeline = one_in(t, 2);
+		}
+	}
+	unlock(w);
+}
+
+static void op_sync_file(struct tctx *t)
+{
+	struct worker *w = t->w;
+	struct sync_fence_info info[4];
+	struct sync_file_info fi = { 0 };
+	struct xfd *x;
+	int fd;
+
+	lock(w);
+	x = rand_xfd(t, XFD_SYNC_FILE);
+	if (!x) {
+		unlock(w);
+		return;
+	}
+	fd = x->fd;
+	unlock(w);
+	if (one_in(t, 3)) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		int ret = poll(&p, 1, 0);
+
+		count_res(SYS_POLL, ret < 0 ? errno : 0);
+		return;
+	}
+	if (one_in(t, 2)) {
+		fi.num_fences = 4;
+		fi.sync_fence_info = (uintptr_t)info;
+	}
+	if (!t->valid) {
+		switch (rnd(t, 3)) {
+		case 0:
+			fi.flags = 1u << rnd(t, 32);
+			break;
+		case 1:
+			fi.num_fences = boundary32(t);
+			fi.sync_fence_info = bad_ptr(t, NULL, 0, NULL);
+			break;
+		default:
+			fi.pad = 1u << rnd(t, 32);
+			break;
+		}
+	}
+	xioctl(t, IOC_SYNC_INFO, fd, SYNC_IOC_FILE_INFO, &fi);
+}
+
+/* ---------------------------------------------------------------- PRIME */
+
+static void op_prime_export(struct tctx *t)
+{
+	struct worker *w = t->w;
+	struct drm_prime_handle p = { 0 };
+	struct bo *bo;
+	uint64_t size;
+	int fi, fd, ret, room = 0;
+
+	lock(w);
+	for (int i = 0; i < MAX_XFDS; i++)
+		room += !w->xfd[i].used;
+	fi = rand_file(t);
+	bo = fi >= 0 ? rand_bo(t, fi, BO_ANY, -1) : NULL;
+	if (!bo || !room) {
+		unlock(w);
+		return;
+	}
+	fd = file_fd(t, fi);
+	size = bo->size;
+	p.handle = bo->handle;
+	p.flags = DRM_CLOEXEC | (one_in(t, 4) ? 0 : DRM_RDWR);
+	p.fd = -1;
+	if (!t->valid) {
+		if (one_in(t, 2))
+			p.flags = mutate32(t, p.flags);
+		else
+			p.handle = bad_handle(t, fi);
+	}
+	unlock(w);
+	ret = xioctl(t, IOC_PRIME_H2FD, fd, DRM_IOCTL_PRIME_HANDLE_TO_FD, &p);
+	if (ret)
+		return;
+	lock(w);
+	{
+		struct bo *o = find_bo(w, fi, p.handle);
+
+		/* an unknown handle (mutated): an object of its own */
+		add_xfd(t, XFD_DMABUF, p.fd, o ? o->size : size, o ? o->obj : ++w->next_obj);
+	}
+	unlock(w);
+}
+
+static void op_prime_import(struct tctx *t)
+{
+	struct worker *w = t->w;
+	struct drm_prime_handle p = { 0 };
+	struct xfd *x;
+	uint64_t size;
+	uint32_t obj;
+	int fi, fd, ret;
+
+	lock(w);
+	fi = rand_file(t);	/* maybe another file than the exporter's */
+	x = rand_xfd(t, XFD_DMABUF);
+	if (fi < 0 || !x) {
+		unlock(w);
+		t->op = OP_PRIME_EXPORT;
+		op_prime_export(t);
+		return;
+	}
+	fd = file_fd(t, fi);
+	p.fd = x->fd;
+	size = x->size;
+	obj = x->obj;
+	if (!t->valid) {
+		switch (rnd(t, 3)) {
+		case 0:
+			p.flags = (uint32_t)rnd64(t);	/* ignored */
+			break;
+		default:
+			/* not a dma-buf: a device, a sync_file, nothing */
+			{
+				struct xfd *o = rand_xfd(t, XFD_SYNC_FILE);
+
+				p.fd = one_in(t, 2) ? fd : o ? o->fd : -1;
+			}
+			break;
+		}
+	}
+	unlock(w);
+	ret = xioctl(t, IOC_PRIME_FD2H, fd, DRM_IOCTL_PRIME_FD_TO_HANDLE, &p);
+	if (ret || p.fd != x->fd)
+		return;
+	lock(w);
+	if (w->f[fi].used)
+		add_bo(w, fi, p.handle, size, obj);
+	unlock(w);
+}
+
+/* The dma-buf's own ioctls, and mapping it. */
+static void op_dmabuf(struct tctx *t)
+{
+	struct worker *w = t->w;
+	struct xfd *x, *s;
+	int fd, sfd = -1, ret;
+	uint64_t size;
+
+	lock(w);
+	x = rand_xfd(t, XFD_DMABUF);
+	s = rand_xfd(t, XFD_SYNC_FILE);
+	if (!x) {
+		unlock(w);
+		t->op = OP_PRIME_EXPORT;
+		op_prime_export(t);
+		return;
+	}
+	fd = x->fd;
+	size = x->size;
+	if (s)
+		sfd = s->fd;
+	unlock(w);
+
+	switch (rnd(t, 4)) {
+	case 0: {
+		struct dma_buf_export_sync_file e = {
+			.flags = one_in(t, 2) ? DMA_BUF_SYNC_READ : DMA_BUF_SYNC_RW,
+			.fd = -1,
+		};
+
+		if (!t->valid)
+			e.flags = mutate32(t, e.flags);
+		ret = xioctl(t, IOC_DMABUF_EXPORT, fd, DMA_BUF_IOCTL_EXPORT_SYNC_FILE, &e);
+		if (!ret) {
+			lock(w);
+			add_xfd(t, XFD_SYNC_FILE, e.fd, 0, 0);
+			unlock(w);
+		}
+		break;
+	}
+	case 1: {
+		struct dma_buf_import_sync_file i = {
+			.flags = one_in(t, 2) ? DMA_BUF_SYNC_WRITE : DMA_BUF_SYNC_READ,
+			.fd = sfd,
+		};
+
+		if (sfd < 0 && t->valid)
+			break;
+		if (!t->valid) {
+			if (one_in(t, 2))
+				i.flags = mutate32(t, i.flags);
+			else
+				i.fd = one_in(t, 2) ? fd : -1;
+		}
+		xioctl(t, IOC_DMABUF_IMPORT, fd, DMA_BUF_IOCTL_IMPORT_SYNC_FILE, &i);
+		break;
+	}
+	case 2: {
+		struct dma_buf_sync sy = {
+			.flags = (one_in(t, 2) ? DMA_BUF_SYNC_START : DMA_BUF_SYNC_END) |
+				 (1 + rnd(t, 3)),
+		};
+
+		if (!t->valid)
+			sy.flags = mutate64(t, sy.flags);
+		xioctl(t, IOC_DMABUF_SYNC, fd, DMA_BUF_IOCTL_SYNC, &sy);
+		break;
+	}
+	default: {
+		/* map the dma-buf, touch it, unmap it */
+		size_t len = (size + PAGE - 1) & ~(size_t)(PAGE - 1);
+		int prot = PROT_READ | (one_in(t, 2) ? PROT_WRITE : 0);
+		void *p = mmap(NULL, len, prot, MAP_SHARED, fd, 0);
+		int err = p == MAP_FAILED ? errno : 0;
+
+		count_res(SYS_MMAP, err);
+		vlog(t, "mmap(dma-buf)", err);
+		if (p != MAP_FAILED) {
+			struct map m = {
+				.used = true,
+				.writable = prot & PROT_WRITE,
+				.ptr = p,
+				.size = len < size ? len : size,
+			};
+
+			if (m.size)
+				touch_map(t, &m);
+			munmap(p, len);
+			count_res(SYS_MUNMAP, 0);
+		}
+		break;
+	}
+	}
+}
+
+/* fdlock held for writing. */
+static void op_xfd_close(struct tctx *t)
+{
+	struct worker *w = t->w;
+	struct xfd *x;
+
+	lock(w);
+	x = rand_xfd(t, -1);
+	if (x) {
+		xclose(t, x->fd);
+		x->used = false;
+	}
+	unlock(w);
+}
+
+/* ---------------------------------------------------------------- files */
+
+static void op_open(struct tctx *t)
+{
+	struct worker *w = t->w;
+	int n, fd;
+
+	lock(w);
+	n = nfiles(w);
+	unlock(w);
+	if (t->valid && n < MAX_FILES) {
+		file_open(t);
+		return;
+	}
+	/* an open with odd flags, used once and closed */
+	fd = open_device((one_in(t, 2) ? O_RDONLY : O_WRONLY) | O_CLOEXEC |
+			 (one_in(t, 2) ? O_NONBLOCK : 0));
+	count_res(SYS_OPEN, fd < 0 ? errno : 0);
+	if (fd >= 0) {
+		struct mmsg m = { 0 };
+		struct qaic_manage_msg arg;
+
+		mm_status(&m);
+		arg = (struct qaic_manage_msg){ .len = m.len, .count = m.count,
+						.data = (uintptr_t)m.buf };
+		xioctl(t, IOC_MANAGE, fd, DRM_IOCTL_QAIC_MANAGE, &arg);
+		xclose(t, fd);
+	}
+}
+
+static void op_dup(struct tctx *t)
+{
+	struct worker *w = t->w;
+	int fi, fd, nfd, err;
+
+	lock(w);
+	fi = rand_file(t);
+	if (fi < 0 || w->f[fi].nfds >= MAX_FDS) {
+		unlock(w);
+		return;
+	}
+	fd = file_fd(t, fi);
+	unlock(w);
+	nfd = one_in(t, 2) ? dup(fd) : fcntl(fd, F_DUPFD_CLOEXEC, 100 + rnd(t, 100));
+	err = nfd < 0 ? errno : 0;
+	count_res(SYS_DUP, err);
+	vlog(t, "dup()", err);
+	if (nfd < 0)
+		return;
+	lock(w);
+	if (w->f[fi].used && w->f[fi].nfds < MAX_FDS)
+		w->f[fi].fds[w->f[fi].nfds++] = nfd;
+	else
+		nfd = -nfd - 1;
+	unlock(w);
+	if (nfd < 0)
+		xclose(t, -nfd - 1);
+}
+
+/* The last descriptor of file @fi is gone: so is what it held, for us. */
+static void forget_file(struct worker *w, int fi)
+{
+	for (int i = 0; i < MAX_BOS; i++)
+		if (w->bo[i].used && w->bo[i].file == fi)
+			w->bo[i].used = false;
+	memset(&w->f[fi], 0, sizeof(w->f[fi]));
+}
+
+/* fdlock held for writing: close a descriptor with work in flight, maybe reopen. */
+static void op_close(struct tctx *t)
+{
+	struct worker *w = t->w;
+	int fi, k, fd;
+
+	lock(w);
+	fi = rand_file(t);
+	if (fi < 0) {
+		unlock(w);
+		return;
+	}
+	k = rnd(t, w->f[fi].nfds);
+	fd = w->f[fi].fds[k];
+	w->f[fi].fds[k] = w->f[fi].fds[--w->f[fi].nfds];
+	if (!w->f[fi].nfds) {
+		/*
+		 * Its mappings hold the file open, and with it its DBCs. They
+		 * mostly go with it; when they stay, they go at the next
+		 * munmap or close, so that the DBCs do not run out.
+		 */
+		bool keep = one_in(t, 4);
+
+		for (int i = 0; i < MAX_MAPS; i++) {
+			struct map *m = &w->map[i];
+
+			if (!m->used)
+				continue;
+			if (m->file == fi && m->gen == w->f[fi].gen && keep) {
+				m->zombie = true;
+			} else if (m->zombie || (m->file == fi && m->gen == w->f[fi].gen)) {
+				munmap(m->ptr, m->size);
+				count_res(SYS_MUNMAP, 0);
+				m->used = false;
+			}
+		}
+		forget_file(w, fi);
+	}
+	unlock(w);
+	xclose(t, fd);
+	if (one_in(t, 2))
+		file_open(t);
+}
+
+/* ------------------------------------------------------------ bad ioctls */
+
+static void op_bad_ioctl(struct tctx *t)
+{
+	uint8_t buf[512];
+	unsigned long req;
+	int fi, fd, size = 8 * rnd(t, 33);
+
+	fi = use_file(t, &fd, false);
+	if (fi < 0)
+		return;
+	for (size_t i = 0; i < sizeof(buf); i++)
+		buf[i] = one_in(t, 2) ? 0 : (uint8_t)rnd64(t);
+	switch (rnd(t, 6)) {
+	case 0:
+		/* driver numbers after SUBMIT */
+		req = _IOC(_IOC_READ | _IOC_WRITE, DRM_IOCTL_BASE,
+			   DRM_COMMAND_BASE + DRM_QAIC_SUBMIT + 1 + rnd(t, 0x56), size);
+		break;
+	case 1:
+		/* past the core's numbers */
+		req = _IOC(_IOC_READ | _IOC_WRITE, DRM_IOCTL_BASE, 0xd1 + rnd(t, 0x2f), size);
+		break;
+	case 2:
+		/* qaic numbers that change nothing, with a wrong size */
+		{
+			static const unsigned int nrs[] = {
+				DRM_QAIC_WAIT_BO, DRM_QAIC_PERF_STATS_BO, DRM_QAIC_MMAP_BO,
+			};
+
+			memset(buf, 0, sizeof(buf));
+			req = _IOC(rnd(t, 4), DRM_IOCTL_BASE,
+				   DRM_COMMAND_BASE + nrs[rnd(t, ARRAY_SIZE(nrs))], size);
+		}
+		break;
+	case 3:
+		/* another type than DRM's, out of DRM's numbers */
+		req = _IOC(rnd(t, 4), 'x' + rnd(t, 3), 0xd1 + rnd(t, 0x2f), size);
+		break;
+	case 4: {
+		/* valid: the version */
+		drmVersionPtr v = drmGetVersion(fd);
+
+		count_res(IOC_VERSION, v ? 0 : errno);
+		if (v) {
+			if (strcmp(v->name, "qaic"))
+				fail(t, "DRM_VERSION: driver %s", v->name);
+			drmFreeVersion(v);
+		} else if (t->strict) {
+			fail(t, "DRM_VERSION: %s", strerror(errno));
+		}
+		return;
+	}
+	default: {
+		/* valid: a capability */
+		static const uint64_t caps[] = {
+			DRM_CAP_SYNCOBJ, DRM_CAP_SYNCOBJ_TIMELINE, DRM_CAP_PRIME,
+			DRM_CAP_DUMB_BUFFER, 0, 0x1000,
+		};
+		struct drm_get_cap c = { .capability = caps[rnd(t, ARRAY_SIZE(caps))] };
+
+		xioctl(t, IOC_GET_CAP, fd, DRM_IOCTL_GET_CAP, &c);
+		return;
+	}
+	}
+	t->fd_mutated = true;
+	xioctl(t, IOC_BAD, fd, req, buf);
+	t->fd_mutated = false;
+}
+
+/* ------------------------------------------------------------ the loop */
+
+enum {
+	OPF_WRLOCK = 1,		/* closes descriptors or unmaps */
+	OPF_NOLOCK = 2,		/* takes no lock itself */
+	OPF_TOP = 4,		/* only in a worker's main thread, alone */
+	OPF_NOCHILD = 8,	/* not in a forked child: the parent relies on it */
+	OPF_MUTATED = 16,	/* never valid */
+};
+
+struct opdesc {
+	const char *name;
+	void (*fn)(struct tctx *t);
+	unsigned int weight;
+	unsigned int flags;
+};
+
+static void op_fork(struct tctx *t);
+static void op_burst(struct tctx *t);
+static void op_exit(struct tctx *t);
+
+static const struct opdesc ops[NOPS] = {
+	[OP_OPEN] = { "open", op_open, 8, 0 },
+	[OP_DUP] = { "dup", op_dup, 6, 0 },
+	[OP_CLOSE] = { "close-fd", op_close, 6, OPF_WRLOCK | OPF_NOCHILD },
+	[OP_STATUS] = { "manage-status", op_status, 12, 0 },
+	[OP_ACTIVATE] = { "manage-activate", op_activate, 25, OPF_NOCHILD },
+	[OP_DEACTIVATE] = { "manage-deactivate", op_deactivate, 10, OPF_NOCHILD },
+	[OP_PASSTHROUGH] = { "manage-passthrough", op_passthrough, 20, OPF_NOCHILD },
+	[OP_DMA_XFER] = { "manage-dma-xfer", op_dma_xfer, 14, 0 },
+	[OP_MANAGE_RAW] = { "manage-raw", op_manage_raw, 25, OPF_NOCHILD | OPF_MUTATED },
+	[OP_CREATE] = { "create-bo", op_create, 60, 0 },
+	[OP_MMAP_BO] = { "mmap-bo", op_mmap_bo, 15, 0 },
+	[OP_MMAP] = { "mmap", op_mmap, 25, OPF_WRLOCK },
+	[OP_MUNMAP] = { "munmap", op_munmap, 10, OPF_WRLOCK },
+	[OP_TOUCH] = { "touch", op_touch, 25, 0 },
+	[OP_ATTACH] = { "attach-slice", op_attach, 85, 0 },
+	[OP_DETACH] = { "detach-slice", op_detach, 25, OPF_NOCHILD },
+	[OP_EXECUTE] = { "execute", op_execute, 110, 0 },
+	[OP_PARTIAL] = { "partial-execute", op_partial, 50, 0 },
+	[OP_WAIT] = { "wait-bo", op_wait, 85, 0 },
+	[OP_PERF] = { "perf-stats", op_perf, 25, 0 },
+	[OP_SUBMIT] = { "submit", op_submit, 75, 0 },
+	[OP_GEM_CLOSE] = { "gem-close", op_gem_close, 30, OPF_NOCHILD },
+	[OP_PRIME_EXPORT] = { "prime-export", op_prime_export, 14, 0 },
+	[OP_PRIME_IMPORT] = { "prime-import", op_prime_import, 14, 0 },
+	[OP_DMABUF] = { "dma-buf", op_dmabuf, 14, 0 },
+	[OP_XFD_CLOSE] = { "close-dmabuf-syncfile", op_xfd_close, 12, OPF_WRLOCK },
+	[OP_SO_CREATE] = { "syncobj-create", op_so_create, 18, 0 },
+	[OP_SO_DESTROY] = { "syncobj-destroy", op_so_destroy, 8, OPF_NOCHILD },
+	[OP_SO_WAIT] = { "syncobj-wait", op_so_wait, 20, 0 },
+	[OP_SO_SIGNAL] = { "syncobj-signal", op_so_signal, 14, 0 },
+	[OP_SO_RESET] = { "syncobj-reset", op_so_reset, 6, 0 },
+	[OP_SO_EXPORT] = { "syncobj-export", op_so_export, 12, 0 },
+	[OP_SO_IMPORT] = { "syncobj-import", op_so_import, 12, 0 },
+	[OP_SO_MISC] = { "syncobj-query-transfer", op_so_misc, 10, 0 },
+	[OP_SYNC_FILE] = { "sync-file", op_sync_file, 8, 0 },
+	[OP_BAD_IOCTL] = { "bad-ioctl", op_bad_ioctl, 10, OPF_MUTATED },
+	[OP_FORK] = { "fork", op_fork, 3, OPF_NOLOCK | OPF_TOP },
+	[OP_BURST] = { "threads", op_burst, 6, OPF_NOLOCK | OPF_TOP },
+	[OP_EXIT] = { "exit-early", op_exit, 1, OPF_NOLOCK | OPF_TOP },
+};
+
+static unsigned int total_weight;
+
+static int pick_op(struct tctx *t)
+{
+	struct worker *w = t->w;
+
+	for (;;) {
+		uint32_t r = rnd(t, total_weight);
+		int op = 0;
+
+		while (r >= ops[op].weight)
+			r -= ops[op++].weight;
+		if ((ops[op].flags & OPF_TOP) && (w->in_burst || w->is_child))
+			continue;
+		if ((ops[op].flags & OPF_NOCHILD) && w->is_child)
+			continue;
+		return op;
+	}
+}
+
+static void run_op(struct tctx *t)
+{
+	struct worker *w = t->w;
+	struct wslot *ws = &sh->w[w->idx];
+	struct tslot *ts = &ws->t[t->slot];
+	int op;
+
+	/*
+	 * The operation and whether it is valid come from sel alone, its
+	 * arguments from a state derived from it: however many choices an
+	 * operation makes (they depend on the model, so on the kernel's
+	 * answers), the sequence of operations stays the same.
+	 */
+	t->rng0 = t->sel;
+	t->rng = t->sel;
+	op = pick_op(t);
+	t->valid = one_in(t, 2) && !(ops[op].flags & OPF_MUTATED);
+	t->sel = t->rng;
+	{
+		uint64_t st = t->sel;
+
+		t->rng = splitmix64(&st) | 1;
+	}
+	t->op = op;
+	t->strict = t->valid && !w->in_burst && !w->is_child;
+	t->argmut = !t->valid && one_in(t, 16);
+	t->fd_mutated = false;
+	t->opno = ADD(ws->opno, 1);
+
+	ts->op = op;
+	ts->valid = t->valid;
+	ts->opno = t->opno;
+	ts->rng = t->rng0;
+	ts->t0_ms = now_ms();
+	__atomic_store_n(&ts->active, 1, __ATOMIC_RELEASE);
+	if (verbose) {
+		char line[160];
+		int len;
+
+		len = snprintf(line, sizeof(line), "qaic-fuzz: w%d.%d #%" PRIu64 " %s %s (rng %#"
+			       PRIx64 ")\n", w->idx, t->slot, t->opno, ops[op].name,
+			       t->valid ? "valid" : "mutated", t->rng0);
+		fputs(line, stderr);
+		if (kmsg_fd >= 0)
+			(void)!write(kmsg_fd, line, len);
+	}
+
+	if (ops[op].flags & OPF_NOLOCK) {
+		ops[op].fn(t);
+	} else if (ops[op].flags & OPF_WRLOCK) {
+		pthread_rwlock_wrlock(&w->fdlock);
+		ops[op].fn(t);
+		pthread_rwlock_unlock(&w->fdlock);
+	} else {
+		pthread_rwlock_rdlock(&w->fdlock);
+		ops[op].fn(t);
+		pthread_rwlock_unlock(&w->fdlock);
+	}
+
+	__atomic_store_n(&ts->active, 0, __ATOMIC_RELEASE);
+	ADD(sh->ops[t->op][!t->valid], 1);
+}
+
+static int tctx_init(struct tctx *t, struct worker *w, int slot, uint64_t rng)
+{
+	memset(t, 0, sizeof(*t));
+	t->w = w;
+	t->slot = slot;
+	t->sel = rng ? rng : 1;
+	t->rng = t->sel;
+	t->scratch = mmap(NULL, 3 * PAGE, PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	t->ro = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (t->scratch == MAP_FAILED || t->ro == MAP_FAILED)
+		return -1;
+	mprotect(t->scratch + 2 * PAGE, PAGE, PROT_NONE);
+	mprotect(t->ro + PAGE, PAGE, PROT_NONE);
+	return 0;
+}
+
+static void tctx_fini(struct tctx *t)
+{
+	munmap(t->scratch, 3 * PAGE);
+	munmap(t->ro, 2 * PAGE);
+}
+
+struct burst {
+	struct tctx t;
+	int n;
+};
+
+static void *burst_thread(void *arg)
+{
+	struct burst *b = arg;
+
+	for (int i = 0; i < b->n; i++)
+		run_op(&b->t);
+	return NULL;
+}
+
+/* Two threads sharing the files run a burst of operations each. */
+static void op_burst(struct tctx *t)
+{
+	struct worker *w = t->w;
+	struct wslot *ws = &sh->w[w->idx];
+	struct burst b;
+	pthread_t th;
+	uint64_t left = __atomic_load_n(&ws->ops_left, __ATOMIC_RELAXED);
+	int n = 4 + rnd(t, 21);
+
+	if ((uint64_t)2 * n > left)
+		n = left / 2;
+	if (n <= 0 || tctx_init(&b.t, w, 1, rnd64(t)))
+		return;
+	b.n = n;
+	ADD(sh->bursts, 1);
+	w->in_burst = true;
+	if (pthread_create(&th, NULL, burst_thread, &b)) {
+		w->in_burst = false;
+		tctx_fini(&b.t);
+		return;
+	}
+	{
+		/* this thread's ops have their own slot state: save ours */
+		struct tslot save = ws->t[t->slot];
+		int op = t->op;
+		bool valid = t->valid;
+
+		for (int i = 0; i < n; i++)
+			run_op(t);
+		t->op = op;
+		t->valid = valid;
+		ws->t[t->slot] = save;
+		__atomic_store_n(&ws->t[t->slot].active, 1, __ATOMIC_RELEASE);
+		ws->t[t->slot].t0_ms = now_ms();
+	}
+	pthread_join(th, NULL);
+	w->in_burst = false;
+	tctx_fini(&b.t);
+	/* counted as ops themselves */
+	ADD(ws->ops_left, -(uint64_t)(2 * n));
+}
+
+/* A child does a few operations on the inherited files and _exit()s. */
+static void op_fork(struct tctx *t)
+{
+	struct worker *w = t->w;
+	uint64_t crng = rnd64(t);
+	int n = 2 + rnd(t, 7), status;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		fail(t, "fork: %s", strerror(errno));
+		return;
+	}
+	if (!pid) {
+		struct tctx c;
+
+		w->is_child = true;
+		if (tctx_init(&c, w, 2, crng))
+			_exit(1);
+		for (int i = 0; i < n; i++)
+			run_op(&c);
+		_exit(0);	/* with work in flight */
+	}
+	ADD(sh->children, 1);
+	sh->w[w->idx].child = pid;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	sh->w[w->idx].child = 0;
+	/* a child killed in an op left it marked as running */
+	__atomic_store_n(&sh->w[w->idx].t[2].active, 0, __ATOMIC_RELEASE);
+	if (WIFSIGNALED(status))
+		fail(t, "forked child (seed %#" PRIx64 ") killed by %s", crng,
+		     strsignal(WTERMSIG(status)));
+	else if (WEXITSTATUS(status))
+		fail(t, "forked child (seed %#" PRIx64 ") exited with %d", crng,
+		     WEXITSTATUS(status));
+}
+
+/* Stop here with work in flight; the parent starts us again from the next state. */
+static void op_exit(struct tctx *t)
+{
+	struct wslot *ws = &sh->w[t->w->idx];
+
+	ADD(sh->early_exits, 1);
+	ADD(sh->ops[OP_EXIT][!t->valid], 1);
+	ws->rng = t->sel;
+	ws->ops_left--;
+	ws->t[0].active = 0;
+	ws->exit_ms = now_ms();
+	_exit(EXIT_RESTART);
+}
+
+static void worker_main(int idx, uint64_t rng, int procs)
+{
+	struct wslot *ws = &sh->w[idx];
+	pthread_rwlockattr_t ra;
+	struct sigaction sa;
+	struct worker *w;
+	struct tctx t;
+
+	w = calloc(1, sizeof(*w));
+	if (!w || tctx_init(&t, w, 0, rng))
+		_exit(1);
+	w->idx = idx;
+	w->dbc_cap = (NUM_DBC - 4) / procs;
+	if (w->dbc_cap < 1)
+		w->dbc_cap = 1;
+	if (w->dbc_cap > 4)
+		w->dbc_cap = 4;
+	pthread_mutex_init(&w->lock, NULL);
+	pthread_rwlockattr_init(&ra);
+	pthread_rwlockattr_setkind_np(&ra, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+	pthread_rwlock_init(&w->fdlock, &ra);
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_fault;
+	sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+	sigaction(SIGSEGV, &sa, NULL);
+	sigaction(SIGBUS, &sa, NULL);
+
+	while (__atomic_load_n(&ws->ops_left, __ATOMIC_RELAXED) > 0) {
+		/* the state to resume from, should the worker be killed */
+		ws->rng = t.sel;
+		run_op(&t);
+		if (t.op != OP_BURST)
+			ADD(ws->ops_left, -1);
+		else if (ws->ops_left)
+			ADD(ws->ops_left, -1);
+	}
+	ws->exit_ms = now_ms();
+	_exit(0);
+}
+
+/* ---------------------------------------------------------- the parent */
+
+static int is_qaic(int fd)
+{
+	drmVersionPtr ver = drmGetVersion(fd);
+	int ok;
+
+	if (!ver)
+		return 0;
+	ok = ver->name && !strcmp(ver->name, "qaic");
+	drmFreeVersion(ver);
+	return ok;
+}
+
+/* MANAGE for the parent: no model, no stats. */
+static int pmanage(int fd, struct mmsg *m)
+{
+	struct qaic_manage_msg arg = { .len = m->len, .count = m->count, .data = (uintptr_t)m->buf };
+	int ret;
+
+	do {
+		ret = ioctl(fd, DRM_IOCTL_QAIC_MANAGE, &arg);
+	} while (ret && errno == EINTR);
+	if (ret && errno != ECANCELED)
+		return -errno;
+	m->len = arg.len;
+	m->count = arg.count;
+	return ret ? -ECANCELED : 0;
+}
+
+static int pactivate(int fd, uint32_t *id)
+{
+	struct answer a;
+	struct mmsg m = { 0 };
+	int ret;
+
+	mm_activate(&m, 16);
+	ret = pmanage(fd, &m);
+	if (ret && ret != -ECANCELED)
+		return ret;
+	if (!parse_answer(&m, m.len, m.count, &a) || a.nact != 1)
+		return -EPROTO;
+	if (a.act_status[0])
+		return -ECANCELED;
+	*id = a.act_id[0];
+	return 0;
+}
+
+static int pdeactivate(int fd, uint32_t id)
+{
+	struct mmsg m = { 0 };
+
+	mm_deactivate(&m, id);
+	return pmanage(fd, &m);
+}
+
+static int pstatus(int fd)
+{
+	struct mmsg m = { 0 };
+
+	mm_status(&m);
+	return pmanage(fd, &m);
+}
+
+/* DBCs a fresh file can activate (all of them are given back). */
+static int free_dbcs(int *err)
+{
+	uint32_t ids[NUM_DBC + 1];
+	int fd, n = 0, ret = 0;
+
+	fd = open_device(O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		*err = -errno;
+		return 0;
+	}
+	while (n <= NUM_DBC && !(ret = pactivate(fd, &ids[n])))
+		n++;
+	*err = n == NUM_DBC + 1 ? 0 : ret;
+	for (int i = 0; i < n; i++)
+		pdeactivate(fd, ids[i]);
+	close(fd);
+	return n;
+}
+
+struct meminfo {
+	long long avail_kib;
+	long long slab_kib;
+};
+
+static void write_proc(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY);
+
+	if (fd < 0)
+		return;
+	/* not root: the numbers are noisier, that is all */
+	(void)!write(fd, val, strlen(val));
+	close(fd);
+}
+
+/* Free pages in the per-CPU lists, which MemAvailable leaves out. */
+static long long pcp_free_kib(void)
+{
+	char line[256];
+	long long n, sum = 0;
+	FILE *f = fopen("/proc/zoneinfo", "r");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, " count: %lld", &n) == 1)
+			sum += n;
+	fclose(f);
+	return sum * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+static int read_meminfo(struct meminfo *mi)
+{
+	char line[256];
+	FILE *f;
+
+	sync();
+	write_proc("/proc/sys/vm/drop_caches", "3");
+	write_proc("/proc/sys/vm/stat_refresh", "1");
+	f = fopen("/proc/meminfo", "r");
+	if (!f)
+		return -errno;
+	mi->avail_kib = mi->slab_kib = -1;
+	while (fgets(line, sizeof(line), f)) {
+		sscanf(line, "MemAvailable: %lld", &mi->avail_kib);
+		sscanf(line, "Slab: %lld", &mi->slab_kib);
+	}
+	fclose(f);
+	if (mi->avail_kib < 0 || mi->slab_kib < 0)
+		return -ENODATA;
+	mi->avail_kib += pcp_free_kib();
+	return 0;
+}
+
+/* Tolerances of the memory check. */
+#define AVAIL_TOL_KIB	(16 * 1024)
+#define SLAB_TOL_KIB	(8 * 1024)
+
+static pid_t start_worker(int idx, int procs)
+{
+	pid_t pid;
+
+	fflush(NULL);
+	sh->w[idx].exit_ms = 0;
+	pid = fork();
+	if (pid == 0) {
+		setpgid(0, 0);
+		worker_main(idx, sh->w[idx].rng, procs);
+	}
+	if (pid > 0) {
+		setpgid(pid, pid);
+		sh->w[idx].pid = pid;
+	}
+	return pid;
+}
+
+/* The kernel stacks of every thread of @pid. */
+static void dump_task(pid_t pid)
+{
+	char path[300], buf[4096];
+	struct dirent *de;
+	ssize_t n;
+	DIR *d;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	d = opendir(path);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%s/stack", pid, de->d_name);
+		fd = open(path, O_RDONLY);
+		if (fd < 0)
+			continue;
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n > 0) {
+			buf[n] = 0;
+			fprintf(stderr, "qaic-fuzz: kernel stack of %d thread %s:\n%s", pid,
+				de->d_name, buf);
+		}
+	}
+	closedir(d);
+}
+
+/* The checks done so far, for on_check_alarm(). */
+static int checks_passed, checks_failed;
+
+/* A post-run check that does not come back is a failure too. */
+static void on_check_alarm(int sig)
+{
+	char buf[160];
+	int n;
+
+	(void)sig;
+	n = snprintf(buf, sizeof(buf), "check after the run: FAIL (no answer from the card "
+		     "for 60 s)\n%d passed, %d failed\n", checks_passed, checks_failed + 1);
+	(void)!write(STDOUT_FILENO, buf, n);
+	_exit(1);
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: qaic-fuzz [--seed S] [--ops N] [--procs P] "
+		"[--device PATH] [--watchdog SECS] [--verbose]\n");
+	exit(2);
+}
+
+static void print_errnos(const uint64_t *res)
+{
+	bool any = false;
+
+	for (int e = 1; e < NERR; e++) {
+		if (!res[e])
+			continue;
+		printf("%s%s %" PRIu64, any ? ", " : "", e == NERR - 1 ? "other" : err_name(e),
+		       res[e]);
+		any = true;
+	}
+	printf("\n");
+}
+
+int main(int argc, char **argv)
+{
+	uint64_t nops = 20000, total = 0;
+	int procs = 2, passed = 0, failed = 0, fd, err = 0, alive, n;
+	bool have_seed = false, hung = false, crashed = false;
+	struct meminfo m0, m1;
+	uint64_t last_progress;
+	double t0, t1;
+	int mem0_err;
+
+	for (int i = 1; i < argc; i++) {
+		char *end;
+
+		if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
+			seed = strtoull(argv[++i], &end, 0);
+			if (*end)
+				usage();
+			have_seed = true;
+		} else if (!strcmp(argv[i], "--ops") && i + 1 < argc) {
+			nops = strtoull(argv[++i], &end, 0);
+			if (*end)
+				usage();
+		} else if (!strcmp(argv[i], "--procs") && i + 1 < argc) {
+			procs = strtol(argv[++i], &end, 0);
+			if (*end || procs < 1 || procs > MAX_WORKERS)
+				usage();
+		} else if (!strcmp(argv[i], "--watchdog") && i + 1 < argc) {
+			watchdog_ms = strtoull(argv[++i], &end, 0) * 1000;
+			if (*end || !watchdog_ms)
+				usage();
+		} else if (!strcmp(argv[i], "--device") && i + 1 < argc) {
+			device = argv[++i];
+		} else if (!strcmp(argv[i], "--verbose")) {
+			verbose = 1;
+			kmsg_fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
+		} else {
+			usage();
+		}
+	}
+	if (!have_seed) {
+		int r = open("/dev/urandom", O_RDONLY);
+
+		if (r < 0 || read(r, &seed, sizeof(seed)) != sizeof(seed)) {
+			fprintf(stderr, "qaic-fuzz: /dev/urandom: %s\n", strerror(errno));
+			return 1;
+		}
+		close(r);
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	printf("qaic-fuzz: seed %" PRIu64 " ops %" PRIu64 " procs %d\n", seed, nops, procs);
+
+	for (int i = 0; i < NOPS; i++)
+		total_weight += ops[i].weight;
+
+	/* The card must answer first. */
+	t0 = now_ms() / 1000.0;
+	for (;;) {
+		fd = open_device(O_RDWR | O_CLOEXEC);
+		err = fd < 0 ? -errno : 0;
+		if (fd >= 0 && !is_qaic(fd)) {
+			printf("check the card answers: FAIL (%s is not a qaic device)\n", device);
+			printf("0 passed, 1 failed\n");
+			return 1;
+		}
+		if (fd >= 0) {
+			err = pstatus(fd);
+			close(fd);
+			if (!err)
+				break;
+		}
+		/* A card being reset answers again; a missing node does not appear. */
+		if (now_ms() / 1000.0 - t0 > (err == -ENOENT ? 2 : 30)) {
+			printf("check the card answers: FAIL (%s: %s)\n", device, strerror(-err));
+			printf("0 passed, 1 failed\n");
+			return 1;
+		}
+		usleep(100 * 1000);
+	}
+	n = free_dbcs(&err);
+	printf("qaic-fuzz: %d of %d DBCs free before the run%s%s\n", n, NUM_DBC,
+	       n < NUM_DBC ? ": " : "", n < NUM_DBC ? err_name(-err) : "");
+	mem0_err = read_meminfo(&m0);
+
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED) {
+		perror("qaic-fuzz: mmap");
+		return 1;
+	}
+	signal(SIGPIPE, SIG_IGN);
+
+	t0 = now_ms() / 1000.0;
+	for (int i = 0; i < procs; i++) {
+		sh->w[i].rng = rng_init(seed, i + 1);
+		sh->w[i].ops_left = nops / procs + ((uint64_t)i < nops % procs);
+		if (start_worker(i, procs) < 0) {
+			perror("qaic-fuzz: fork");
+			return 1;
+		}
+	}
+
+	/* Reap, restart, and watch for operations that take too long. */
+	last_progress = now_ms();
+	alive = procs;
+	while (alive && !hung) {
+		uint64_t now;
+		int status;
+		pid_t pid;
+
+		while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+			int idx = -1;
+
+			for (int i = 0; i < procs; i++)
+				if (sh->w[i].pid == pid)
+					idx = i;
+			if (idx < 0)
+				continue;
+			if (WIFEXITED(status) && WEXITSTATUS(status) == EXIT_RESTART &&
+			    sh->w[idx].ops_left) {
+				sh->w[idx].restarts++;
+				memset(sh->w[idx].t, 0, sizeof(sh->w[idx].t));
+				if (start_worker(idx, procs) > 0)
+					continue;
+			}
+			if (!WIFEXITED(status) || (WEXITSTATUS(status) &&
+						   WEXITSTATUS(status) != EXIT_RESTART)) {
+				struct tslot *ts = &sh->w[idx].t[0];
+				int i = ADD(sh->nfail, 1);
+
+				crashed = true;
+				if (i < MAX_FAIL)
+					snprintf(sh->fail[i], sizeof(sh->fail[i]),
+						 "worker %d (pid %d) %s %d in op #%" PRIu64 " %s "
+						 "(op rng %#" PRIx64 ", %s)", idx, pid,
+						 WIFSIGNALED(status) ? "killed by signal" : "exited with",
+						 WIFSIGNALED(status) ? WTERMSIG(status) :
+						 WEXITSTATUS(status), ts->opno, ops[ts->op].name,
+						 ts->rng, ts->valid ? "valid" : "mutated");
+				fprintf(stderr, "qaic-fuzz: FAIL: %s\n",
+					i < MAX_FAIL ? sh->fail[i] : "worker crashed");
+			}
+			sh->w[idx].finished = 1;
+			alive--;
+		}
+		now = now_ms();
+		for (int i = 0; i < procs && !hung; i++) {
+			uint64_t ex = __atomic_load_n(&sh->w[i].exit_ms, __ATOMIC_ACQUIRE);
+
+			if (!sh->w[i].finished && ex && now > ex && now - ex >= watchdog_ms) {
+				int k = ADD(sh->nfail, 1);
+
+				hung = true;
+				if (k < MAX_FAIL)
+					snprintf(sh->fail[k], sizeof(sh->fail[k]),
+						 "worker %d (pid %d) called _exit() %" PRIu64 " s ago and "
+						 "is still there: closing its files hangs", i,
+						 sh->w[i].pid, watchdog_ms / 1000);
+				fprintf(stderr, "qaic-fuzz: FAIL: %s\n", k < MAX_FAIL ? sh->fail[k] : "hang");
+				break;
+			}
+			for (int s = 0; s < 3 && !sh->w[i].finished; s++) {
+				struct tslot *ts = &sh->w[i].t[s];
+
+				if (!__atomic_load_n(&ts->active, __ATOMIC_ACQUIRE) ||
+				    now - ts->t0_ms < watchdog_ms || now < ts->t0_ms)
+					continue;
+				hung = true;
+				{
+					int k = ADD(sh->nfail, 1);
+
+					if (k < MAX_FAIL)
+						snprintf(sh->fail[k], sizeof(sh->fail[k]),
+							 "worker %d%s (pid %d) made no progress for %" PRIu64 " s "
+							 "in op #%" PRIu64 " %s (op rng %#" PRIx64 ", %s)",
+							 i, s == 1 ? " (thread)" : s == 2 ? " (child)" : "",
+							 sh->w[i].pid, watchdog_ms / 1000, ts->opno,
+							 ops[ts->op].name, ts->rng,
+							 ts->valid ? "valid" : "mutated");
+					fprintf(stderr, "qaic-fuzz: FAIL: %s\n",
+						k < MAX_FAIL ? sh->fail[k] : "hang");
+				}
+				break;
+			}
+		}
+		if (!hung)
+			usleep(20 * 1000);
+		if (now - last_progress >= 30000) {
+			uint64_t done = 0;
+
+			last_progress = now;
+			for (int i = 0; i < procs; i++)
+				done += sh->w[i].opno;
+			fprintf(stderr, "qaic-fuzz: %" PRIu64 " ops done, %d failure%s so far\n",
+				done, sh->nfail, sh->nfail == 1 ? "" : "s");
+		}
+	}
+	if (hung) {
+		uint64_t now = now_ms();
+
+		/* Show where everyone is, then kill everything. */
+		for (int i = 0; i < procs; i++) {
+			if (sh->w[i].finished)
+				continue;
+			for (int s = 0; s < 3; s++) {
+				struct tslot *ts = &sh->w[i].t[s];
+
+				if (ts->active)
+					fprintf(stderr, "qaic-fuzz: worker %d%s: op #%" PRIu64 " %s (%s, "
+						"op rng %#" PRIx64 ") running for %.1f s\n", i,
+						s == 1 ? " (thread)" : s == 2 ? " (child)" : "",
+						ts->opno, ops[ts->op].name,
+						ts->valid ? "valid" : "mutated", ts->rng,
+						(now - ts->t0_ms) / 1000.0);
+			}
+			dump_task(sh->w[i].pid);
+			if (sh->w[i].child > 0)
+				dump_task(sh->w[i].child);
+		}
+		for (int i = 0; i < procs; i++)
+			if (!sh->w[i].finished)
+				kill(-sh->w[i].pid, SIGKILL);
+		for (int i = 0; i < 50; i++) {
+			while (waitpid(-1, NULL, WNOHANG) > 0)
+				;
+			usleep(100 * 1000);
+		}
+	}
+	t1 = now_ms() / 1000.0;
+
+	for (int i = 0; i < NOPS; i++)
+		total += sh->ops[i][0] + sh->ops[i][1];
+
+	/* ------------------------------------------------------------ summary */
+	printf("\n%-26s %9s %9s %9s\n", "operation", "total", "valid", "mutated");
+	for (int i = 0; i < NOPS; i++)
+		printf("%-26s %9" PRIu64 " %9" PRIu64 " %9" PRIu64 "\n", ops[i].name,
+		       sh->ops[i][0] + sh->ops[i][1], sh->ops[i][0], sh->ops[i][1]);
+	printf("\n%-26s %7s %7s %7s %7s  %s\n", "call", "calls", "ok", "valid", "v. ok",
+	       "errors (of valid operations: on the next line)");
+	for (int i = 0; i < NIOC; i++) {
+		uint64_t calls = 0, vcalls = 0;
+
+		for (int e = 0; e < NERR; e++) {
+			calls += sh->res[i][e];
+			vcalls += sh->res_valid[i][e];
+		}
+		if (!calls)
+			continue;
+		printf("%-26s %7" PRIu64 " %7" PRIu64 " %7" PRIu64 " %7" PRIu64 "  ", ioc_names[i],
+		       calls, sh->res[i][0], vcalls, sh->res_valid[i][0]);
+		print_errnos(sh->res[i]);
+		if (vcalls > sh->res_valid[i][0]) {
+			printf("%-26s %31s  ", "", "valid:");
+			print_errnos(sh->res_valid[i]);
+		}
+	}
+	printf("\nqaic-fuzz: %" PRIu64 " ops in %.1f s (%.0f ops/s), %" PRIu64 " bursts in two "
+	       "threads, %" PRIu64 " forked children, %" PRIu64 " early exits\n", total, t1 - t0,
+	       total / (t1 - t0 > 0 ? t1 - t0 : 1), sh->bursts, sh->children, sh->early_exits);
+	if (sh->nfail) {
+		printf("\nqaic-fuzz: %d failure%s (replay: --seed %" PRIu64 " --ops %" PRIu64
+		       " --procs %d):\n", sh->nfail, sh->nfail == 1 ? "" : "s", seed, nops, procs);
+		for (int i = 0; i < sh->nfail && i < MAX_FAIL; i++)
+			printf("  %s\n", sh->fail[i]);
+	}
+	printf("\n");
+
+	/* ------------------------------------------------------------- checks */
+	signal(SIGALRM, on_check_alarm);
+	if (!sh->nfail) {
+		printf("check workers ran clean: ok\n");
+		passed++;
+	} else {
+		printf("check workers ran clean: FAIL (%d failure%s%s%s)\n", sh->nfail,
+		       sh->nfail == 1 ? "" : "s", hung ? ", a hang" : "",
+		       crashed ? ", a crash" : "");
+		failed++;
+	}
+	if (hung) {
+		printf("check all DBCs free after the run: not run (a worker hung)\n");
+		printf("check MemAvailable after the run: not run (a worker hung)\n");
+		printf("check Slab after the run: not run (a worker hung)\n");
+		failed += 3;
+		printf("%d passed, %d failed\n", passed, failed);
+		return 1;
+	}
+
+	checks_passed = passed;
+	checks_failed = failed;
+	alarm(60);
+	{
+		uint64_t start = now_ms();
+
+		for (;;) {
+			n = free_dbcs(&err);
+			if (n == NUM_DBC || now_ms() - start > 2000)
+				break;
+			usleep(100 * 1000);
+		}
+		if (n == NUM_DBC) {
+			printf("check all %d DBCs free after the run: ok (after %.1f s)\n", NUM_DBC,
+			       (now_ms() - start) / 1000.0);
+			passed++;
+		} else {
+			printf("check all %d DBCs free after the run: FAIL (%d activated after "
+			       "2 s, then %s)\n", NUM_DBC, n, err_name(-err));
+			failed++;
+		}
+	}
+
+	checks_passed = passed;
+	checks_failed = failed;
+	{
+		uint64_t start = now_ms();
+		bool avail_ok = false, slab_ok = false;
+		int e = mem0_err;
+
+		for (;;) {
+			if (!e)
+				e = read_meminfo(&m1);
+			if (e)
+				break;
+			avail_ok = m1.avail_kib >= m0.avail_kib - AVAIL_TOL_KIB;
+			slab_ok = m1.slab_kib <= m0.slab_kib + SLAB_TOL_KIB;
+			if ((avail_ok && slab_ok) || now_ms() - start > 3000)
+				break;
+			usleep(250 * 1000);
+		}
+		if (e) {
+			printf("check MemAvailable after the run: FAIL (/proc/meminfo: %s)\n",
+			       strerror(-e));
+			printf("check Slab after the run: FAIL (/proc/meminfo: %s)\n", strerror(-e));
+			failed += 2;
+		} else {
+			printf("check MemAvailable after the run: %s (before %lld kB, after %lld kB, "
+			       "%+lld kB; may drop by %d kB)\n", avail_ok ? "ok" : "FAIL",
+			       m0.avail_kib, m1.avail_kib, m1.avail_kib - m0.avail_kib,
+			       AVAIL_TOL_KIB);
+			printf("check Slab after the run: %s (before %lld kB, after %lld kB, "
+			       "%+lld kB; may grow by %d kB)\n", slab_ok ? "ok" : "FAIL",
+			       m0.slab_kib, m1.slab_kib, m1.slab_kib - m0.slab_kib, SLAB_TOL_KIB);
+			passed += avail_ok + slab_ok;
+			failed += !avail_ok + !slab_ok;
+		}
+	}
+
+	alarm(0);
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}
