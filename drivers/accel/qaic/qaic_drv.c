@@ -68,7 +68,7 @@ static int qaic_open(struct drm_device *drm, struct drm_file *file)
 		return -ENOMEM;
 	}
 	priv->qdev = qdev;
-	INIT_LIST_HEAD(&priv->stale_rings);
+	INIT_LIST_HEAD(&priv->stale);
 	ret = xa_alloc_cyclic(&qdev->file_ids, &priv->id, priv, XA_LIMIT(1, U32_MAX),
 			      &qdev->next_file_id, GFP_KERNEL);
 	if (ret < 0) {

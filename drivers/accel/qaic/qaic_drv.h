@@ -114,15 +114,16 @@ struct qaic_device {
  *	released what the file held, at postclose.
  * @nnc_used: The file sent a control message; set by MANAGE, read at
  *	      postclose (a terminate message is due).
- * @stale_rings: Rings of activates whose answer never came or made no
- *		 sense: the card may use them until the file's terminate.
- *		 Protected by &qaic_device.dbc_lock.
+ * @stale: What the card may reach until the file's terminate: rings of
+ *	   activates whose answer never came or made no sense, and pages of
+ *	   DMA transfers whose answer never came. Protected by
+ *	   &qaic_device.dbc_lock.
  */
 struct qaic_file_priv {
 	struct qaic_device *qdev;
 	u32 id;
 	bool nnc_used;
-	struct list_head stale_rings;
+	struct list_head stale;
 };
 
 static inline struct qaic_device *to_qaic_device(struct drm_device *drm)

@@ -149,6 +149,9 @@ struct qaic_manage_pin {
  * @window_cap: Pages a window of the last DMA transfer may pin: what
  *		%QAIC_MANAGE_MAX_PIN_BYTES leaves once the others are pinned.
  * @sent: A message went to the card.
+ * @unanswered: A message with DMA transfers may have gone to the card and
+ *		its answer did not come (a fatal signal, a timeout): the
+ *		card may still read the pages.
  */
 struct qaic_manage_call {
 	struct qaic_device *qdev;
@@ -163,20 +166,28 @@ struct qaic_manage_call {
 	size_t ring_size;
 	u64 window_cap;
 	bool sent;
+	bool unanswered;
 };
 
 /**
- * struct qaic_manage_stale_ring - Rings the card may still use.
- * @node: In &qaic_file_priv.stale_rings.
- * @cpu: CPU address.
- * @dma: DMA address.
- * @size: Bytes.
+ * struct qaic_manage_stale - What the card may still reach after a message
+ *			      whose answer never came.
+ * @node: In &qaic_file_priv.stale.
+ * @cpu: CPU address of the rings of its activate; NULL if none.
+ * @dma: DMA address of the rings.
+ * @size: Bytes of the rings.
+ * @pin: The pages of its DMA transfers, pinned and mapped; none if
+ *	 @pin.npages is 0.
+ *
+ * Kept until the file's terminate, after which the card reaches nothing
+ * the file gave it.
  */
-struct qaic_manage_stale_ring {
+struct qaic_manage_stale {
 	struct list_head node;
 	void *cpu;
 	dma_addr_t dma;
 	size_t size;
+	struct qaic_manage_pin pin;
 };
 
 /* Pages that hold @size bytes from user address @addr, which does not wrap. */
@@ -620,6 +631,7 @@ static int qaic_manage_exchange(struct qaic_manage_call *call, void *rsp, size_t
 		ret = qaic_cntl_xfer(qdev->cntl, wbuf, len, rsp, rsp_len);
 		if (ret) {
 			drm_dbg(drm, "manage: no answer: %d\n", ret);
+			call->unanswered = ret == -EINTR || ret == -ETIMEDOUT;
 			break;
 		}
 		ret = qaic_nnc_check_cont(&req, rsp, *rsp_len);
@@ -758,25 +770,33 @@ static int qaic_manage_acquire(struct qaic_manage_call *call)
 }
 
 /*
- * Keeps the rings of an activate the card may have granted without the
- * driver learning of it, until the file's terminate; frees them if that
- * fails.
+ * Keeps what the card may still reach until the file's terminate: the
+ * rings of an activate the card may have granted without the driver
+ * learning of it (@ring), or pages of a message whose answer never came
+ * (@pin, taken over). Frees nothing if it cannot keep it: the caller does.
  */
-static void qaic_manage_park_ring(struct qaic_manage_call *call)
+static void qaic_manage_park(struct qaic_manage_call *call, bool ring,
+			     struct qaic_manage_pin *pin)
 {
 	struct qaic_device *qdev = call->qdev;
-	struct qaic_manage_stale_ring *stale;
+	struct qaic_manage_stale *stale;
 
-	stale = kmalloc(sizeof(*stale), GFP_KERNEL);
+	stale = kzalloc(sizeof(*stale), GFP_KERNEL);
 	if (!stale)
 		return;
-	stale->cpu = call->ring_cpu;
-	stale->dma = call->ring_dma;
-	stale->size = call->ring_size;
+	if (ring) {
+		stale->cpu = call->ring_cpu;
+		stale->dma = call->ring_dma;
+		stale->size = call->ring_size;
+		call->ring_cpu = NULL;
+	}
+	if (pin) {
+		stale->pin = *pin;
+		memset(pin, 0, sizeof(*pin));
+	}
 	mutex_lock(&qdev->dbc_lock);
-	list_add_tail(&stale->node, &call->priv->stale_rings);
+	list_add_tail(&stale->node, &call->priv->stale);
 	mutex_unlock(&qdev->dbc_lock);
-	call->ring_cpu = NULL;
 }
 
 static void qaic_manage_cleanup(struct qaic_manage_call *call, bool answered)
@@ -784,11 +804,15 @@ static void qaic_manage_cleanup(struct qaic_manage_call *call, bool answered)
 	u32 i;
 
 	if (call->ring_cpu && call->sent && !answered)
-		qaic_manage_park_ring(call);
+		qaic_manage_park(call, true, NULL);
 	qaic_manage_free_ring(call->qdev, call->ring_cpu, call->ring_dma, call->ring_size);
-	if (call->pins)
-		for (i = 0; i < call->plan.num_xfers; i++)
+	if (call->pins) {
+		for (i = 0; i < call->plan.num_xfers; i++) {
+			if (call->unanswered && call->pins[i].npages)
+				qaic_manage_park(call, false, &call->pins[i]);
 			qaic_manage_unpin(call->qdev, &call->pins[i]);
+		}
+	}
 	kfree(call->pins);
 	kfree(call->xfers);
 }
@@ -914,7 +938,7 @@ static void qaic_manage_terminate(struct qaic_device *qdev, u32 handle)
  */
 void qaic_manage_release_file(struct qaic_device *qdev, struct qaic_file_priv *priv)
 {
-	struct qaic_manage_stale_ring *stale, *next;
+	struct qaic_manage_stale *stale, *next;
 	unsigned int i;
 	int idx;
 
@@ -928,8 +952,9 @@ void qaic_manage_release_file(struct qaic_device *qdev, struct qaic_file_priv *p
 	for (i = 0; i < QAIC_NUM_DBC; i++)
 		if (qdev->dbc[i].owner == priv->id)
 			qaic_manage_release_dbc_locked(qdev, &qdev->dbc[i]);
-	list_for_each_entry_safe(stale, next, &priv->stale_rings, node) {
+	list_for_each_entry_safe(stale, next, &priv->stale, node) {
 		qaic_manage_free_ring(qdev, stale->cpu, stale->dma, stale->size);
+		qaic_manage_unpin(qdev, &stale->pin);
 		kfree(stale);
 	}
 }
