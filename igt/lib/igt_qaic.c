@@ -1360,6 +1360,26 @@ uint32_t igt_qaic_job_timeout_ms(void)
 }
 
 /**
+ * igt_qaic_module_refcount:
+ *
+ * Returns: the references held on the qaic module (/sys/module/qaic/refcnt),
+ * or a negative errno, -ENOENT where qaic is no module or not loaded.
+ */
+int igt_qaic_module_refcount(void)
+{
+	FILE *file = fopen("/sys/module/qaic/refcnt", "r");
+	int count;
+
+	if (!file)
+		return -errno;
+	if (fscanf(file, "%d", &count) != 1)
+		count = -EINVAL;
+	fclose(file);
+
+	return count;
+}
+
+/**
  * igt_qaic_now_ms:
  *
  * Returns: CLOCK_MONOTONIC in milliseconds.

@@ -224,6 +224,7 @@ void igt_qaic_stall_bo(int fd, uint32_t dbc_id, uint8_t sem_index,
 		       struct igt_qaic_bo *bo);
 
 uint32_t igt_qaic_job_timeout_ms(void);
+int igt_qaic_module_refcount(void);
 uint64_t igt_qaic_now_ms(void);
 
 int __igt_qaic_emu_dbc_faults(int fd, uint32_t dbc_id, uint32_t drop_every,

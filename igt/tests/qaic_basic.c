@@ -301,35 +301,18 @@ static void test_close_other_fd(void)
 	close(fd2);
 }
 
-static int module_refcount(const char *name)
-{
-	char path[64];
-	FILE *file;
-	int count;
-
-	snprintf(path, sizeof(path), "/sys/module/%s/refcnt", name);
-	file = fopen(path, "r");
-	if (!file)
-		return -errno;
-	if (fscanf(file, "%d", &count) != 1)
-		count = -EINVAL;
-	fclose(file);
-
-	return count;
-}
-
 static void test_unload_busy(void)
 {
 	int before, after, fd, ret, err;
 
 	/* refcnt only exists for a module that can be unloaded */
-	before = module_refcount("qaic");
+	before = igt_qaic_module_refcount();
 	igt_require_f(before >= 0, "qaic is not an unloadable module: %s\n",
 		      strerror(-before));
 
 	fd = __igt_qaic_open();
 	igt_assert_fd(fd);
-	after = module_refcount("qaic");
+	after = igt_qaic_module_refcount();
 
 	/*
 	 * An open file must pin the module. Check the count first so that a

@@ -109,23 +109,6 @@ static int raw_ioctl(int fd, unsigned long request, void *arg)
 	return ret ? -errno : 0;
 }
 
-static int module_refcount(const char *name)
-{
-	char path[64];
-	FILE *file;
-	int count;
-
-	snprintf(path, sizeof(path), "/sys/module/%s/refcnt", name);
-	file = fopen(path, "r");
-	if (!file)
-		return -errno;
-	if (fscanf(file, "%d", &count) != 1)
-		count = -EINVAL;
-	fclose(file);
-
-	return count;
-}
-
 /*
  * Deactivates DBC @dbc_id for good. A deactivate transaction has no wire
  * form: it takes the DBC from the file, and the driver stops the DBC's
@@ -325,7 +308,7 @@ static void churn(void)
 /* Nothing of qaic is left but fences: they hold the module. */
 static void check_fence_holds_module(void)
 {
-	int refs = module_refcount("qaic");
+	int refs = igt_qaic_module_refcount();
 
 	if (refs < 0) {
 		igt_info("qaic is not an unloadable module: not checked\n");
@@ -761,18 +744,18 @@ static void test_close_waiting_on_vgem(void)
 	 * fence before the scheduler frees them, and their code is qaic's:
 	 * they hold the module until then, and let go of it after.
 	 */
-	if (module_refcount("qaic") >= 0)
-		igt_assert_f(module_refcount("qaic") > 0,
+	if (igt_qaic_module_refcount() >= 0)
+		igt_assert_f(igt_qaic_module_refcount() > 0,
 			     "qaic could be unloaded while its jobs wait for a vgem fence\n");
 	gate_release(&h.gate, fired);
-	if (module_refcount("qaic") >= 0) {
+	if (igt_qaic_module_refcount() >= 0) {
 		uint64_t end = igt_qaic_now_ms() + 2000;
 
-		while (module_refcount("qaic") > 0 && igt_qaic_now_ms() < end)
+		while (igt_qaic_module_refcount() > 0 && igt_qaic_now_ms() < end)
 			usleep(1000);
-		igt_assert_f(!module_refcount("qaic"),
+		igt_assert_f(!igt_qaic_module_refcount(),
 			     "qaic still held %d times once the jobs could go\n",
-			     module_refcount("qaic"));
+			     igt_qaic_module_refcount());
 	}
 	check_card_works();
 }
