@@ -16,6 +16,7 @@
 #include "dbc.h"
 #include "device.h"
 #include "le_bytes.h"
+#include "malice.h"
 
 /* Where a request stopped: the phases of aic100.rst, in order. */
 enum {
@@ -43,6 +44,9 @@ struct dbc_chan {
 	uint32_t drop_every, drop_n;
 	uint32_t corrupt_every, corrupt_n;
 	uint16_t corrupt_status;
+	/* req_ids of the last responses, for malice's "an older job's". */
+	uint16_t old_ids[4];
+	unsigned int n_old, old_pos;
 	struct emu_dbc_counters c;
 };
 
@@ -334,6 +338,7 @@ static bool rsp_write(struct emu_dbc *e, unsigned int id, struct dbc_chan *ch,
 {
 	uint8_t r[EMU_DBC_RSP_ELEM];
 	bool was_empty = ch->rsphp == ch->rsptp;
+	uint16_t req_id;
 
 	if (fault_hit(ch->drop_every, &ch->drop_n)) {
 		ch->c.rsp_dropped++;
@@ -343,9 +348,15 @@ static bool rsp_write(struct emu_dbc *e, unsigned int id, struct dbc_chan *ch,
 		ch->c.rsp_corrupted++;
 		status = ch->corrupt_status;
 	}
-	r[0] = ch->req[RQ_ID];
-	r[1] = ch->req[RQ_ID + 1];
-	put_le16(r + 2, status);
+	req_id = ch->req[RQ_ID] | ch->req[RQ_ID + 1] << 8;
+	/* Malicious-card mode: the host sees another req_id or status. */
+	put_le16(r, malice_reqid(e->dev->malice, req_id, ch->old_ids, ch->n_old));
+	put_le16(r + 2, (uint16_t)malice_u32(e->dev->malice, MALICE_RSP_STATUS,
+					     status));
+	ch->old_ids[ch->old_pos] = req_id;
+	ch->old_pos = (ch->old_pos + 1) % 4;
+	if (ch->n_old < 4)
+		ch->n_old++;
 	if (emu_dma_write(e->dev, ch->cfg.rsp_q_addr +
 			  (uint64_t)ch->rsptp * EMU_DBC_RSP_ELEM, r, sizeof(r))) {
 		emu_log(e->dev, "DBC%u: response ring not in guest memory", id);
@@ -600,6 +611,13 @@ static void dbc_bar_read(struct emu_device *dev, void *priv, uint64_t off,
 		if (decode(pos, &id, &reg)) {
 			v = reg_value(&e->ch[id], reg);
 			e->ch[id].c.reg_reads[reg]++;
+			/* Malicious-card mode: the device's indexes lie. */
+			if (reg == 0)
+				v = malice_index(e->dev->malice, MALICE_REQHP, v,
+						 e->ch[id].cfg.nelem);
+			else if (reg == 3)
+				v = malice_index(e->dev->malice, MALICE_RSPTP, v,
+						 e->ch[id].cfg.nelem);
 		} else {
 			other = true;
 		}
@@ -688,6 +706,7 @@ static void chan_reset(struct dbc_chan *ch)
 	ch->stalled = ch->held = false;
 	ch->hang_once = false;
 	ch->drop_n = ch->corrupt_n = 0;
+	ch->n_old = ch->old_pos = 0;
 }
 
 void emu_dbc_activate(struct emu_dbc *e, unsigned int id,

@@ -13,6 +13,10 @@
 #include <string.h>
 
 #include "device.h"
+#include "malice.h"
+
+/* Vectors AIC100 uses: MHI and the 16 DBCs. */
+#define IRQ_VECTORS_IN_USE	17
 
 void emu_log(const struct emu_device *dev, const char *fmt, ...)
 {
@@ -40,6 +44,8 @@ static void regfile_write(struct emu_device *dev, void *priv, uint64_t off,
 	(void)dev;
 	memcpy((uint8_t *)priv + off, buf, len);
 }
+
+static void spurious_irq(struct emu_device *dev);
 
 static const struct emu_bar_ops regfile_ops = {
 	.name = "regfile",
@@ -172,6 +178,7 @@ void emu_mmio_read(struct emu_device *dev, unsigned int bar, uint64_t off,
 		emu_pci_msix_read(&dev->pci, off, buf, len);
 	else
 		b->ops->read(dev, b->priv, off, buf, len);
+	spurious_irq(dev);
 }
 
 void emu_mmio_write(struct emu_device *dev, unsigned int bar, uint64_t off,
@@ -192,6 +199,7 @@ void emu_mmio_write(struct emu_device *dev, unsigned int bar, uint64_t off,
 	} else {
 		b->ops->write(dev, b->priv, off, buf, len);
 	}
+	spurious_irq(dev);
 }
 
 /* memset_io() is a stream of writes of one value; counted as one access. */
@@ -224,7 +232,7 @@ static void irq_send(struct emu_device *dev, const struct emu_msi_msg *msg)
 	dev->irq.send(dev->irq.ctx, msg);
 }
 
-enum emu_irq_route emu_irq_raise(struct emu_device *dev, unsigned int vector)
+static enum emu_irq_route irq_raise(struct emu_device *dev, unsigned int vector)
 {
 	struct emu_msi_msg msg;
 	enum emu_irq_route route;
@@ -244,6 +252,42 @@ enum emu_irq_route emu_irq_raise(struct emu_device *dev, unsigned int vector)
 		break;
 	}
 	return route;
+}
+
+enum emu_irq_route emu_irq_raise(struct emu_device *dev, unsigned int vector)
+{
+	if (malice_drop(dev->malice, MALICE_MSI_DROP)) {
+		emu_log(dev, "malice: interrupt %u not sent", vector);
+		return EMU_IRQ_DROP;
+	}
+	if (malice_storm(dev->malice, vector))
+		emu_log(dev, "malice: storm of interrupt %u", vector);
+	return irq_raise(dev, vector);
+}
+
+/* A spurious MSI after an MMIO access: nothing new, or a vector not in use. */
+static void spurious_irq(struct emu_device *dev)
+{
+	unsigned int vector;
+
+	if (!malice_hit(dev->malice, MALICE_MSI_SPURIOUS))
+		return;
+	vector = malice_vector(dev->malice, IRQ_VECTORS_IN_USE);
+	emu_log(dev, "malice: spurious interrupt %u", vector);
+	irq_raise(dev, vector);
+}
+
+int emu_device_timeout_ms(const struct emu_device *dev)
+{
+	return malice_timeout_ms(dev->malice);
+}
+
+void emu_device_tick(struct emu_device *dev)
+{
+	unsigned int vector, n = malice_storm_take(dev->malice, &vector);
+
+	while (n--)
+		irq_raise(dev, vector);
 }
 
 void emu_irq_flush_pending(struct emu_device *dev)

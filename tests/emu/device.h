@@ -23,6 +23,7 @@
 #include "pci.h"
 
 struct emu_device;
+struct malice;
 
 /*
  * Register model of one BAR. Called only for accesses that lie entirely
@@ -75,6 +76,7 @@ struct emu_device {
 	const struct guest_mem *mem;
 	struct emu_irq_sink irq;
 	struct emu_counters counters;
+	struct malice *malice;		/* malicious-card mode, NULL: off */
 	bool verbose;
 };
 
@@ -105,6 +107,15 @@ void emu_mmio_memset(struct emu_device *dev, unsigned int bar, uint64_t off,
 
 /* Raise interrupt @vector (0 = MHI, 1..16 = DBC0..15 on AIC100). */
 enum emu_irq_route emu_irq_raise(struct emu_device *dev, unsigned int vector);
+
+/*
+ * Malicious-card mode (malice.h): emu_irq_raise() may drop an MSI or
+ * start a storm of them, any MMIO access may be followed by a spurious
+ * MSI. The storms are timed: the main loop polls at most
+ * emu_device_timeout_ms() (-1: no limit) and calls emu_device_tick().
+ */
+int emu_device_timeout_ms(const struct emu_device *dev);
+void emu_device_tick(struct emu_device *dev);
 
 /* Deliver pending vectors that the guest has unmasked since. */
 void emu_irq_flush_pending(struct emu_device *dev);

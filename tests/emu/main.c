@@ -5,7 +5,8 @@
  *
  *   qaic-emu --socket PATH [--no-msix] [--counters FILE] [--ready FILE]
  *            [--syserr-after-ms N] [--dbc-mem-mb N] [--hang-dbc N]
- *            [--drop-dbc-rsp N[:K]] [--corrupt-dbc-rsp N[:K]] [--verbose]
+ *            [--drop-dbc-rsp N[:K]] [--corrupt-dbc-rsp N[:K]]
+ *            [--malice SEED[:PERMILLE[:KINDS]]] [--verbose]
  *
  * Listens on PATH (UML connects once at boot and never retries, so the
  * runner waits for the --ready file), serves one frontend until it goes
@@ -26,6 +27,7 @@
 
 #include "dbc.h"
 #include "device.h"
+#include "malice.h"
 #include "manager.h"
 #include "mhi.h"
 #include "vhost_user.h"
@@ -41,6 +43,8 @@ struct emu_options {
 	bool hang_dbc[EMU_NUM_DBC];
 	uint32_t drop_dbc_rsp[EMU_NUM_DBC];	/* every K-th response, 0: off */
 	uint32_t corrupt_dbc_rsp[EMU_NUM_DBC];
+	const char *malice_arg;		/* --malice, or NULL */
+	struct malice_cfg malice_cfg;
 	bool no_msix;
 	bool verbose;
 };
@@ -52,6 +56,7 @@ struct emu {
 	struct emu_mhi *mhi;		/* BAR0 */
 	struct emu_dbc *dbc;		/* BAR2 */
 	struct emu_workload *wl;	/* programs the DBC doorbells run */
+	struct malice *malice;		/* malicious-card mode, or NULL */
 	struct vu_dev vu;
 	struct vpci vpci;
 };
@@ -62,7 +67,8 @@ static void usage(FILE *out)
 		"usage: qaic-emu --socket PATH [--no-msix] [--counters FILE]\n"
 		"                [--ready FILE] [--syserr-after-ms N] [--dbc-mem-mb N]\n"
 		"                [--hang-dbc N] [--drop-dbc-rsp N[:K]]\n"
-		"                [--corrupt-dbc-rsp N[:K]] [--verbose]\n");
+		"                [--corrupt-dbc-rsp N[:K]]\n"
+		"                [--malice SEED[:PERMILLE[:KINDS]]] [--verbose]\n");
 }
 
 /* "N" or "N:K": DBC N (< EMU_NUM_DBC), every K-th (default 1, > 0). */
@@ -101,6 +107,7 @@ static int parse_options(int argc, char **argv, struct emu_options *o)
 		{ "hang-dbc", required_argument, NULL, 'H' },
 		{ "drop-dbc-rsp", required_argument, NULL, 'D' },
 		{ "corrupt-dbc-rsp", required_argument, NULL, 'C' },
+		{ "malice", required_argument, NULL, 'X' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -148,6 +155,11 @@ static int parse_options(int argc, char **argv, struct emu_options *o)
 				return -1;
 			o->corrupt_dbc_rsp[id] = every;
 			break;
+		case 'X':
+			if (malice_parse(optarg, &o->malice_cfg))
+				return -1;
+			o->malice_arg = optarg;
+			break;
 		case 'h': usage(stdout); exit(0);
 		default: return -1;
 		}
@@ -173,6 +185,7 @@ static int write_counters(const struct emu *emu, const char *path)
 	emu_manager_print_counters(emu->mgr, f);
 	emu_dbc_counters_print(emu->dbc, f);
 	emu_workload_counters_print(emu->wl, f);
+	malice_print_counters(emu->malice, f);
 	vu_stats_print(&emu->vu.stats, f);
 	if (fclose(f))
 		return -errno;
@@ -203,6 +216,17 @@ static int setup_signals(void)
 	return signalfd(-1, &mask, SFD_CLOEXEC);
 }
 
+/* The nearer of the timed events; -1 if there is none. */
+static int poll_timeout(const struct emu *emu)
+{
+	int a = emu_mhi_timeout_ms(emu->mhi);
+	int b = emu_device_timeout_ms(&emu->dev);
+
+	if (a < 0)
+		return b;
+	return b < 0 || a < b ? a : b;
+}
+
 /* Returns when the frontend disconnects or a termination signal comes. */
 static void serve(struct emu *emu, int sig_fd)
 {
@@ -213,7 +237,7 @@ static void serve(struct emu *emu, int sig_fd)
 	for (;;) {
 		pfds[0] = (struct pollfd){ .fd = sig_fd, .events = POLLIN };
 		n = vu_pollfds(&emu->vu, &pfds[1], VU_MAX_POLLFDS);
-		ret = poll(pfds, 1 + n, emu_mhi_timeout_ms(emu->mhi));
+		ret = poll(pfds, 1 + n, poll_timeout(emu));
 		if (ret < 0) {
 			if (errno == EINTR)
 				continue;
@@ -221,6 +245,7 @@ static void serve(struct emu *emu, int sig_fd)
 			return;
 		}
 		emu_mhi_tick(emu->mhi);	/* timed fault injection */
+		emu_device_tick(&emu->dev);	/* malice: MSI storms */
 		if (!ret)
 			continue;
 		if (pfds[0].revents) {
@@ -256,6 +281,19 @@ static struct emu *emu_create(const struct emu_options *o)
 		free(emu);
 		return NULL;
 	}
+	if (o->malice_arg) {
+		emu->malice = malice_create(&o->malice_cfg);
+		if (!emu->malice) {
+			emu_workload_destroy(emu->wl);
+			emu_dbc_destroy(emu->dbc);
+			emu_mhi_destroy(emu->mhi);
+			emu_manager_destroy(emu->mgr);
+			emu_device_fini(&emu->dev);
+			free(emu);
+			return NULL;
+		}
+		emu->dev.malice = emu->malice;
+	}
 	emu_mhi_attach(emu->mhi);
 	emu_mhi_set_syserr_after(emu->mhi, o->syserr_after_ms);
 	emu_dbc_attach(emu->dbc);
@@ -283,6 +321,7 @@ static void emu_destroy(struct emu *emu)
 	emu_mhi_destroy(emu->mhi);
 	emu_manager_destroy(emu->mgr);
 	emu_device_fini(&emu->dev);
+	malice_destroy(emu->malice);
 	free(emu);
 }
 
@@ -322,8 +361,13 @@ int main(int argc, char **argv)
 	}
 	emu_log(&emu->dev, "listening on %s (MSI-X %s)", opts.socket_path,
 		opts.no_msix ? "off" : "on");
+	if (emu->malice)
+		fprintf(stderr, "qaic-emu: malicious card: --malice %s\n",
+			opts.malice_arg);
 
 	serve(emu, sig_fd);
+
+	malice_log_summary(emu->malice, stderr);
 
 	if (opts.counters_path && (ret = write_counters(emu, opts.counters_path)))
 		fprintf(stderr, "qaic-emu: counters %s: %s\n", opts.counters_path,

@@ -26,6 +26,7 @@
 #include "manager.h"
 #include "mhi.h"
 #include "le_bytes.h"
+#include "malice.h"
 
 /* Registers (drivers/bus/mhi/common.h). */
 #define R_MHIREGLEN		0x00
@@ -192,6 +193,9 @@ struct emu_mhi {
 	uint8_t *answer;
 	struct answer held[EMU_MHI_MAX_HELD];
 	unsigned int held_head, nr_held;
+
+	/* Malicious-card mode: arm it at the end of this BAR0 write. */
+	bool malice_arm;
 
 	/* SYS_ERROR fault injection */
 	unsigned int syserr_after_ms;
@@ -368,16 +372,24 @@ static bool ev_write(struct emu_mhi *mhi, struct ev_ring *ev,
 		     const struct mhi_el *el)
 {
 	struct ring *r = &ev->r;
+	struct mhi_el out = *el;
+	uint8_t b[8];
 
 	if (r->rp == r->wp)
 		return false;
-	if (!el_write(mhi, r->rp, el)) {
+	/* Malicious-card mode: the host sees another element and rp. */
+	if (malice_mhi_event(mhi->dev->malice, &out.ptr, &out.dw0, &out.dw1))
+		emu_log(mhi->dev, "malice: event %#" PRIx64 " %#x %#x written as %#"
+			PRIx64 " %#x %#x", el->ptr, el->dw0, el->dw1, out.ptr,
+			out.dw0, out.dw1);
+	if (!el_write(mhi, r->rp, &out)) {
 		/* Memory went away under the ring: lose the event. */
 		mhi->c.mhi_bad_ring++;
 		return true;
 	}
 	r->rp = ring_next(r, r->rp);
-	ring_store_rp(mhi, r);
+	put_le64(b, malice_ring_ptr(mhi->dev->malice, r->rp, r->base, r->len));
+	emu_dma_write(mhi->dev, r->ctx + CTX_RP, b, sizeof(b));
 	mhi->c.mhi_events++;
 	return true;
 }
@@ -616,6 +628,8 @@ static void dl_deliver(struct emu_mhi *mhi, unsigned int chid)
 		mhi->held_head = (mhi->held_head + 1) % EMU_MHI_MAX_HELD;
 		mhi->nr_held--;
 		mhi->c.control_msgs_out++;
+		/* The card is up: malice begins after this BAR0 write's MSIs. */
+		mhi->malice_arm = true;
 	}
 	ring_store_rp(mhi, &ch->r);
 }
@@ -637,6 +651,9 @@ static void control_message(struct emu_mhi *mhi)
 		return;
 	if (!n)
 		return;
+	/* Malicious-card mode: the answer's fields, length and CRC. */
+	if (n <= EMU_MHI_MAX_ANSWER)
+		n = malice_nnc(mhi->dev->malice, mhi->answer, n, EMU_MHI_MAX_ANSWER);
 	if (n > EMU_MHI_MAX_ANSWER || mhi->nr_held == EMU_MHI_MAX_HELD) {
 		mhi->c.control_msgs_dropped++;
 		emu_log(mhi->dev, "MHI: control answer of %zu bytes dropped", n);
@@ -1012,6 +1029,62 @@ static void reg_write(struct emu_mhi *mhi, uint32_t off, uint32_t val)
 }
 
 /*
+ * Malicious-card mode, MHI state kinds: a read of MHISTATUS may report
+ * another state, one of BHI EXECENV another execution environment. The
+ * device's own state does not change.
+ */
+static uint32_t mhi_malice_read(struct emu_mhi *mhi, uint32_t off, uint32_t v)
+{
+	struct malice *m = mhi->dev->malice;
+	unsigned int st;
+
+	if (off == R_MHISTATUS && malice_hit(m, MALICE_MHI_STATE)) {
+		st = malice_mhi_state(m) & 0xff;
+		emu_log(mhi->dev, "malice: MHISTATUS reads state %#x", st);
+		return st << 8 | (st == ST_SYS_ERR ? MHISTATUS_SYSERR : 0) |
+		       MHISTATUS_READY;
+	}
+	if (off == EMU_MHI_BHI_OFF + BHI_EXECENV &&
+	    malice_hit(m, MALICE_MHI_EE)) {
+		v = malice_mhi_ee(m);
+		emu_log(mhi->dev, "malice: EXECENV reads %#x", v);
+	}
+	return v;
+}
+
+/*
+ * Malicious-card mode, after a host write: a state change or EE event the
+ * device did not go through, or a real SYS_ERROR (only from M0, where the
+ * host has everything set up to recover).
+ */
+static void mhi_malice_after_write(struct emu_mhi *mhi)
+{
+	struct malice *m = mhi->dev->malice;
+	unsigned int v;
+
+	if (!malice_enabled(m, MALICE_MHI_STATE) && !malice_enabled(m, MALICE_MHI_EE) &&
+	    !malice_enabled(m, MALICE_MHI_SYSERR))
+		return;
+	if (mhi->state == ST_M0 && malice_hit(m, MALICE_MHI_SYSERR)) {
+		emu_log(mhi->dev, "malice: SYS_ERROR");
+		emu_mhi_raise_syserr(mhi);
+		return;
+	}
+	if (mhi->state == ST_READY || mhi->state == ST_RESET)
+		return;		/* no event ring yet */
+	if (malice_hit(m, MALICE_MHI_STATE)) {
+		v = malice_mhi_state(m) & 0xff;
+		emu_log(mhi->dev, "malice: state change event %#x", v);
+		send_state_change(mhi, v);
+	}
+	if (malice_hit(m, MALICE_MHI_EE)) {
+		v = malice_mhi_ee(m) & 0xff;
+		emu_log(mhi->dev, "malice: EE event %#x", v);
+		send_ee(mhi, v);
+	}
+}
+
+/*
  * BAR0 accesses of any size: split into 32-bit registers. A partial
  * register write merges into the current value. An 8-byte write stores the
  * upper half first, so a 64-bit doorbell write rings once, complete.
@@ -1028,7 +1101,8 @@ static void mhi_bar_read(struct emu_device *dev, void *priv, uint64_t off,
 		uint8_t b[4];
 		uint64_t i;
 
-		put_le32(b, reg_read(mhi, (uint32_t)pos));
+		put_le32(b, mhi_malice_read(mhi, (uint32_t)pos,
+					    reg_read(mhi, (uint32_t)pos)));
 		for (i = 0; i < 4; i++)
 			if (pos + i >= off && pos + i < off + len)
 				out[pos + i - off] = b[i];
@@ -1066,7 +1140,10 @@ static void mhi_bar_write(struct emu_device *dev, void *priv, uint64_t off,
 		for (pos = off & ~3ull; pos < off + len; pos += 4)
 			write_dword(mhi, pos, off, buf, len);
 	}
+	mhi_malice_after_write(mhi);
 	irq_flush(mhi);
+	if (mhi->malice_arm)
+		malice_arm(mhi->dev->malice);
 }
 
 static const struct emu_bar_ops mhi_bar_ops = {

@@ -10,11 +10,13 @@
 #include <linux/pci_regs.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "dbc.h"
 #include "device.h"
 #include "emu_test.h"
 #include "le_bytes.h"
+#include "malice.h"
 #include "manager.h"
 
 #define GUEST_GPA	0x100000ull
@@ -956,15 +958,17 @@ static void test_single_msi(void)
 	CHECK_EQ(msis_total, 1);
 }
 
-/* Garbage requests, register writes and sizes: no crash, sane pointers. */
-static void test_fuzz(void)
+/*
+ * Garbage requests, register writes and sizes: no crash, sane pointers.
+ * With dev.malice set (after setup()), under the malicious-card mode.
+ */
+static void fuzz(void)
 {
 	static const uint64_t addrs[] = {
 		0, BUF, BUF + 0x1000, GUEST_GPA + GUEST_SIZE - 16, 0x800,
 		(1 << 20) - 32, ~0ull - 100, 1ull << 40,
 	};
 
-	setup();
 	for (unsigned int id = 0; id < EMU_NUM_DBC; id++)
 		activate(id, 1 + id * 7);	/* all share one ring area */
 	for (int iter = 0; iter < 20000; iter++) {
@@ -1020,6 +1024,8 @@ static void test_fuzz(void)
 			activate(id, n);
 			break;
 		}
+		if (dev.malice)
+			continue;	/* its REQHP/RSPTP lie; see test_malice_fuzz */
 		CHECK(reg_r(id, EMU_DBC_REQHP) < n);
 		CHECK(reg_r(id, EMU_DBC_RSPTP) < n);
 		CHECK(reg_r(id, EMU_DBC_REQTP) < n);
@@ -1029,6 +1035,159 @@ static void test_fuzz(void)
 		for (unsigned int s = 0; s < EMU_DBC_NUM_SEM; s++)
 			emu_dbc_sem_set(eng, id, s, 1);
 	CHECK(counters(EMU_NUM_DBC).requests > 0);
+}
+
+static void test_fuzz(void)
+{
+	setup();
+	fuzz();
+}
+
+/* ---- malicious-card mode (malice.h) ------------------------------------ */
+
+static struct malice *malice_on(uint64_t seed, unsigned int permille,
+				uint32_t kinds)
+{
+	struct malice_cfg cfg = { .seed = seed, .permille = permille, .kinds = kinds,
+				  .boot = true };
+
+	dev.malice = malice_create(&cfg);
+	if (!dev.malice)
+		abort();
+	return dev.malice;
+}
+
+static void malice_off(void)
+{
+	malice_destroy(dev.malice);
+	dev.malice = NULL;
+}
+
+/* Responses carry another req_id and status; the engine's view is intact. */
+static void test_malice_responses(void)
+{
+	struct malice *m;
+	uint32_t r;
+
+	setup();
+	m = malice_on(1, 1000, 1u << MALICE_RSP_REQID | 1u << MALICE_RSP_STATUS);
+	activate(0, 16);
+	for (uint32_t i = 0; i < 12; i++)
+		put_req(i, &(struct req){ .id = (uint16_t)(100 + i), .cmd = RSPF });
+	reg_w(0, EMU_DBC_REQTP, 12);
+	CHECK_EQ(reg_r(0, EMU_DBC_REQHP), 12);
+	CHECK_EQ(reg_r(0, EMU_DBC_RSPTP), 12);
+	for (uint32_t i = 0; i < 12; i++) {
+		r = rsp_at(i);
+		CHECK((r & 0xffff) != 100 + i);
+		CHECK(r >> 16 != 0);
+	}
+	CHECK_EQ(malice_count(m, MALICE_RSP_REQID), 12);
+	CHECK_EQ(malice_count(m, MALICE_RSP_STATUS), 12);
+	CHECK_EQ(counters(0).responses, 12);
+	CHECK_EQ(counters(0).errors, 0);
+	CHECK_EQ(msis[1], 1);
+	malice_off();
+	/* Off again: the truth. */
+	reg_w(0, EMU_DBC_RSPHP, 12);
+	put_req(12, &(struct req){ .id = 7, .cmd = RSPF });
+	reg_w(0, EMU_DBC_REQTP, 13);
+	CHECK_EQ(rsp_at(12), RSP(7, 0));
+}
+
+/* REQHP and RSPTP reads lie; the registers underneath do not move. */
+static void test_malice_indexes(void)
+{
+	unsigned int lies = 0, out = 0;
+
+	setup();
+	malice_on(2, 1000, 1u << MALICE_RSPTP | 1u << MALICE_REQHP);
+	activate(5, 8);
+	for (uint32_t i = 0; i < 3; i++)
+		put_req(i, &(struct req){ .id = (uint16_t)i, .cmd = RSPF });
+	reg_w(5, EMU_DBC_REQTP, 3);
+	for (unsigned int i = 0; i < 1000; i++) {
+		uint32_t hp = reg_r(5, EMU_DBC_REQHP), tp = reg_r(5, EMU_DBC_RSPTP);
+
+		lies += (hp != 3) + (tp != 3);
+		out += (hp >= 8) + (tp >= 8);
+		/* The host's registers are not mutated. */
+		CHECK_EQ(reg_r(5, EMU_DBC_REQTP), 3);
+		CHECK_EQ(reg_r(5, EMU_DBC_RSPHP), 0);
+	}
+	CHECK_EQ(lies, 2000);
+	CHECK(out > 200 && out < 2000);
+	/* Inactive DBC: all-ones or far out of any ring. */
+	CHECK(reg_r(6, EMU_DBC_RSPTP) >= 0x80000000u);
+	malice_off();
+	CHECK_EQ(reg_r(5, EMU_DBC_REQHP), 3);
+	CHECK_EQ(reg_r(5, EMU_DBC_RSPTP), 3);
+	CHECK_EQ(counters(5).responses, 3);
+}
+
+static void test_malice_msis(void)
+{
+	struct malice *m;
+
+	/* Dropped: the response is there, its MSI is not. */
+	setup();
+	m = malice_on(3, 1000, 1u << MALICE_MSI_DROP);
+	activate(2, 8);
+	put_req(0, &(struct req){ .id = 1, .cmd = RSPF });
+	reg_w(2, EMU_DBC_REQTP, 1);
+	CHECK_EQ(rsp_at(0), RSP(1, 0));
+	CHECK_EQ(msis_total, 0);
+	CHECK_EQ(counters(2).irqs, 1);		/* the engine did raise it */
+	CHECK_EQ(malice_count(m, MALICE_MSI_DROP), 1);
+	malice_off();
+
+	/* Spurious: one after every MMIO access, on any of the 32 vectors. */
+	setup();
+	m = malice_on(4, 1000, 1u << MALICE_MSI_SPURIOUS);
+	for (unsigned int i = 0; i < 1000; i++)
+		reg_r(i % 16, EMU_DBC_RSPTP);
+	CHECK_EQ(msis_total, 1000);
+	CHECK_EQ(malice_count(m, MALICE_MSI_SPURIOUS), 1000);
+	CHECK(msis[20] > 0 && msis[3] > 0);
+	malice_off();
+
+	/* A storm: one, bounded, on the vector of the MSI that started it. */
+	setup();
+	m = malice_on(5, 1000, 1u << MALICE_MSI_STORM);
+	activate(1, 8);
+	put_req(0, &(struct req){ .id = 1, .cmd = RSPF });
+	reg_w(1, EMU_DBC_REQTP, 1);
+	CHECK_EQ(msis[2], 1);
+	CHECK_EQ(malice_count(m, MALICE_MSI_STORM), 1);
+	while (emu_device_timeout_ms(&dev) >= 0) {
+		nanosleep(&(struct timespec){ .tv_nsec = 100000 }, NULL);
+		emu_device_tick(&dev);
+	}
+	CHECK(msis[2] > 1 && msis[2] <= 1 + MALICE_STORM_MSIS);
+	CHECK_EQ(msis_total, msis[2]);
+	CHECK_EQ(malice_count(m, MALICE_MSI_STORM), 1);
+	malice_off();
+}
+
+/* Everything at once, often: the engine stays whole. */
+static void test_malice_fuzz(void)
+{
+	struct malice *m;
+
+	setup();
+	m = malice_on(6, 300, (1u << MALICE_NUM_KINDS) - 1);
+	fuzz();
+	CHECK(malice_count(m, MALICE_RSP_REQID) > 0);
+	CHECK(malice_count(m, MALICE_RSPTP) > 0);
+	CHECK(malice_count(m, MALICE_MSI_SPURIOUS) > 0);
+	malice_off();
+	for (unsigned int id = 0; id < EMU_NUM_DBC; id++) {
+		uint32_t n = 1 + id * 7;
+
+		CHECK(reg_r(id, EMU_DBC_REQHP) < n);
+		CHECK(reg_r(id, EMU_DBC_RSPTP) < n);
+		CHECK(reg_r(id, EMU_DBC_REQTP) < n);
+	}
 }
 
 static void test_counters_print(void)
@@ -1073,6 +1232,10 @@ int main(void)
 	RUN(test_single_msi);
 	RUN(test_fuzz);
 	RUN(test_counters_print);
+	RUN(test_malice_responses);
+	RUN(test_malice_indexes);
+	RUN(test_malice_msis);
+	RUN(test_malice_fuzz);
 	emu_dbc_destroy(eng);
 	emu_device_fini(&dev);
 	guest_mem_reset(&gmem);

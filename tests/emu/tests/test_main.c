@@ -184,6 +184,52 @@ static void test_dbc_options(void)
 	CHECK_EQ(counter("dbc_mmio_other"), 0);
 }
 
+/* --malice: bad arguments are usage errors; the counters say what it did. */
+static void test_malice_option(void)
+{
+	static const char *const bad[] = {
+		"", "x", "1:1001", "1:20:nope", "1:", ":20",
+	};
+	pid_t pid;
+
+	for (unsigned int i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		pid = fork();
+		if (pid == 0) {
+			execl(emu_path, emu_path, "--socket", sock_path,
+			      "--malice", bad[i], (char *)NULL);
+			_exit(127);
+		}
+		CHECK_EQ(wait_exit(pid), 2);
+	}
+	unlink(ready_path);
+	unlink(counters_path);
+	pid = fork();
+	if (pid == 0) {
+		execl(emu_path, emu_path, "--socket", sock_path, "--ready",
+		      ready_path, "--counters", counters_path, "--malice",
+		      "7:20:mhi", (char *)NULL);
+		_exit(127);
+	}
+	CHECK(wait_for_file(ready_path));
+	kill(pid, SIGTERM);
+	CHECK_EQ(wait_exit(pid), 0);
+	CHECK_EQ(counter("malice_enabled"), 1);
+	CHECK_EQ(counter("malice_seed"), 7);
+	CHECK_EQ(counter("malice_permille"), 20);
+	CHECK_EQ(counter("malice_armed"), 0);	/* no host, no boot */
+	CHECK_EQ(counter("malice_rsp_reqid"), 0);
+	CHECK_EQ(counter("malice_mhi_syserr"), 0);
+	CHECK_EQ(counter("malice_storm_msis"), 0);
+	/* Without it: off, and said so. */
+	unlink(ready_path);
+	pid = start_emu();
+	CHECK(wait_for_file(ready_path));
+	kill(pid, SIGTERM);
+	CHECK_EQ(wait_exit(pid), 0);
+	CHECK_EQ(counter("malice_enabled"), 0);
+	CHECK_EQ(counter("malice_nnc_crc"), 0);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -202,6 +248,7 @@ int main(int argc, char **argv)
 	RUN(test_garbage_frontend);
 	RUN(test_bad_usage);
 	RUN(test_dbc_options);
+	RUN(test_malice_option);
 
 	unlink(ready_path);
 	unlink(counters_path);

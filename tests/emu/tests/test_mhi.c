@@ -14,6 +14,8 @@
 
 #include "device.h"
 #include "emu_test.h"
+#include "le_bytes.h"
+#include "malice.h"
 #include "mhi.h"
 
 /* Guest memory: one memfd-backed region. */
@@ -803,6 +805,281 @@ static void test_no_memory(void)
 	CHECK_EQ(emu_mhi_counters(mhi)->mhi_events, 0);
 }
 
+/* ---- malicious-card mode (malice.h) ------------------------------------ */
+
+static struct malice *malice_on(uint64_t seed, unsigned int permille,
+				uint32_t kinds)
+{
+	struct malice_cfg cfg = { .seed = seed, .permille = permille, .kinds = kinds,
+				  .boot = true };
+
+	dev.malice = malice_create(&cfg);
+	if (!dev.malice)
+		abort();
+	return dev.malice;
+}
+
+static void malice_off(void)
+{
+	malice_destroy(dev.malice);
+	dev.malice = NULL;
+}
+
+#define MK(k)	(1u << (k))
+
+/* The first power-up is spared: mutations begin after the first answer. */
+static void test_malice_arming(void)
+{
+	struct malice_cfg cfg = { .seed = 1, .permille = 1000,
+				  .kinds = MK(MALICE_EV_PTR) };
+	struct ev e;
+
+	setup();
+	dev.malice = malice_create(&cfg);
+	host_init();
+	host_m0();
+	CHECK(get_ev(&e));
+	CHECK_EQ(e.ptr, 0);
+	CHECK(get_ev(&e));
+	CHECK_EQ(e.ptr, 0);
+	start_control();			/* completions point right */
+	queue_tre(CH_DL, BUF + 0x1000, 4096, false);
+	memcpy(gp(BUF), "hello", 5);
+	queue_tre(CH_UL, BUF, 5, false);
+	CHECK(get_ev(&e));
+	CHECK_EQ(e.ptr, UL_RING);
+	CHECK(get_ev(&e));
+	CHECK_EQ(e.ptr, DL_RING);		/* the answer that arms it */
+	CHECK(malice_armed(dev.malice));
+	CHECK_EQ(malice_count(dev.malice, MALICE_EV_PTR), 0);
+	queue_tre(CH_UL, BUF, 5, false);
+	CHECK(get_ev(&e));
+	CHECK(e.ptr != UL_RING + 16);
+	CHECK_EQ(malice_count(dev.malice, MALICE_EV_PTR), 1);
+	malice_off();
+
+	/* The MSI of the first answer is spared too, the next one is not. */
+	setup();
+	cfg.kinds = MK(MALICE_MSI_DROP);
+	dev.malice = malice_create(&cfg);
+	host_init();
+	host_m0();
+	drain_events();
+	start_control();
+	queue_tre(CH_DL, BUF + 0x1000, 4096, false);
+	irqs = 0;
+	queue_tre(CH_UL, BUF, 5, false);
+	CHECK_EQ(irqs, 1);
+	CHECK(malice_armed(dev.malice));
+	drain_events();
+	queue_tre(CH_DL, BUF + 0x1000, 4096, false);
+	queue_tre(CH_UL, BUF, 5, false);
+	CHECK_EQ(irqs, 1);
+	CHECK_EQ(malice_count(dev.malice, MALICE_MSI_DROP), 1);
+	malice_off();
+}
+
+/* Event elements lie; the device's rings and the data do not. */
+static void test_malice_events(void)
+{
+	struct malice *m;
+	struct ev e;
+
+	bring_up();
+	m = malice_on(1, 1000, MK(MALICE_EV_PTR) | MK(MALICE_EV_LEN));
+	queue_tre(CH_DL, BUF + 0x1000, 4096, false);
+	memcpy(gp(BUF), "hello", 5);
+	queue_tre(CH_UL, BUF, 5, false);
+	CHECK_EQ(fake_calls, 1);
+	CHECK(get_ev(&e));
+	CHECK_EQ(ev_type(&e), 0x22);
+	CHECK(e.ptr != UL_RING);
+	CHECK(ev_len(&e) != 5);
+	CHECK(get_ev(&e));
+	CHECK(e.ptr != DL_RING);
+	CHECK(ev_len(&e) != 8);
+	CHECK(!memcmp(gp(BUF + 0x1000), "re:hello", 8));
+	CHECK(!get_ev(&e));
+	CHECK_EQ(malice_count(m, MALICE_EV_PTR), 2);
+	CHECK_EQ(malice_count(m, MALICE_EV_LEN), 2);
+	malice_off();
+
+	/* The event context's rp lies, the device's own rp does not. */
+	m = malice_on(2, 1000, MK(MALICE_EV_RP));
+	for (unsigned int i = 0; i < 20; i++) {
+		uint64_t rp;
+
+		queue_tre(CH_DL, BUF + 0x1000, 4096, false);
+		queue_tre(CH_UL, BUF, 5, false);
+		rp = r64(EV_CTX + 28);
+		CHECK(rp != EV_RING + 16 * (emu_mhi_counters(mhi)->mhi_events % EV_ELS));
+		/* Hand the two events back without looking at them. */
+		ev_rp = next(next(ev_rp, EV_RING, EV_ELS), EV_RING, EV_ELS);
+		w64(EV_CTX + 36, ev_rp == EV_RING ? EV_RING + 16 * (EV_ELS - 1) :
+						    ev_rp - 16);
+		erdb(0, r64(EV_CTX + 36));
+	}
+	CHECK_EQ(malice_count(m, MALICE_EV_RP), 40);
+	malice_off();
+	queue_tre(CH_DL, BUF + 0x1000, 4096, false);
+	queue_tre(CH_UL, BUF, 5, false);
+	CHECK_EQ(r64(EV_CTX + 28),
+		 EV_RING + 16 * (emu_mhi_counters(mhi)->mhi_events % EV_ELS));
+	CHECK_EQ(emu_mhi_counters(mhi)->mhi_events_lost, 0);
+}
+
+/* NNC answers are cut or padded on their way to the host. */
+static void test_malice_answers(void)
+{
+	struct malice *m;
+	struct ev e;
+
+	bring_up();
+	m = malice_on(3, 1000, MK(MALICE_NNC_TRUNC));
+	memcpy(gp(BUF), "hello", 5);
+	queue_tre(CH_DL, BUF + 0x1000, 4096, false);
+	queue_tre(CH_UL, BUF, 5, false);
+	CHECK(get_ev(&e));
+	CHECK(get_ev(&e));
+	CHECK_EQ(ev_ch(&e), CH_DL);
+	CHECK(ev_len(&e) >= 1 && ev_len(&e) < 8);
+	CHECK(!memcmp(gp(BUF + 0x1000), "re:hello", ev_len(&e)));
+	malice_off();
+
+	m = malice_on(4, 1000, MK(MALICE_NNC_OVERSIZE));
+	queue_tre(CH_DL, BUF + 0x4000, 0x8000, false);
+	queue_tre(CH_UL, BUF, 5, false);
+	CHECK(get_ev(&e));
+	CHECK(get_ev(&e));
+	CHECK_EQ(ev_ch(&e), CH_DL);
+	CHECK(ev_len(&e) > 8);
+	CHECK(!memcmp(gp(BUF + 0x4000), "re:hello", 8));
+	CHECK_EQ(malice_count(m, MALICE_NNC_OVERSIZE), 1);
+	malice_off();
+	CHECK_EQ(emu_mhi_counters(mhi)->control_msgs_out, 2);
+}
+
+/* The MHI state kinds: lying reads, spurious events, real SYS_ERRORs. */
+static void test_malice_states(void)
+{
+	struct malice *m;
+	unsigned int lies = 0, ee_lies = 0;
+
+	bring_up();
+	m = malice_on(5, 1000, MK(MALICE_MHI_STATE) | MK(MALICE_MHI_EE));
+	for (unsigned int i = 0; i < 2000; i++) {
+		lies += (rd(0x48) >> 8 & 0xff) != 2;
+		ee_lies += rd(EMU_MHI_BHI_OFF + 0x28) != 2;
+		wr(EMU_MHI_BHI_OFF + 0x20, 0);		/* BHI INTVEC: a plain write */
+		drain_events();
+	}
+	/* A tenth of the rate: 100 per mille. */
+	CHECK(lies > 100 && lies < 400);
+	CHECK(ee_lies > 100 && ee_lies < 400);
+	CHECK(malice_count(m, MALICE_MHI_STATE) > lies);	/* events too */
+	CHECK_EQ(emu_mhi_state(mhi), 2);			/* still M0 */
+	malice_off();
+
+	m = malice_on(6, 1000, MK(MALICE_MHI_SYSERR));
+	for (unsigned int i = 0; i < 200 && emu_mhi_state(mhi) == 2; i++)
+		wr(EMU_MHI_BHI_OFF + 0x20, 0);
+	CHECK_EQ(emu_mhi_state(mhi), 0xff);
+	CHECK_EQ(malice_count(m, MALICE_MHI_SYSERR), 1);
+	CHECK_EQ(emu_mhi_counters(mhi)->mhi_syserr, 1);
+	/* Not again while in SYS_ERROR. */
+	for (unsigned int i = 0; i < 100; i++)
+		wr(EMU_MHI_BHI_OFF + 0x20, 0);
+	CHECK_EQ(malice_count(m, MALICE_MHI_SYSERR), 1);
+	malice_off();
+	/* The host recovers as usual. */
+	wr(0x38, 2);
+	CHECK_EQ(rd(0x48), 1 << 8 | 1);
+}
+
+/*
+ * A host that keeps talking while every kind of mutation happens often:
+ * the device model stays whole, and once the mode is off a fresh power-up
+ * works as if nothing had happened.
+ */
+static void test_malice_random(void)
+{
+	struct malice *m;
+	struct ev e;
+
+	bring_up();
+	m = malice_on(7, 300, (1u << MALICE_NUM_KINDS) - 1);
+	for (unsigned int i = 0; i < 5000; i++) {
+		uint64_t r = emu_test_rnd();
+		uint32_t len = 1 + (uint32_t)(emu_test_rnd() % 200);
+
+		for (uint32_t b = 0; b < len; b += 4)
+			put_le32(gp(BUF + b), (uint32_t)emu_test_rnd());
+		if (len >= 40 && r & 0x10) {
+			put_le32(gp(BUF + 12), len);
+			put_le32(gp(BUF + 36), len - 32);
+		}
+		switch (r % 8) {
+		case 0: case 1: case 2:
+			queue_tre(CH_DL, BUF + 0x8000 + 0x1000 * (r >> 8 & 7),
+				  (uint32_t)(emu_test_rnd() % 4097), false);
+			break;
+		case 3: case 4:
+			queue_tre(CH_UL, BUF, len, !(r & 0x20));
+			break;
+		case 5:
+			for (unsigned int j = 0; j < 4; j++)
+				(void)get_ev(&e);
+			break;
+		case 6:
+			(void)rd(emu_test_rnd() % 0x1000 & ~3u);
+			break;
+		default:
+			if (emu_mhi_state(mhi) != 2 || r % 64 == 7) {
+				/* Recover like the host: reset, power up. */
+				wr(0x38, 2);
+				host_init();
+				host_m0();
+				for (unsigned int j = 0; j < 4; j++)
+					(void)get_ev(&e);
+				set_ctx(CHAN_CTX + CH_UL * CTX_SIZE, 1, 1, 0, UL_RING, 16 * CH_ELS);
+				set_ctx(CHAN_CTX + CH_DL * CTX_SIZE, 1, 2, 0, DL_RING, 16 * CH_ELS);
+				ul_wp = UL_RING;
+				dl_wp = DL_RING;
+				cmd(0x12, CH_UL);
+				cmd(0x12, CH_DL);
+			}
+			break;
+		}
+	}
+	/* All but the DBC's (no DBC here) and storms (one in 200 ms). */
+	for (unsigned int k = MALICE_MSI_SPURIOUS; k < MALICE_NUM_KINDS; k++)
+		if (k != MALICE_MSI_STORM && !malice_count(m, k)) {
+			fprintf(stderr, "no %s\n", malice_kind_name(k));
+			CHECK(0);
+		}
+	CHECK(fake_calls > 100);
+	malice_off();
+	/* Back to normal. */
+	irqs = 0;
+	wr(0x38, 2);
+	CHECK_EQ(rd(0x48), 1 << 8 | 1);
+	host_init();
+	host_m0();
+	CHECK_EQ(drain_events(), 2);
+	start_control();
+	fake_calls = 0;
+	fake_silent = false;
+	queue_tre(CH_DL, BUF + 0x1000, 4096, false);
+	memcpy(gp(BUF), "hello", 5);
+	queue_tre(CH_UL, BUF, 5, false);
+	CHECK_EQ(fake_calls, 1);
+	CHECK(get_ev(&e));
+	CHECK(get_ev(&e));
+	CHECK_EQ(ev_len(&e), 8);
+	CHECK(!memcmp(gp(BUF + 0x1000), "re:hello", 8));
+	CHECK_EQ(dev.counters.mmio_rejected, 0);
+}
+
 int main(void)
 {
 	RUN(test_registers);
@@ -816,6 +1093,11 @@ int main(void)
 	RUN(test_event_doorbell_only);
 	RUN(test_random_host);
 	RUN(test_no_memory);
+	RUN(test_malice_arming);
+	RUN(test_malice_events);
+	RUN(test_malice_answers);
+	RUN(test_malice_states);
+	RUN(test_malice_random);
 	emu_mhi_destroy(mhi);
 	emu_device_fini(&dev);
 	guest_mem_reset(&gm);
