@@ -6,7 +6,8 @@
  *   qaic-emu --socket PATH [--no-msix] [--counters FILE] [--ready FILE]
  *            [--syserr-after-ms N] [--dbc-mem-mb N] [--hang-dbc N]
  *            [--drop-dbc-rsp N[:K]] [--corrupt-dbc-rsp N[:K]]
- *            [--malice SEED[:PERMILLE[:KINDS]]] [--verbose]
+ *            [--malice SEED[:PERMILLE[:KINDS]]] [--boot pbl|amss]
+ *            [--sahara-fault F[,F...]] [--bhi-fault corrupt] [--verbose]
  *
  * Listens on PATH (UML connects once at boot and never retries, so the
  * runner waits for the --ready file), serves one frontend until it goes
@@ -30,6 +31,8 @@
 #include "malice.h"
 #include "manager.h"
 #include "mhi.h"
+#include "bhi.h"
+#include "sahara.h"
 #include "vhost_user.h"
 #include "virtio_pcidev.h"
 #include "workload.h"
@@ -44,6 +47,10 @@ struct emu_options {
 	uint32_t drop_dbc_rsp[EMU_NUM_DBC];	/* every K-th response, 0: off */
 	uint32_t corrupt_dbc_rsp[EMU_NUM_DBC];
 	const char *malice_arg;		/* --malice, or NULL */
+	enum emu_mhi_boot boot;
+	enum emu_sahara_fault sahara_faults[16];
+	unsigned int nr_sahara_faults;
+	bool bhi_corrupt;
 	struct malice_cfg malice_cfg;
 	bool no_msix;
 	bool verbose;
@@ -68,7 +75,29 @@ static void usage(FILE *out)
 		"                [--ready FILE] [--syserr-after-ms N] [--dbc-mem-mb N]\n"
 		"                [--hang-dbc N] [--drop-dbc-rsp N[:K]]\n"
 		"                [--corrupt-dbc-rsp N[:K]]\n"
-		"                [--malice SEED[:PERMILLE[:KINDS]]] [--verbose]\n");
+		"                [--malice SEED[:PERMILLE[:KINDS]]] [--boot pbl|amss]\n"
+		"                [--sahara-fault F[,F...]] [--bhi-fault corrupt] [--verbose]\n"
+		"Sahara faults: none unknown-image out-of-range zero-length oversize\n"
+		"               never-finish corrupt after-done\n");
+}
+
+/* "F[,F...]": the Sahara fault of each boot in turn. */
+static int parse_sahara_faults(const char *arg, struct emu_options *o)
+{
+	char buf[512], *tok, *save = NULL;
+	int f;
+
+	if (strlen(arg) >= sizeof(buf))
+		return -1;
+	strcpy(buf, arg);
+	o->nr_sahara_faults = 0;
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		f = emu_sahara_fault_parse(tok);
+		if (f < 0 || o->nr_sahara_faults == 16)
+			return -1;
+		o->sahara_faults[o->nr_sahara_faults++] = f;
+	}
+	return o->nr_sahara_faults ? 0 : -1;
 }
 
 /* "N" or "N:K": DBC N (< EMU_NUM_DBC), every K-th (default 1, > 0). */
@@ -108,6 +137,9 @@ static int parse_options(int argc, char **argv, struct emu_options *o)
 		{ "drop-dbc-rsp", required_argument, NULL, 'D' },
 		{ "corrupt-dbc-rsp", required_argument, NULL, 'C' },
 		{ "malice", required_argument, NULL, 'X' },
+		{ "boot", required_argument, NULL, 'B' },
+		{ "sahara-fault", required_argument, NULL, 'S' },
+		{ "bhi-fault", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -159,6 +191,23 @@ static int parse_options(int argc, char **argv, struct emu_options *o)
 			if (malice_parse(optarg, &o->malice_cfg))
 				return -1;
 			o->malice_arg = optarg;
+			break;
+		case 'B':
+			if (!strcmp(optarg, "pbl"))
+				o->boot = EMU_MHI_BOOT_PBL;
+			else if (!strcmp(optarg, "amss"))
+				o->boot = EMU_MHI_BOOT_AMSS;
+			else
+				return -1;
+			break;
+		case 'S':
+			if (parse_sahara_faults(optarg, o))
+				return -1;
+			break;
+		case 'F':
+			if (strcmp(optarg, "corrupt"))
+				return -1;
+			o->bhi_corrupt = true;
 			break;
 		case 'h': usage(stdout); exit(0);
 		default: return -1;
@@ -295,6 +344,10 @@ static struct emu *emu_create(const struct emu_options *o)
 		emu->dev.malice = emu->malice;
 	}
 	emu_mhi_attach(emu->mhi);
+	emu_sahara_set_faults(emu_mhi_sahara(emu->mhi), o->sahara_faults,
+			      o->nr_sahara_faults);
+	emu_mhi_bhi(emu->mhi)->corrupt_next = o->bhi_corrupt;
+	emu_mhi_set_boot(emu->mhi, o->boot);
 	emu_mhi_set_syserr_after(emu->mhi, o->syserr_after_ms);
 	emu_dbc_attach(emu->dbc);
 	emu_dbc_connect(emu->dbc, emu->mgr);
@@ -327,7 +380,7 @@ static void emu_destroy(struct emu *emu)
 
 int main(int argc, char **argv)
 {
-	struct emu_options opts = { 0 };
+	struct emu_options opts = { .boot = EMU_MHI_BOOT_AMSS };
 	struct emu *emu;
 	int sig_fd, ret;
 

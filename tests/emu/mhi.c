@@ -22,11 +22,13 @@
 #include <string.h>
 #include <time.h>
 
+#include "bhi.h"
 #include "device.h"
 #include "manager.h"
 #include "mhi.h"
 #include "le_bytes.h"
 #include "malice.h"
+#include "sahara.h"
 
 /* Registers (drivers/bus/mhi/common.h). */
 #define R_MHIREGLEN		0x00
@@ -56,15 +58,8 @@
 #define R_MHIDATALIMIT_LOWER	0xa0
 #define R_MHIDATALIMIT_HIGHER	0xa4
 
-/* BHI registers, relative to EMU_MHI_BHI_OFF. */
-#define BHI_VERSION_MINOR	0x00
-#define BHI_VERSION_MAJOR	0x04
-#define BHI_INTVEC		0x20
-#define BHI_EXECENV		0x28
-#define BHI_STATUS		0x2c
-#define BHI_SERIALNU		0x40
-#define BHI_MSMHWID0		0x4c
-#define BHI_SIZE		0xc8
+/* BHI registers (bhi.h), relative to EMU_MHI_BHI_OFF. */
+#define BHI_SIZE		EMU_BHI_SIZE
 #define BHIE_SIZE		0x80
 
 #define MHICTRL_RESET		(1u << 1)
@@ -81,7 +76,6 @@
 #define ST_M3			0x5
 #define ST_SYS_ERR		0xff
 
-#define EE_AMSS			2
 
 /* enum mhi_pkt_type */
 #define PKT_NOOP_CMD		0x01
@@ -154,6 +148,21 @@ struct answer {
 	size_t len;
 };
 
+/* Packets for the host on one downlink channel, held until it queues buffers. */
+struct held_q {
+	struct answer a[EMU_MHI_MAX_HELD];
+	unsigned int head, nr;
+};
+
+/* An uplink message being assembled from a chain of TREs. */
+struct ul_msg {
+	uint8_t *buf;
+	size_t cap, len;
+	bool bad;
+};
+
+enum { Q_CONTROL, Q_SAHARA, NR_Q };
+
 struct channel {
 	unsigned int state;	/* CH_DISABLED, CH_RUNNING, CH_STOP */
 	bool ul;
@@ -177,22 +186,20 @@ struct emu_mhi {
 	uint32_t chdb[EMU_MHI_MAX_CHANNELS][2];
 	uint32_t erdb[EMU_MHI_MAX_EV_RINGS][2];
 	bool erdb_rung[EMU_MHI_MAX_EV_RINGS];	/* since the last reset */
-	uint32_t bhi_intvec;
+	struct emu_bhi bhi;		/* BHI registers and the EE */
 	uint32_t bhie[BHIE_SIZE / 4];
-	uint32_t serial;
+	enum emu_mhi_boot boot;		/* where power-on starts */
+	struct emu_sahara *sahara;	/* QAIC_SAHARA, in SBL */
 
-	bool ee_sent;			/* AMSS EE event sent since reset */
+	bool ee_sent;			/* EE event sent since reset */
 	struct ring cmd;
 	struct ev_ring ev[EMU_MHI_MAX_EV_RINGS];
 	struct channel ch[EMU_MHI_MAX_CHANNELS];
 
-	/* QAIC_CONTROL: uplink message being assembled, answers held. */
-	uint8_t *msg;
-	size_t msg_len;
-	bool msg_bad;
+	/* QAIC_CONTROL and QAIC_SAHARA: uplink messages, packets held. */
+	struct ul_msg ul[NR_Q];
 	uint8_t *answer;
-	struct answer held[EMU_MHI_MAX_HELD];
-	unsigned int held_head, nr_held;
+	struct held_q held[NR_Q];
 
 	/* Malicious-card mode: arm it at the end of this BAR0 write. */
 	bool malice_arm;
@@ -491,34 +498,95 @@ static void send_xfer(struct emu_mhi *mhi, unsigned int chid, uint64_t tre,
 
 /* ---- state machine ----------------------------------------------------- */
 
-static void held_clear(struct emu_mhi *mhi)
+static void held_clear(struct emu_mhi *mhi, unsigned int q)
 {
-	while (mhi->nr_held) {
-		free(mhi->held[mhi->held_head].data);
-		mhi->held[mhi->held_head].data = NULL;
-		mhi->held_head = (mhi->held_head + 1) % EMU_MHI_MAX_HELD;
-		mhi->nr_held--;
-		mhi->c.control_msgs_dropped++;
+	struct held_q *h = &mhi->held[q];
+
+	while (h->nr) {
+		free(h->a[h->head].data);
+		h->a[h->head].data = NULL;
+		h->head = (h->head + 1) % EMU_MHI_MAX_HELD;
+		h->nr--;
+		if (q == Q_CONTROL)
+			mhi->c.control_msgs_dropped++;
 	}
-	mhi->held_head = 0;
+	h->head = 0;
 }
 
-/* Everything the host set up is forgotten; the device is READY again. */
+/* Copy @len bytes into the held queue @q; false if it is full. */
+static bool held_push(struct emu_mhi *mhi, unsigned int q, const void *data,
+		      size_t len)
+{
+	struct held_q *h = &mhi->held[q];
+	struct answer *a;
+
+	if (h->nr == EMU_MHI_MAX_HELD)
+		return false;
+	a = &h->a[(h->head + h->nr) % EMU_MHI_MAX_HELD];
+	a->data = malloc(len ? len : 1);
+	if (!a->data)
+		return false;
+	memcpy(a->data, data, len);
+	a->len = len;
+	h->nr++;
+	return true;
+}
+
+static void ul_msg_reset(struct ul_msg *m)
+{
+	m->len = 0;
+	m->bad = false;
+}
+
+/* Which queue a channel's messages use; -1 for channels that never talk. */
+static int chan_q(unsigned int chid)
+{
+	switch (chid) {
+	case EMU_MHI_CH_CONTROL_UL:
+	case EMU_MHI_CH_CONTROL_DL:
+		return Q_CONTROL;
+	case EMU_SAHARA_CH_UL:
+	case EMU_SAHARA_CH_DL:
+		return Q_SAHARA;
+	default:
+		return -1;
+	}
+}
+
+/*
+ * Everything the host set up is forgotten; the device is READY again, or
+ * in RESET while PBL runs (it has no MHI until SBL is loaded).
+ */
 static void mhi_reset(struct emu_mhi *mhi)
 {
-	mhi->state = ST_READY;
+	unsigned int q;
+
+	mhi->state = mhi->bhi.ee == EMU_EE_PBL ? ST_RESET : ST_READY;
 	mhi->mhictrl = 0;
-	mhi->bhi_intvec = 0;
+	mhi->bhi.intvec = 0;
 	mhi->ee_sent = false;
 	memset(&mhi->cmd, 0, sizeof(mhi->cmd));
 	memset(mhi->ev, 0, sizeof(mhi->ev));
 	memset(mhi->erdb_rung, 0, sizeof(mhi->erdb_rung));
 	memset(mhi->ch, 0, sizeof(mhi->ch));
-	mhi->msg_len = 0;
-	mhi->msg_bad = false;
-	held_clear(mhi);
+	for (q = 0; q < NR_Q; q++) {
+		ul_msg_reset(&mhi->ul[q]);
+		held_clear(mhi, q);
+	}
+	if (mhi->sahara)
+		emu_sahara_stop(mhi->sahara);
 	if (mhi->mgr)
 		emu_manager_reset(mhi->mgr);
+}
+
+/* Power-on or SoC reset: the card starts over where --boot says. */
+static void power_on(struct emu_mhi *mhi)
+{
+	emu_bhi_power_on(&mhi->bhi, mhi->boot == EMU_MHI_BOOT_PBL ?
+			 EMU_EE_PBL : EMU_EE_AMSS);
+	if (mhi->sahara)
+		emu_sahara_power_on(mhi->sahara);
+	mhi_reset(mhi);
 }
 
 static void arm_syserr_timer(struct emu_mhi *mhi)
@@ -540,8 +608,8 @@ static void enter_m0(struct emu_mhi *mhi)
 	mhi->state = ST_M0;
 	send_state_change(mhi, ST_M0);
 	if (!mhi->ee_sent) {
-		/* Mission mode firmware is up: tell the host once per reset. */
-		send_ee(mhi, EE_AMSS);
+		/* SBL or mission mode is up: tell the host once per reset. */
+		send_ee(mhi, mhi->bhi.ee);
 		mhi->ee_sent = true;
 	}
 	arm_syserr_timer(mhi);
@@ -590,11 +658,16 @@ static void dl_deliver(struct emu_mhi *mhi, unsigned int chid)
 {
 	struct channel *ch = &mhi->ch[chid];
 	unsigned int n = 0, limit = ring_elements(&ch->r);
+	int q = chan_q(chid);
+	struct held_q *h;
 
-	if (ch->state != CH_RUNNING || !mhi->nr_held)
+	if (q < 0)
+		return;
+	h = &mhi->held[q];
+	if (ch->state != CH_RUNNING || !h->nr)
 		return;		/* held until the host queues a buffer */
-	while (mhi->nr_held && ch->r.rp != ch->r.wp && n++ < limit) {
-		struct answer *a = &mhi->held[mhi->held_head];
+	while (h->nr && ch->r.rp != ch->r.wp && n++ < limit) {
+		struct answer *a = &h->a[h->head];
 		uint64_t tre_addr = ch->r.rp;
 		unsigned int code = CC_EOT;
 		struct mhi_el tre;
@@ -625,8 +698,10 @@ static void dl_deliver(struct emu_mhi *mhi, unsigned int chid)
 			  (tre.dw1 >> 10) & 1);
 		free(a->data);
 		a->data = NULL;
-		mhi->held_head = (mhi->held_head + 1) % EMU_MHI_MAX_HELD;
-		mhi->nr_held--;
+		h->head = (h->head + 1) % EMU_MHI_MAX_HELD;
+		h->nr--;
+		if (q != Q_CONTROL)
+			continue;
 		mhi->c.control_msgs_out++;
 		/* The card is up: malice begins after this BAR0 write's MSIs. */
 		mhi->malice_arm = true;
@@ -637,15 +712,15 @@ static void dl_deliver(struct emu_mhi *mhi, unsigned int chid)
 /* A complete uplink message on QAIC_CONTROL: to the manager and back. */
 static void control_message(struct emu_mhi *mhi)
 {
-	struct answer *a;
+	struct ul_msg *m = &mhi->ul[Q_CONTROL];
 	size_t n;
 
 	mhi->c.control_msgs_in++;
 	if (mhi->control_fn)
-		n = mhi->control_fn(mhi->control_ctx, mhi->msg, mhi->msg_len,
+		n = mhi->control_fn(mhi->control_ctx, m->buf, m->len,
 				    mhi->answer, EMU_MHI_MAX_ANSWER);
 	else if (mhi->mgr)
-		n = emu_manager_handle(mhi->mgr, mhi->msg, mhi->msg_len,
+		n = emu_manager_handle(mhi->mgr, m->buf, m->len,
 				       mhi->answer, EMU_MHI_MAX_ANSWER);
 	else
 		return;
@@ -654,26 +729,31 @@ static void control_message(struct emu_mhi *mhi)
 	/* Malicious-card mode: the answer's fields, length and CRC. */
 	if (n <= EMU_MHI_MAX_ANSWER)
 		n = malice_nnc(mhi->dev->malice, mhi->answer, n, EMU_MHI_MAX_ANSWER);
-	if (n > EMU_MHI_MAX_ANSWER || mhi->nr_held == EMU_MHI_MAX_HELD) {
+	if (n > EMU_MHI_MAX_ANSWER || !held_push(mhi, Q_CONTROL, mhi->answer, n)) {
 		mhi->c.control_msgs_dropped++;
 		emu_log(mhi->dev, "MHI: control answer of %zu bytes dropped", n);
-		return;
 	}
-	a = &mhi->held[(mhi->held_head + mhi->nr_held) % EMU_MHI_MAX_HELD];
-	a->data = malloc(n);
-	if (!a->data) {
-		mhi->c.control_msgs_dropped++;
-		return;
+}
+
+/* A complete uplink message: to its protocol. */
+static void ul_message(struct emu_mhi *mhi, unsigned int chid)
+{
+	struct ul_msg *m = &mhi->ul[chan_q(chid)];
+
+	if (chid == EMU_MHI_CH_CONTROL_UL) {
+		if (!m->bad && m->len)
+			control_message(mhi);
+	} else if (!m->bad && mhi->sahara) {
+		emu_sahara_rx(mhi->sahara, m->buf, m->len);
 	}
-	memcpy(a->data, mhi->answer, n);
-	a->len = n;
-	mhi->nr_held++;
+	ul_msg_reset(m);
 }
 
 static void ul_process(struct emu_mhi *mhi, unsigned int chid)
 {
 	struct channel *ch = &mhi->ch[chid];
-	bool control = chid == EMU_MHI_CH_CONTROL_UL;
+	int q = chan_q(chid);
+	struct ul_msg *m = q < 0 ? NULL : &mhi->ul[q];
 	unsigned int n = 0, limit = ring_elements(&ch->r);
 	bool answered = false;
 
@@ -691,24 +771,21 @@ static void ul_process(struct emu_mhi *mhi, unsigned int chid)
 		if (el_type(&tre) != PKT_TRANSFER) {
 			/* Not a transfer: whatever it was part of is lost. */
 			mhi->c.mhi_bad_tre++;
-			if (control) {
-				mhi->msg_len = 0;
-				mhi->msg_bad = false;
-			}
+			if (m)
+				ul_msg_reset(m);
 			send_xfer(mhi, chid, tre_addr, CC_BAD_TRE, 0, false);
 			continue;
 		}
 		len = tre.dw0 & 0xffff;
 		chain = tre.dw1 & 1;
-		if (control && !mhi->msg_bad) {
-			if (mhi->msg_len + len > EMU_MHI_MAX_MSG ||
+		if (m && !m->bad) {
+			if (m->len + len > m->cap ||
 			    !data_ok(mhi, tre.ptr, len) ||
-			    emu_dma_read(mhi->dev, tre.ptr,
-					 mhi->msg + mhi->msg_len, len)) {
+			    emu_dma_read(mhi->dev, tre.ptr, m->buf + m->len, len)) {
 				mhi->c.mhi_bad_tre++;
-				mhi->msg_bad = true;
+				m->bad = true;
 			} else {
-				mhi->msg_len += len;
+				m->len += len;
 			}
 		}
 		if (chain && ((tre.dw1 >> 8) & 1))
@@ -717,18 +794,14 @@ static void ul_process(struct emu_mhi *mhi, unsigned int chid)
 		else if (!chain && ((tre.dw1 >> 9) & 1))
 			send_xfer(mhi, chid, tre_addr, CC_EOT, len,
 				  (tre.dw1 >> 10) & 1);
-		if (chain || !control)
+		if (chain || !m)
 			continue;
 		/* End of the message. */
-		if (!mhi->msg_bad && mhi->msg_len) {
-			control_message(mhi);
-			answered = true;
-		}
-		mhi->msg_len = 0;
-		mhi->msg_bad = false;
+		ul_message(mhi, chid);
+		answered = true;
 	}
 	ring_store_rp(mhi, &ch->r);
-	if (answered)
+	if (answered && chid == EMU_MHI_CH_CONTROL_UL)
 		dl_deliver(mhi, EMU_MHI_CH_CONTROL_DL);
 }
 
@@ -750,7 +823,7 @@ static void chan_doorbell(struct emu_mhi *mhi, unsigned int chid)
 	ch->r.wp = wp;
 	if (ch->ul)
 		ul_process(mhi, chid);
-	else if (chid == EMU_MHI_CH_CONTROL_DL)
+	else
 		dl_deliver(mhi, chid);
 	/* Other downlink buffers stay queued: those channels never talk. */
 }
@@ -802,13 +875,22 @@ static unsigned int cmd_start(struct emu_mhi *mhi, unsigned int chid)
 	ch->state = CH_RUNNING;
 	put_le32(raw, (get_le32(raw) & ~0xffu) | CH_RUNNING);
 	emu_dma_write(mhi->dev, r.ctx, raw, 4);
-	if (chid == EMU_MHI_CH_CONTROL_UL) {
-		mhi->msg_len = 0;
-		mhi->msg_bad = false;
-	}
+	if (ch->ul && chan_q(chid) >= 0)
+		ul_msg_reset(&mhi->ul[chan_q(chid)]);
 	emu_log(mhi->dev, "MHI: channel %u started (%s, %u elements)", chid,
 		ch->ul ? "uplink" : "downlink", ring_elements(&r));
 	return CC_SUCCESS;
+}
+
+/* SBL talks Sahara once the host started both of its channels. */
+static void sahara_maybe_start(struct emu_mhi *mhi, unsigned int chid)
+{
+	if (chan_q(chid) != Q_SAHARA || !mhi->sahara ||
+	    mhi->bhi.ee != EMU_EE_SBL ||
+	    mhi->ch[EMU_SAHARA_CH_UL].state != CH_RUNNING ||
+	    mhi->ch[EMU_SAHARA_CH_DL].state != CH_RUNNING)
+		return;
+	emu_sahara_start(mhi->sahara);
 }
 
 static unsigned int cmd_stop(struct emu_mhi *mhi, unsigned int chid)
@@ -829,12 +911,12 @@ static unsigned int cmd_reset(struct emu_mhi *mhi, unsigned int chid)
 	if (ch->state != CH_DISABLED)
 		chan_ctx_set_state(mhi, chid, CH_DISABLED);
 	memset(ch, 0, sizeof(*ch));
-	if (chid == EMU_MHI_CH_CONTROL_UL) {
-		mhi->msg_len = 0;
-		mhi->msg_bad = false;
-	}
-	if (chid == EMU_MHI_CH_CONTROL_DL)
-		held_clear(mhi);
+	if (chid == EMU_MHI_CH_CONTROL_UL || chid == EMU_SAHARA_CH_UL)
+		ul_msg_reset(&mhi->ul[chan_q(chid)]);
+	if (chid == EMU_MHI_CH_CONTROL_DL || chid == EMU_SAHARA_CH_DL)
+		held_clear(mhi, chan_q(chid));
+	if (chan_q(chid) == Q_SAHARA && mhi->sahara)
+		emu_sahara_stop(mhi->sahara);
 	return CC_SUCCESS;
 }
 
@@ -855,6 +937,8 @@ static void cmd_one(struct emu_mhi *mhi, uint64_t addr, const struct mhi_el *el)
 		code = CC_UNDEFINED_ERR;
 	} else if (type == PKT_START_CHAN) {
 		code = cmd_start(mhi, chid);
+		if (code == CC_SUCCESS)
+			sahara_maybe_start(mhi, chid);
 	} else if (type == PKT_STOP_CHAN) {
 		code = cmd_stop(mhi, chid);
 	} else {
@@ -897,24 +981,10 @@ static void cmd_doorbell(struct emu_mhi *mhi)
 
 /* ---- registers --------------------------------------------------------- */
 
-static uint32_t bhi_read(struct emu_mhi *mhi, uint32_t off)
-{
-	switch (off) {
-	case BHI_VERSION_MINOR: return 0;
-	case BHI_VERSION_MAJOR: return 1;
-	case BHI_INTVEC: return mhi->bhi_intvec;
-	case BHI_EXECENV: return EE_AMSS;
-	case BHI_STATUS: return 0;
-	case BHI_SERIALNU: return mhi->serial;
-	case BHI_MSMHWID0: return EMU_MHI_SOC_HW_VERSION;
-	default: return 0;
-	}
-}
-
 static uint32_t reg_read(struct emu_mhi *mhi, uint32_t off)
 {
 	if (off >= EMU_MHI_BHI_OFF && off < EMU_MHI_BHI_OFF + BHI_SIZE)
-		return bhi_read(mhi, off - EMU_MHI_BHI_OFF);
+		return emu_bhi_read(&mhi->bhi, off - EMU_MHI_BHI_OFF);
 	if (off >= EMU_MHI_BHIE_OFF && off < EMU_MHI_BHIE_OFF + BHIE_SIZE)
 		return mhi->bhie[(off - EMU_MHI_BHIE_OFF) / 4];
 	if (off >= EMU_MHI_CHDB_OFF &&
@@ -937,7 +1007,7 @@ static uint32_t reg_read(struct emu_mhi *mhi, uint32_t off)
 	case R_MHISTATUS:
 		return (mhi->state & 0xff) << 8 |
 		       (mhi->state == ST_SYS_ERR ? MHISTATUS_SYSERR : 0) |
-		       MHISTATUS_READY;
+		       (mhi->state == ST_RESET ? 0 : MHISTATUS_READY);
 	case R_CCABAP_LOWER: return (uint32_t)mhi->ccabap;
 	case R_CCABAP_HIGHER: return (uint32_t)(mhi->ccabap >> 32);
 	case R_ECABAP_LOWER: return (uint32_t)mhi->ecabap;
@@ -959,12 +1029,28 @@ static uint32_t reg_read(struct emu_mhi *mhi, uint32_t off)
 	}
 }
 
+/* BHI: a loaded SBL brings MHI up (READY); either way the host is told. */
+static void bhi_write(struct emu_mhi *mhi, uint32_t off, uint32_t val)
+{
+	switch (emu_bhi_write(&mhi->bhi, off, val)) {
+	case EMU_BHI_LOADED:
+		mhi->state = ST_READY;
+		mhi->ee_sent = false;
+		emu_log(mhi->dev, "MHI: SBL runs, READY");
+		/* fall through */
+	case EMU_BHI_FAILED:
+		emu_irq_raise(mhi->dev, mhi->bhi.intvec);
+		break;
+	default:
+		break;
+	}
+}
+
 static void reg_write(struct emu_mhi *mhi, uint32_t off, uint32_t val)
 {
 	if (off >= EMU_MHI_BHI_OFF && off < EMU_MHI_BHI_OFF + BHI_SIZE) {
-		if (off - EMU_MHI_BHI_OFF == BHI_INTVEC)
-			mhi->bhi_intvec = val;
-		return;		/* no image download in mission mode */
+		bhi_write(mhi, off - EMU_MHI_BHI_OFF, val);
+		return;
 	}
 	if (off >= EMU_MHI_BHIE_OFF && off < EMU_MHI_BHIE_OFF + BHIE_SIZE) {
 		mhi->bhie[(off - EMU_MHI_BHIE_OFF) / 4] = val;
@@ -1017,10 +1103,10 @@ static void reg_write(struct emu_mhi *mhi, uint32_t off, uint32_t val)
 	case R_MHIDATALIMIT_HIGHER: mhi->datalimit = set_hi(mhi->datalimit, val); break;
 	case EMU_MHI_SOC_RESET_OFF:
 		if (val & 1) {
-			/* SoC reset: the card reboots straight into mission mode. */
+			/* SoC reset: the card powers on again (PBL or AMSS). */
 			mhi->c.mhi_resets++;
 			emu_log(mhi->dev, "MHI: SoC reset");
-			mhi_reset(mhi);
+			power_on(mhi);
 		}
 		break;
 	default:
@@ -1044,7 +1130,7 @@ static uint32_t mhi_malice_read(struct emu_mhi *mhi, uint32_t off, uint32_t v)
 		return st << 8 | (st == ST_SYS_ERR ? MHISTATUS_SYSERR : 0) |
 		       MHISTATUS_READY;
 	}
-	if (off == EMU_MHI_BHI_OFF + BHI_EXECENV &&
+	if (off == EMU_MHI_BHI_OFF + EMU_BHI_EXECENV &&
 	    malice_hit(m, MALICE_MHI_EE)) {
 		v = malice_mhi_ee(m);
 		emu_log(mhi->dev, "malice: EXECENV reads %#x", v);
@@ -1154,34 +1240,93 @@ static const struct emu_bar_ops mhi_bar_ops = {
 
 /* ---- API --------------------------------------------------------------- */
 
+/* Sahara's packets go out on its downlink channel. */
+static void sahara_send(void *ctx, const void *pkt, size_t len)
+{
+	struct emu_mhi *mhi = ctx;
+
+	if (!held_push(mhi, Q_SAHARA, pkt, len)) {
+		emu_log(mhi->dev, "MHI: Sahara packet dropped");
+		return;
+	}
+	dl_deliver(mhi, EMU_SAHARA_CH_DL);
+}
+
+/* Every image is in: mission mode. */
+static void sahara_booted(void *ctx)
+{
+	struct emu_mhi *mhi = ctx;
+
+	mhi->bhi.ee = EMU_EE_AMSS;
+	emu_log(mhi->dev, "MHI: mission mode (AMSS)");
+	if (mhi->state == ST_M0) {
+		send_ee(mhi, EMU_EE_AMSS);
+		mhi->ee_sent = true;
+	} else {
+		mhi->ee_sent = false;
+	}
+}
+
+static const struct emu_sahara_ops mhi_sahara_ops = {
+	.send = sahara_send,
+	.booted = sahara_booted,
+};
+
 struct emu_mhi *emu_mhi_create(struct emu_device *dev, struct emu_manager *mgr)
 {
 	struct emu_mhi *mhi = calloc(1, sizeof(*mhi));
 
 	if (!mhi)
 		return NULL;
-	mhi->msg = malloc(EMU_MHI_MAX_MSG);
+	mhi->ul[Q_CONTROL].buf = malloc(EMU_MHI_MAX_MSG);
+	mhi->ul[Q_CONTROL].cap = EMU_MHI_MAX_MSG;
+	mhi->ul[Q_SAHARA].buf = malloc(EMU_SAHARA_MAX_MSG);
+	mhi->ul[Q_SAHARA].cap = EMU_SAHARA_MAX_MSG;
 	mhi->answer = malloc(EMU_MHI_MAX_ANSWER);
-	if (!mhi->msg || !mhi->answer) {
+	mhi->sahara = emu_sahara_create(dev, &mhi_sahara_ops, mhi);
+	if (!mhi->ul[Q_CONTROL].buf || !mhi->ul[Q_SAHARA].buf ||
+	    !mhi->answer || !mhi->sahara) {
 		emu_mhi_destroy(mhi);
 		return NULL;
 	}
 	mhi->dev = dev;
 	mhi->mgr = mgr;
-	mhi->serial = EMU_MHI_DEFAULT_SERIAL;
+	emu_bhi_init(&mhi->bhi, dev, EMU_MHI_DEFAULT_SERIAL);
 	mhi->ner = EMU_MHI_MAX_EV_RINGS;
-	mhi_reset(mhi);
+	mhi->boot = EMU_MHI_BOOT_AMSS;
+	power_on(mhi);
 	return mhi;
 }
 
 void emu_mhi_destroy(struct emu_mhi *mhi)
 {
+	unsigned int q;
+
 	if (!mhi)
 		return;
-	held_clear(mhi);
-	free(mhi->msg);
+	for (q = 0; q < NR_Q; q++) {
+		held_clear(mhi, q);
+		free(mhi->ul[q].buf);
+	}
+	emu_sahara_destroy(mhi->sahara);
 	free(mhi->answer);
 	free(mhi);
+}
+
+void emu_mhi_set_boot(struct emu_mhi *mhi, enum emu_mhi_boot boot)
+{
+	mhi->boot = boot;
+	power_on(mhi);
+}
+
+struct emu_sahara *emu_mhi_sahara(struct emu_mhi *mhi)
+{
+	return mhi->sahara;
+}
+
+struct emu_bhi *emu_mhi_bhi(struct emu_mhi *mhi)
+{
+	return &mhi->bhi;
 }
 
 void emu_mhi_attach(struct emu_mhi *mhi)
@@ -1191,7 +1336,7 @@ void emu_mhi_attach(struct emu_mhi *mhi)
 
 void emu_mhi_set_serial(struct emu_mhi *mhi, uint32_t serial)
 {
-	mhi->serial = serial;
+	mhi->bhi.serial = serial;
 }
 
 void emu_mhi_set_control_handler(struct emu_mhi *mhi, emu_mhi_control_fn fn,
@@ -1209,7 +1354,7 @@ void emu_mhi_raise_syserr(struct emu_mhi *mhi)
 	mhi->c.mhi_syserr++;
 	emu_log(mhi->dev, "MHI: SYS_ERROR");
 	/* The host reads MHISTATUS from its BHI interrupt handler. */
-	emu_irq_raise(mhi->dev, mhi->bhi_intvec);
+	emu_irq_raise(mhi->dev, mhi->bhi.intvec);
 }
 
 void emu_mhi_set_syserr_after(struct emu_mhi *mhi, unsigned int ms)
@@ -1275,4 +1420,6 @@ void emu_mhi_counters_print(const struct emu_mhi *mhi, FILE *out)
 	fprintf(out, "control_msgs_out %" PRIu64 "\n", c->control_msgs_out);
 	fprintf(out, "control_msgs_dropped %" PRIu64 "\n",
 		c->control_msgs_dropped);
+	emu_bhi_counters_print(&mhi->bhi, out);
+	emu_sahara_counters_print(mhi->sahara, out);
 }

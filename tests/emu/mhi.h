@@ -5,9 +5,12 @@
  * -> M0 in mission mode, M3, SYS_ERROR), the command ring, event rings and
  * one transfer ring per channel the host starts, all in host memory.
  *
- * The card comes out of reset already running its mission-mode firmware
- * (BHI EXECENV = AMSS), so the host never downloads an image. The
- * QAIC_CONTROL channel pair carries the on-card manager (manager.h): each
+ * The card powers on either already running its mission-mode firmware
+ * (BHI EXECENV = AMSS, the default of emu_mhi_create()), or, like a real
+ * AIC100, in its primary boot loader (PBL): the host then loads SBL
+ * through BHI (bhi.h), SBL serves Sahara on QAIC_SAHARA (sahara.h), and
+ * once every image is in the card enters AMSS. The QAIC_CONTROL channel
+ * pair carries the on-card manager (manager.h): each
  * message the host queues on the uplink channel is handed to it and its
  * answer is written into the next buffer the host queued on the downlink
  * channel. Every other channel starts, stops, completes uplink buffers and
@@ -31,9 +34,17 @@
 #include <stdint.h>
 #include <stdio.h>
 
+struct emu_bhi;
 struct emu_device;
 struct emu_manager;
 struct emu_mhi;
+struct emu_sahara;
+
+/* Where the card starts at power-on and after a SoC reset. */
+enum emu_mhi_boot {
+	EMU_MHI_BOOT_AMSS,	/* mission mode: nothing to load */
+	EMU_MHI_BOOT_PBL,	/* PBL: SBL over BHI, then Sahara */
+};
 
 /* Register layout of BAR0 (offsets the host discovers by reading them). */
 #define EMU_MHI_REGLEN		0x1000
@@ -87,6 +98,12 @@ void emu_mhi_destroy(struct emu_mhi *mhi);
 void emu_mhi_attach(struct emu_mhi *mhi);
 
 void emu_mhi_set_serial(struct emu_mhi *mhi, uint32_t serial);
+
+/* Set where power-on starts and power the card on again there. */
+void emu_mhi_set_boot(struct emu_mhi *mhi, enum emu_mhi_boot boot);
+/* The Sahara and BHI models, for their fault options and tests. */
+struct emu_sahara *emu_mhi_sahara(struct emu_mhi *mhi);
+struct emu_bhi *emu_mhi_bhi(struct emu_mhi *mhi);
 
 /*
  * Who answers QAIC_CONTROL messages: by default the manager given at

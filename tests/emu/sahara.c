@@ -1,0 +1,428 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The card side of Sahara (see sahara.h).
+ *
+ * Facts used (Linux 6.12, drivers/accel/qaic/sahara.c and
+ * mhi_controller.c): the channel numbers; the command numbers; a packet is
+ * little-endian 32-bit words, command then length then the fields; HELLO
+ * is 0x30 bytes (version, compatible version, max length, mode), READ_DATA
+ * 0x14 (image, offset, length), END_OF_IMAGE 0x10 (image, status), DONE 8;
+ * the host answers a read with exactly the bytes asked for and sends DONE
+ * after an END_OF_IMAGE of status 0; the host limits a read to 0x80000
+ * bytes; the AIC100 image table (ids 1, 2, 4, 5, 6, 8, 9, 10). READ_DATA64
+ * (0x12) carries 64-bit image, offset and length; DONE_RESP (0x0c bytes)
+ * carries whether more images are pending.
+ *
+ * How the card asks for an image (ours): its 32-byte header first, then
+ * the payload from the end backwards, in pieces whose sizes cycle through
+ * a fixed list (1 byte up to the largest read), alternating the 32- and
+ * 64-bit forms of READ_DATA.
+ *
+ * Copyright (c) 2026 The qaic authors.
+ */
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "device.h"
+#include "fw_image.h"
+#include "le_bytes.h"
+#include "sahara.h"
+
+#define MAX_FAULTS		16
+#define MAX_RESETS		8
+/* An image id the table does not have. */
+#define UNKNOWN_IMAGE_ID	3
+
+const uint32_t emu_sahara_image_ids[EMU_SAHARA_NR_IMAGES] = {
+	1, 2, 4, 5, 6, 8, 9, 10,
+};
+
+static const uint32_t piece_sizes[] = {
+	SAHARA_MAX_READ, 4096, 65535, 1, 100000, 65536, 777, 0x7ffff,
+};
+
+static const char *const fault_names[SAHARA_FAULT_COUNT] = {
+	[SAHARA_FAULT_NONE] = "none",
+	[SAHARA_FAULT_UNKNOWN_IMAGE] = "unknown-image",
+	[SAHARA_FAULT_OUT_OF_RANGE] = "out-of-range",
+	[SAHARA_FAULT_ZERO_LENGTH] = "zero-length",
+	[SAHARA_FAULT_OVERSIZE] = "oversize",
+	[SAHARA_FAULT_NEVER_FINISH] = "never-finish",
+	[SAHARA_FAULT_CORRUPT] = "corrupt",
+	[SAHARA_FAULT_AFTER_DONE] = "after-done",
+};
+
+enum state {
+	ST_IDLE,	/* not started */
+	ST_HELLO,	/* HELLO sent, waiting for HELLO_RESP */
+	ST_READ,	/* a read sent, waiting for its bytes */
+	ST_EOI,		/* END_OF_IMAGE (status 0) sent, waiting for DONE */
+	ST_FINISHED,	/* every image loaded: mission mode */
+	ST_STOPPED,	/* silent: failed, or told to be */
+};
+
+struct emu_sahara {
+	struct emu_device *dev;
+	const struct emu_sahara_ops *ops;
+	void *ctx;
+
+	enum emu_sahara_fault faults[MAX_FAULTS];
+	unsigned int nr_faults;
+	unsigned int boots;		/* boots started since creation */
+	bool new_boot;			/* the next start is a new boot */
+	enum emu_sahara_fault fault;	/* this boot's, until injected */
+	unsigned int resets;		/* RESETs this boot */
+
+	enum state st;
+	unsigned int idx;		/* into emu_sahara_image_ids */
+	uint8_t *img;			/* the image being read */
+	uint64_t size;			/* its size; 0 until its header is in */
+	uint64_t end;			/* bytes from here on are in */
+	unsigned int piece;		/* reads of this image so far */
+	uint64_t want_off, want_len;	/* the read outstanding */
+	bool fault_read;		/* it is a fault: its bytes are dropped */
+
+	struct emu_sahara_counters c;
+};
+
+int emu_sahara_fault_parse(const char *name)
+{
+	for (int i = 0; i < SAHARA_FAULT_COUNT; i++)
+		if (!strcmp(name, fault_names[i]))
+			return i;
+	return -1;
+}
+
+const char *emu_sahara_fault_name(enum emu_sahara_fault f)
+{
+	return f < SAHARA_FAULT_COUNT ? fault_names[f] : "?";
+}
+
+int emu_sahara_set_faults(struct emu_sahara *s, const enum emu_sahara_fault *f,
+			  unsigned int n)
+{
+	if (n > MAX_FAULTS)
+		return -1;
+	memcpy(s->faults, f, n * sizeof(*f));
+	s->nr_faults = n;
+	return 0;
+}
+
+/* Take this boot's fault if it is @f (once per boot). */
+static bool fault_now(struct emu_sahara *s, enum emu_sahara_fault f)
+{
+	if (s->fault != f)
+		return false;
+	s->fault = SAHARA_FAULT_NONE;
+	s->c.sahara_faults++;
+	emu_log(s->dev, "Sahara: fault: %s", fault_names[f]);
+	return true;
+}
+
+static void send_words(struct emu_sahara *s, const uint32_t *w, unsigned int n)
+{
+	uint8_t pkt[SAHARA_HELLO_LEN];
+
+	memset(pkt, 0, sizeof(pkt));
+	for (unsigned int i = 0; i < n; i++)
+		put_le32(pkt + 4 * i, w[i]);
+	s->ops->send(s->ctx, pkt, w[1]);
+}
+
+static void image_forget(struct emu_sahara *s)
+{
+	free(s->img);
+	s->img = NULL;
+	s->size = 0;
+	s->end = 0;
+	s->piece = 0;
+	s->fault_read = false;
+}
+
+static void send_hello(struct emu_sahara *s)
+{
+	uint32_t w[] = { SAHARA_HELLO, SAHARA_HELLO_LEN, SAHARA_VERSION,
+			 SAHARA_VERSION_COMPAT, SAHARA_HELLO_LEN, 0 };
+
+	image_forget(s);
+	s->st = ST_HELLO;
+	s->c.sahara_sessions++;
+	send_words(s, w, 6);
+}
+
+static void send_read(struct emu_sahara *s, uint32_t image, uint64_t off,
+		      uint64_t len, bool wide)
+{
+	s->st = ST_READ;
+	s->want_off = off;
+	s->want_len = len;
+	s->c.sahara_reads++;
+	if (wide) {
+		uint8_t pkt[SAHARA_READ_DATA64_LEN];
+
+		put_le32(pkt, SAHARA_READ_DATA64);
+		put_le32(pkt + 4, SAHARA_READ_DATA64_LEN);
+		put_le64(pkt + 8, image);
+		put_le64(pkt + 16, off);
+		put_le64(pkt + 24, len);
+		s->ops->send(s->ctx, pkt, sizeof(pkt));
+	} else {
+		uint32_t w[] = { SAHARA_READ_DATA, SAHARA_READ_DATA_LEN, image,
+				 (uint32_t)off, (uint32_t)len };
+
+		send_words(s, w, 5);
+	}
+}
+
+static void send_eoi(struct emu_sahara *s, uint32_t status)
+{
+	uint32_t w[] = { SAHARA_END_OF_IMAGE, SAHARA_END_OF_IMAGE_LEN,
+			 emu_sahara_image_ids[s->idx], status };
+
+	send_words(s, w, 4);
+	if (status) {
+		s->c.sahara_images_bad++;
+		s->st = ST_STOPPED;
+		emu_log(s->dev, "Sahara: image %u refused",
+			emu_sahara_image_ids[s->idx]);
+	} else {
+		s->c.sahara_images_ok++;
+		s->st = ST_EOI;
+	}
+	image_forget(s);
+}
+
+/* A fault request instead of the next real one; false if none is due. */
+static bool fault_read(struct emu_sahara *s, uint32_t id)
+{
+	if (fault_now(s, SAHARA_FAULT_UNKNOWN_IMAGE))
+		send_read(s, UNKNOWN_IMAGE_ID, 0, FW_IMAGE_HDR_LEN, false);
+	else if (fault_now(s, SAHARA_FAULT_ZERO_LENGTH))
+		send_read(s, id, 0, 0, false);
+	else if (fault_now(s, SAHARA_FAULT_OVERSIZE))
+		send_read(s, id, 0, SAHARA_MAX_READ + 1ull, true);
+	else if (s->size && fault_now(s, SAHARA_FAULT_OUT_OF_RANGE))
+		send_read(s, id, s->size - 16, 32, false);
+	else
+		return false;
+	s->fault_read = true;
+	return true;
+}
+
+/* Ask for the next piece of the current image, or finish it. */
+static void next_read(struct emu_sahara *s)
+{
+	uint32_t id = emu_sahara_image_ids[s->idx];
+	uint64_t piece;
+	bool ok;
+
+	if (fault_read(s, id))
+		return;
+	if (!s->size) {
+		send_read(s, id, 0, FW_IMAGE_HDR_LEN, false);
+		return;
+	}
+	if (s->end > FW_IMAGE_HDR_LEN) {
+		piece = piece_sizes[s->piece % (sizeof(piece_sizes) / sizeof(piece_sizes[0]))];
+		if (piece > s->end - FW_IMAGE_HDR_LEN)
+			piece = s->end - FW_IMAGE_HDR_LEN;
+		send_read(s, id, s->end - piece, piece, s->piece & 1);
+		s->piece++;
+		return;
+	}
+	if (fault_now(s, SAHARA_FAULT_CORRUPT))
+		s->img[s->size - 1] ^= 0x01;
+	ok = fw_image_ok(s->img, s->size, id);
+	send_eoi(s, ok ? 0 : SAHARA_STATUS_BAD_IMAGE);
+}
+
+/* The bytes of the outstanding read. */
+static void rx_data(struct emu_sahara *s, const uint8_t *msg, size_t len)
+{
+	uint32_t id = emu_sahara_image_ids[s->idx];
+	int64_t payload;
+
+	if (s->fault_read) {
+		/* A host that served a bad request: carry on regardless. */
+		s->fault_read = false;
+		next_read(s);
+		return;
+	}
+	if (len != s->want_len) {
+		s->c.sahara_bad_msgs++;
+		emu_log(s->dev, "Sahara: %zu bytes for a read of %" PRIu64, len,
+			s->want_len);
+		send_eoi(s, SAHARA_STATUS_BAD_IMAGE);
+		return;
+	}
+	s->c.sahara_bytes += len;
+	if (!s->size) {
+		payload = fw_image_hdr_payload(msg, id);
+		if (payload < 0) {
+			emu_log(s->dev, "Sahara: image %u: bad header", id);
+			send_eoi(s, SAHARA_STATUS_BAD_IMAGE);
+			return;
+		}
+		s->size = FW_IMAGE_HDR_LEN + (uint64_t)payload;
+		s->img = malloc(s->size);
+		if (!s->img) {
+			send_eoi(s, SAHARA_STATUS_BAD_IMAGE);
+			return;
+		}
+		memcpy(s->img, msg, FW_IMAGE_HDR_LEN);
+		s->end = s->size;
+	} else {
+		memcpy(s->img + s->want_off, msg, len);
+		s->end = s->want_off;
+	}
+	next_read(s);
+}
+
+static void rx_done(struct emu_sahara *s)
+{
+	bool last = s->idx + 1 == EMU_SAHARA_NR_IMAGES;
+	uint32_t w[] = { SAHARA_DONE_RESP, SAHARA_DONE_RESP_LEN,
+			 last ? SAHARA_TX_COMPLETE : SAHARA_TX_PENDING };
+
+	send_words(s, w, 3);
+	if (!last) {
+		s->idx++;
+		send_hello(s);
+		return;
+	}
+	if (fault_now(s, SAHARA_FAULT_AFTER_DONE)) {
+		send_read(s, emu_sahara_image_ids[0], 0, FW_IMAGE_HDR_LEN, false);
+		s->st = ST_STOPPED;
+		return;
+	}
+	s->st = ST_FINISHED;
+	s->c.sahara_boots++;
+	emu_log(s->dev, "Sahara: every image loaded");
+	s->ops->booted(s->ctx);
+}
+
+static void rx_reset(struct emu_sahara *s)
+{
+	uint32_t w[] = { SAHARA_RESET_RESP, SAHARA_RESET_LEN };
+
+	s->c.sahara_resets++;
+	send_words(s, w, 2);
+	if (++s->resets > MAX_RESETS) {
+		s->st = ST_STOPPED;
+		return;
+	}
+	/* Try the image again from its HELLO. */
+	send_hello(s);
+}
+
+void emu_sahara_rx(struct emu_sahara *s, const uint8_t *msg, size_t len)
+{
+	uint32_t cmd = len >= 8 ? get_le32(msg) : 0;
+	uint32_t plen = len >= 8 ? get_le32(msg + 4) : 0;
+	bool is_reset = cmd == SAHARA_RESET && plen == SAHARA_RESET_LEN &&
+			len == SAHARA_RESET_LEN;
+
+	if (s->st == ST_READ && !(is_reset && s->want_len != len)) {
+		rx_data(s, msg, len);
+		return;
+	}
+	if (s->st == ST_STOPPED || s->st == ST_IDLE)
+		return;			/* nobody listens */
+	if (is_reset) {
+		rx_reset(s);
+		return;
+	}
+	if (s->st == ST_HELLO && cmd == SAHARA_HELLO_RESP &&
+	    plen == SAHARA_HELLO_LEN && len == SAHARA_HELLO_LEN &&
+	    !get_le32(msg + 16)) {
+		if (fault_now(s, SAHARA_FAULT_NEVER_FINISH)) {
+			s->st = ST_STOPPED;
+			return;
+		}
+		next_read(s);
+		return;
+	}
+	if (s->st == ST_EOI && cmd == SAHARA_DONE && plen == SAHARA_DONE_LEN &&
+	    len == SAHARA_DONE_LEN) {
+		rx_done(s);
+		return;
+	}
+	s->c.sahara_bad_msgs++;
+	emu_log(s->dev, "Sahara: unexpected message (cmd %#x, %zu bytes) in state %d",
+		cmd, len, s->st);
+}
+
+void emu_sahara_power_on(struct emu_sahara *s)
+{
+	image_forget(s);
+	s->st = ST_IDLE;
+	s->new_boot = true;
+}
+
+void emu_sahara_start(struct emu_sahara *s)
+{
+	if (s->st == ST_FINISHED)
+		return;
+	if (s->new_boot) {
+		s->new_boot = false;
+		s->fault = s->boots < s->nr_faults ? s->faults[s->boots] :
+						     SAHARA_FAULT_NONE;
+		s->boots++;
+		s->resets = 0;
+		s->idx = 0;
+	} else if (s->st == ST_STOPPED) {
+		return;			/* a failed boot stays failed */
+	}
+	send_hello(s);
+}
+
+void emu_sahara_stop(struct emu_sahara *s)
+{
+	image_forget(s);
+	if (s->st != ST_FINISHED && s->st != ST_STOPPED)
+		s->st = ST_IDLE;
+}
+
+struct emu_sahara *emu_sahara_create(struct emu_device *dev,
+				     const struct emu_sahara_ops *ops, void *ctx)
+{
+	struct emu_sahara *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	s->dev = dev;
+	s->ops = ops;
+	s->ctx = ctx;
+	s->new_boot = true;
+	return s;
+}
+
+void emu_sahara_destroy(struct emu_sahara *s)
+{
+	if (!s)
+		return;
+	image_forget(s);
+	free(s);
+}
+
+const struct emu_sahara_counters *emu_sahara_counters(const struct emu_sahara *s)
+{
+	return &s->c;
+}
+
+void emu_sahara_counters_print(const struct emu_sahara *s, FILE *out)
+{
+	const struct emu_sahara_counters *c = &s->c;
+
+	fprintf(out, "sahara_sessions %" PRIu64 "\n", c->sahara_sessions);
+	fprintf(out, "sahara_reads %" PRIu64 "\n", c->sahara_reads);
+	fprintf(out, "sahara_bytes %" PRIu64 "\n", c->sahara_bytes);
+	fprintf(out, "sahara_images_ok %" PRIu64 "\n", c->sahara_images_ok);
+	fprintf(out, "sahara_images_bad %" PRIu64 "\n", c->sahara_images_bad);
+	fprintf(out, "sahara_boots %" PRIu64 "\n", c->sahara_boots);
+	fprintf(out, "sahara_resets %" PRIu64 "\n", c->sahara_resets);
+	fprintf(out, "sahara_bad_msgs %" PRIu64 "\n", c->sahara_bad_msgs);
+	fprintf(out, "sahara_faults %" PRIu64 "\n", c->sahara_faults);
+}

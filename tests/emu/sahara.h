@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The card side of the Sahara protocol on the QAIC_SAHARA channel pair
+ * (2 up, 3 down) of the emulated AIC100: once SBL runs, the card asks the
+ * host for every image of the AIC100 image table, in pieces at offsets of
+ * its own choosing, checks each image (fw_image.h), and then enters
+ * mission mode.
+ *
+ * One image is one session: HELLO (card) -> HELLO_RESP (host) -> READ_DATA
+ * or READ_DATA64 (card) answered by exactly the bytes asked for (host),
+ * as often as the card wants -> END_OF_IMAGE (card, with the check's
+ * status) -> DONE (host) -> DONE_RESP (card: more images pending, or
+ * complete). After the last DONE_RESP the card boots into AMSS.
+ *
+ * Fault injection (emu_sahara_set_faults()) makes the card misbehave once
+ * per boot, so that a host's error paths can be driven.
+ *
+ * Copyright (c) 2026 The qaic authors.
+ */
+#ifndef QAIC_EMU_SAHARA_H
+#define QAIC_EMU_SAHARA_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct emu_device;
+struct emu_sahara;
+
+/* The channel pair (drivers/accel/qaic/mhi_controller.c in Linux 6.12). */
+#define EMU_SAHARA_CH_UL	2
+#define EMU_SAHARA_CH_DL	3
+
+/* Commands. */
+#define SAHARA_HELLO		0x01
+#define SAHARA_HELLO_RESP	0x02
+#define SAHARA_READ_DATA	0x03
+#define SAHARA_END_OF_IMAGE	0x04
+#define SAHARA_DONE		0x05
+#define SAHARA_DONE_RESP	0x06
+#define SAHARA_RESET		0x07
+#define SAHARA_RESET_RESP	0x08
+#define SAHARA_READ_DATA64	0x12
+
+/* Packet lengths. */
+#define SAHARA_HELLO_LEN	0x30
+#define SAHARA_READ_DATA_LEN	0x14
+#define SAHARA_READ_DATA64_LEN	0x20
+#define SAHARA_END_OF_IMAGE_LEN	0x10
+#define SAHARA_DONE_LEN		0x08
+#define SAHARA_DONE_RESP_LEN	0x0c
+#define SAHARA_RESET_LEN	0x08
+
+#define SAHARA_VERSION		2
+#define SAHARA_VERSION_COMPAT	1
+/* Largest READ_DATA the card asks for. */
+#define SAHARA_MAX_READ		0x80000
+/* Largest uplink message: one READ_DATA's worth of bytes. */
+#define EMU_SAHARA_MAX_MSG	SAHARA_MAX_READ
+
+/* END_OF_IMAGE status when the image failed its check (ours). */
+#define SAHARA_STATUS_BAD_IMAGE	0x18
+/* DONE_RESP image_tx_status */
+#define SAHARA_TX_PENDING	0
+#define SAHARA_TX_COMPLETE	1
+
+/* The AIC100 image table: ids the card asks for, in this order. */
+#define EMU_SAHARA_NR_IMAGES	8
+extern const uint32_t emu_sahara_image_ids[EMU_SAHARA_NR_IMAGES];
+
+enum emu_sahara_fault {
+	SAHARA_FAULT_NONE,
+	SAHARA_FAULT_UNKNOWN_IMAGE,	/* ask for image 3, not in the table */
+	SAHARA_FAULT_OUT_OF_RANGE,	/* a read past the image's end */
+	SAHARA_FAULT_ZERO_LENGTH,	/* a read of 0 bytes */
+	SAHARA_FAULT_OVERSIZE,		/* a read of SAHARA_MAX_READ + 1 bytes */
+	SAHARA_FAULT_NEVER_FINISH,	/* silent after the first HELLO_RESP */
+	SAHARA_FAULT_CORRUPT,		/* the first image fails its check */
+	SAHARA_FAULT_AFTER_DONE,	/* a read after the last DONE_RESP */
+	SAHARA_FAULT_COUNT,
+};
+
+struct emu_sahara_ops {
+	/* Queue one packet for the host on the downlink channel. */
+	void (*send)(void *ctx, const void *pkt, size_t len);
+	/* Every image loaded and checked: the card enters mission mode. */
+	void (*booted)(void *ctx);
+};
+
+struct emu_sahara_counters {
+	uint64_t sahara_sessions;	/* HELLOs sent */
+	uint64_t sahara_reads;		/* READ_DATA / READ_DATA64 sent */
+	uint64_t sahara_bytes;		/* image bytes received */
+	uint64_t sahara_images_ok;
+	uint64_t sahara_images_bad;
+	uint64_t sahara_boots;		/* last DONE_RESP sent, AMSS entered */
+	uint64_t sahara_resets;		/* RESET from the host */
+	uint64_t sahara_bad_msgs;	/* unexpected or malformed host messages */
+	uint64_t sahara_faults;		/* faults injected */
+};
+
+struct emu_sahara *emu_sahara_create(struct emu_device *dev,
+				     const struct emu_sahara_ops *ops,
+				     void *ctx);
+void emu_sahara_destroy(struct emu_sahara *s);
+
+/* "name" -> fault, or -1. */
+int emu_sahara_fault_parse(const char *name);
+const char *emu_sahara_fault_name(enum emu_sahara_fault f);
+/*
+ * The fault of each boot in turn: the n-th boot (emu_sahara_start() after
+ * emu_sahara_power_on()) gets faults[n], later boots none. At most 16.
+ */
+int emu_sahara_set_faults(struct emu_sahara *s, const enum emu_sahara_fault *f,
+			  unsigned int n);
+
+/* The card powered on or was reset: the next start is a new boot. */
+void emu_sahara_power_on(struct emu_sahara *s);
+/* SBL runs and the host started both channels: say HELLO. */
+void emu_sahara_start(struct emu_sahara *s);
+/* The host stopped or reset a channel: the session is over. */
+void emu_sahara_stop(struct emu_sahara *s);
+/* One complete uplink message (a chain of TREs ending in EOT). */
+void emu_sahara_rx(struct emu_sahara *s, const uint8_t *msg, size_t len);
+
+const struct emu_sahara_counters *emu_sahara_counters(const struct emu_sahara *s);
+void emu_sahara_counters_print(const struct emu_sahara *s, FILE *out);
+
+#endif /* QAIC_EMU_SAHARA_H */

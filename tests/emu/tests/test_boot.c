@@ -1,0 +1,648 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Boot from power-on, driven through BAR0 the way the Linux MHI host and a
+ * Sahara host do it: PBL at power-on, SBL loaded over BHI (good, corrupt,
+ * refused), the ready transition and M0 with the EE (SBL) event, then the
+ * QAIC_SAHARA channels serving every image of the table until the card
+ * enters AMSS; and every Sahara fault the card can be told to commit.
+ */
+#include <linux/pci_regs.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "bhi.h"
+#include "device.h"
+#include "emu_test.h"
+#include "fw_image.h"
+#include "le_bytes.h"
+#include "mhi.h"
+#include "sahara.h"
+
+#define G_BASE		0x40000000ull
+#define G_SIZE		0x400000ull
+
+#define CHAN_CTX	(G_BASE + 0x0000)
+#define EV_CTX		(G_BASE + 0x2000)
+#define CMD_CTX		(G_BASE + 0x2100)
+#define CMD_RING	(G_BASE + 0x3000)
+#define CMD_ELS		64
+#define EV_RING		(G_BASE + 0x4000)
+#define EV_ELS		64
+#define UL_RING		(G_BASE + 0x5000)
+#define DL_RING		(G_BASE + 0x6000)
+#define CH_ELS		64
+#define DL_BUF		(G_BASE + 0x10000)
+#define DL_BUF_LEN	4096
+#define UL_BUF		(G_BASE + 0x100000)	/* up to 1 MiB */
+#define IMG_BUF		(G_BASE + 0x200000)	/* the SBL image for BHI */
+
+#define CTX_SIZE	44
+#define CH_UL		EMU_SAHARA_CH_UL
+#define CH_DL		EMU_SAHARA_CH_DL
+#define BHI(off)	(rd(0x28) + (off))
+
+static struct emu_device dev;
+static struct guest_mem gm;
+static struct emu_mhi *mhi;
+static uint8_t *g;
+static unsigned int irqs;
+static uint64_t cmd_wp, ev_rp, ul_wp, dl_wp;
+
+/* The firmware the test host serves: index = image id, 0 = SBL. */
+static uint8_t *fw[11];
+static size_t fw_len[11];
+
+static void record_msi(void *ctx, const struct emu_msi_msg *msg)
+{
+	(void)ctx; (void)msg;
+	irqs++;
+}
+
+static uint8_t *gp(uint64_t gpa) { return g + (gpa - G_BASE); }
+static void w32(uint64_t gpa, uint32_t v) { memcpy(gp(gpa), &v, 4); }
+static void w64(uint64_t gpa, uint64_t v) { memcpy(gp(gpa), &v, 8); }
+static uint32_t r32(uint64_t gpa) { uint32_t v; memcpy(&v, gp(gpa), 4); return v; }
+static uint64_t r64(uint64_t gpa) { uint64_t v; memcpy(&v, gp(gpa), 8); return v; }
+
+static uint32_t rd(uint32_t off)
+{
+	uint32_t v;
+
+	emu_mmio_read(&dev, 0, off, &v, 4);
+	return v;
+}
+
+static void wr(uint32_t off, uint32_t v)
+{
+	emu_mmio_write(&dev, 0, off, &v, 4);
+}
+
+static void db(uint32_t off, uint64_t v)
+{
+	wr(off + 4, (uint32_t)(v >> 32));
+	wr(off, (uint32_t)v);
+}
+
+static uint64_t next(uint64_t p, uint64_t base, unsigned int els)
+{
+	p += 16;
+	return p >= base + 16ull * els ? base : p;
+}
+
+static void put_el(uint64_t gpa, uint64_t ptr, uint32_t dw0, uint32_t dw1)
+{
+	w64(gpa, ptr);
+	w32(gpa + 8, dw0);
+	w32(gpa + 12, dw1);
+}
+
+static void set_ctx(uint64_t ctx, uint32_t w0, uint32_t w1, uint32_t w2,
+		    uint64_t base, uint64_t len)
+{
+	w32(ctx, w0);
+	w32(ctx + 4, w1);
+	w32(ctx + 8, w2);
+	w64(ctx + 12, base);
+	w64(ctx + 20, len);
+	w64(ctx + 28, base);
+	w64(ctx + 36, base);
+}
+
+struct ev {
+	uint64_t ptr;
+	uint32_t dw0, dw1;
+};
+
+static bool get_ev(struct ev *e)
+{
+	if (r64(EV_CTX + 28) == ev_rp)
+		return false;
+	e->ptr = r64(ev_rp);
+	e->dw0 = r32(ev_rp + 8);
+	e->dw1 = r32(ev_rp + 12);
+	ev_rp = next(ev_rp, EV_RING, EV_ELS);
+	w64(EV_CTX + 36, ev_rp == EV_RING ? EV_RING + 16 * (EV_ELS - 1) :
+					    ev_rp - 16);
+	db(rd(0x20), r64(EV_CTX + 36));
+	return true;
+}
+
+static unsigned int ev_type(const struct ev *e) { return (e->dw1 >> 16) & 0xff; }
+
+static unsigned int cmd_sync(unsigned int type, unsigned int ch)
+{
+	uint64_t at = cmd_wp;
+	struct ev e;
+
+	put_el(cmd_wp, 0, 0, ch << 24 | type << 16);
+	cmd_wp = next(cmd_wp, CMD_RING, CMD_ELS);
+	db(0x70, cmd_wp);
+	if (!get_ev(&e) || ev_type(&e) != 0x21 || e.ptr != at)
+		return 0;
+	return e.dw0 >> 24;
+}
+
+static void queue_dl(void)
+{
+	put_el(dl_wp, DL_BUF, DL_BUF_LEN, 2 << 16 | 1 << 9);
+	dl_wp = next(dl_wp, DL_RING, CH_ELS);
+	db(rd(0x18) + 8 * CH_DL, dl_wp);
+}
+
+/* Like mhi_queue_buf() chains: 32 KiB TREs, CHAIN on all but the last. */
+static void send_ul(const void *data, size_t len)
+{
+	size_t off = 0;
+
+	memcpy(gp(UL_BUF), data, len);
+	do {
+		size_t n = len - off > 0x8000 ? 0x8000 : len - off;
+		bool last = off + n == len;
+
+		put_el(ul_wp, UL_BUF + off, (uint32_t)n,
+		       2 << 16 | (last ? 1 << 9 : 1));
+		ul_wp = next(ul_wp, UL_RING, CH_ELS);
+		off += n;
+		if (last)
+			db(rd(0x18) + 8 * CH_UL, ul_wp);
+	} while (off < len);
+}
+
+static void make_images(void)
+{
+	static const size_t payload[11] = {
+		[0] = 5000, [1] = 600000, [2] = 100000, [4] = 4096, [5] = 70000,
+		[6] = 1, [8] = 65535, [9] = 65536, [10] = 0,
+	};
+
+	for (unsigned int id = 0; id < 11; id++) {
+		if (id && (id == 3 || id == 7))
+			continue;
+		fw_len[id] = FW_IMAGE_HDR_LEN + payload[id];
+		fw[id] = malloc(fw_len[id]);
+		for (size_t i = 0; i < payload[id]; i++)
+			fw[id][FW_IMAGE_HDR_LEN + i] = (uint8_t)(i * 7 + id);
+		fw_image_seal(fw[id], id, (uint32_t)payload[id]);
+	}
+}
+
+static void setup(enum emu_mhi_boot boot)
+{
+	struct emu_irq_sink sink = { .send = record_msi };
+	int fd;
+
+	if (mhi)
+		emu_mhi_destroy(mhi);
+	emu_device_fini(&dev);
+	guest_mem_reset(&gm);
+	if (emu_device_init(&dev, true))
+		abort();
+	emu_device_set_irq_sink(&dev, &sink);
+	fd = memfd_create("guest", MFD_CLOEXEC);
+	if (fd < 0 || ftruncate(fd, G_SIZE) ||
+	    guest_mem_add_fd(&gm, fd, 0, G_BASE, 0x7f0000000000ull, G_SIZE))
+		abort();
+	close(fd);
+	g = guest_mem_gpa(&gm, G_BASE, G_SIZE);
+	emu_device_set_guest_mem(&dev, &gm);
+	emu_cfg_write(&dev, PCI_COMMAND, 2, PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER);
+	emu_mmio_write(&dev, 4, EMU_MSIX_TABLE_OFF, &(uint32_t){ 0xfee00000 }, 4);
+	emu_mmio_write(&dev, 4, EMU_MSIX_TABLE_OFF + 8, &(uint32_t){ 33 }, 4);
+	emu_mmio_write(&dev, 4, EMU_MSIX_TABLE_OFF + 12, &(uint32_t){ 0 }, 4);
+	emu_cfg_write(&dev, EMU_CAP_MSIX + PCI_MSIX_FLAGS, 2, PCI_MSIX_FLAGS_ENABLE);
+	mhi = emu_mhi_create(&dev, NULL);
+	if (!mhi)
+		abort();
+	emu_mhi_attach(mhi);
+	emu_mhi_set_boot(mhi, boot);
+	irqs = 0;
+}
+
+/* mhi_fw_load_bhi(): the BHI status it ends with. */
+static uint32_t bhi_load(const uint8_t *img, size_t len)
+{
+	memcpy(gp(IMG_BUF), img, len);
+	wr(BHI(EMU_BHI_STATUS), 0);
+	wr(BHI(EMU_BHI_IMGADDR_HIGH), (uint32_t)(IMG_BUF >> 32));
+	wr(BHI(EMU_BHI_IMGADDR_LOW), (uint32_t)IMG_BUF);
+	wr(BHI(EMU_BHI_IMGSIZE), (uint32_t)len);
+	wr(BHI(EMU_BHI_IMGTXDB), 0x1234);
+	return rd(BHI(EMU_BHI_STATUS)) >> 30;
+}
+
+/* The ready transition and M0 (see test_mhi.c's host_init()). */
+static void host_ready_m0(void)
+{
+	uint32_t cfg;
+
+	memset(g, 0, 0x8000);
+	set_ctx(EV_CTX, 0, 1, 0, EV_RING, 16 * EV_ELS);
+	set_ctx(CMD_CTX, 0, 0, 0, CMD_RING, 16 * CMD_ELS);
+	cmd_wp = CMD_RING;
+	ev_rp = EV_RING;
+	wr(0x5c, (uint32_t)(CHAN_CTX >> 32)); wr(0x58, (uint32_t)CHAN_CTX);
+	wr(0x64, (uint32_t)(EV_CTX >> 32)); wr(0x60, (uint32_t)EV_CTX);
+	wr(0x6c, (uint32_t)(CMD_CTX >> 32)); wr(0x68, (uint32_t)CMD_CTX);
+	cfg = rd(0x10);
+	wr(0x10, (cfg & ~0xffff0000u) | 1 << 16);
+	w64(EV_CTX + 36, EV_RING + 16 * (EV_ELS - 1));
+	db(rd(0x20), EV_RING + 16 * (EV_ELS - 1));
+	wr(0x38, 2 << 8);
+}
+
+static void start_sahara(void)
+{
+	set_ctx(CHAN_CTX + CH_UL * CTX_SIZE, 1, 1, 0, UL_RING, 16 * CH_ELS);
+	set_ctx(CHAN_CTX + CH_DL * CTX_SIZE, 1, 2, 0, DL_RING, 16 * CH_ELS);
+	ul_wp = UL_RING;
+	dl_wp = DL_RING;
+	CHECK_EQ(cmd_sync(0x12, CH_UL), 1);
+	CHECK_EQ(cmd_sync(0x12, CH_DL), 1);
+}
+
+/* What the test host saw of one boot. */
+struct seen {
+	unsigned int hellos, reads32, reads64, eoi_ok, eoi_bad, done_resp;
+	unsigned int resets_resp, bad_reads, amss_ee, other;
+	bool complete, backwards;
+	uint64_t bad_image, bad_off, bad_len;
+	uint64_t bytes;
+};
+
+/* A careful host: serves good reads, stops at the first bad one. */
+static bool serve_read(struct seen *s, uint64_t id, uint64_t off, uint64_t len,
+		       uint64_t *last_off)
+{
+	if (id > 10 || !fw[id] || !id || !len || len > SAHARA_MAX_READ ||
+	    off > fw_len[id] || len > fw_len[id] - off || s->complete) {
+		s->bad_reads++;
+		s->bad_image = id;
+		s->bad_off = off;
+		s->bad_len = len;
+		return false;
+	}
+	if (*last_off != ~0ull && off < *last_off)
+		s->backwards = true;
+	*last_off = off;
+	s->bytes += len;
+	send_ul(fw[id] + off, len);
+	return true;
+}
+
+/*
+ * Run the host side until nothing more happens. @reset_after: send a
+ * Sahara RESET instead of the n-th read's data (0: never).
+ */
+static void host_sahara(struct seen *s, unsigned int reset_after)
+{
+	uint64_t last_off = ~0ull;
+	unsigned int reads = 0;
+	bool stop = false;
+	struct ev e;
+
+	memset(s, 0, sizeof(*s));
+	queue_dl();
+	while (!stop && get_ev(&e)) {
+		uint8_t pkt[64];
+		uint32_t cmd, len;
+
+		if (ev_type(&e) == 0x40) {
+			if (e.dw0 >> 24 == EMU_EE_AMSS)
+				s->amss_ee++;
+			continue;
+		}
+		if (ev_type(&e) != 0x22 || e.dw1 >> 24 != CH_DL)
+			continue;
+		len = e.dw0 & 0xffff;
+		memcpy(pkt, gp(DL_BUF), len < sizeof(pkt) ? len : sizeof(pkt));
+		cmd = get_le32(pkt);
+		CHECK_EQ(get_le32(pkt + 4), len);
+		queue_dl();
+		switch (cmd) {
+		case SAHARA_HELLO: {
+			uint8_t rsp[SAHARA_HELLO_LEN] = { 0 };
+
+			s->hellos++;
+			CHECK_EQ(len, SAHARA_HELLO_LEN);
+			CHECK_EQ(get_le32(pkt + 8), 2);
+			put_le32(rsp, SAHARA_HELLO_RESP);
+			put_le32(rsp + 4, SAHARA_HELLO_LEN);
+			put_le32(rsp + 8, 2);
+			put_le32(rsp + 12, 1);
+			put_le32(rsp + 20, get_le32(pkt + 20));
+			last_off = ~0ull;
+			send_ul(rsp, sizeof(rsp));
+			break;
+		}
+		case SAHARA_READ_DATA:
+		case SAHARA_READ_DATA64: {
+			bool wide = cmd == SAHARA_READ_DATA64;
+
+			CHECK_EQ(len, wide ? SAHARA_READ_DATA64_LEN : SAHARA_READ_DATA_LEN);
+			wide ? s->reads64++ : s->reads32++;
+			if (reset_after && ++reads == reset_after) {
+				uint8_t r[8];
+
+				put_le32(r, SAHARA_RESET);
+				put_le32(r + 4, SAHARA_RESET_LEN);
+				send_ul(r, 8);
+				break;
+			}
+			if (wide)
+				stop = !serve_read(s, get_le64(pkt + 8), get_le64(pkt + 16),
+						   get_le64(pkt + 24), &last_off);
+			else
+				stop = !serve_read(s, get_le32(pkt + 8), get_le32(pkt + 12),
+						   get_le32(pkt + 16), &last_off);
+			break;
+		}
+		case SAHARA_END_OF_IMAGE: {
+			uint8_t d[8];
+
+			if (get_le32(pkt + 12)) {
+				s->eoi_bad++;
+				stop = true;
+				break;
+			}
+			s->eoi_ok++;
+			put_le32(d, SAHARA_DONE);
+			put_le32(d + 4, SAHARA_DONE_LEN);
+			send_ul(d, 8);
+			break;
+		}
+		case SAHARA_DONE_RESP:
+			s->done_resp++;
+			CHECK_EQ(len, SAHARA_DONE_RESP_LEN);
+			if (get_le32(pkt + 8) == SAHARA_TX_COMPLETE)
+				s->complete = true;
+			break;
+		case SAHARA_RESET_RESP:
+			s->resets_resp++;
+			break;
+		default:
+			s->other++;
+			break;
+		}
+	}
+	/* Whatever is still queued (an EE event after a stop, say). */
+	while (get_ev(&e))
+		if (ev_type(&e) == 0x40 && e.dw0 >> 24 == EMU_EE_AMSS)
+			s->amss_ee++;
+}
+
+/* Power-on in PBL up to SBL in M0 with the Sahara channels started. */
+static void boot_to_sbl(void)
+{
+	struct ev e;
+
+	CHECK_EQ(bhi_load(fw[0], fw_len[0]), EMU_BHI_STATUS_SUCCESS);
+	CHECK_EQ(rd(BHI(EMU_BHI_EXECENV)), EMU_EE_SBL);
+	CHECK_EQ(rd(0x48) & 1, 1);			/* READY */
+	host_ready_m0();
+	CHECK(get_ev(&e));
+	CHECK_EQ(ev_type(&e), 0x20);
+	CHECK(get_ev(&e));
+	CHECK_EQ(ev_type(&e), 0x40);
+	CHECK_EQ(e.dw0 >> 24, EMU_EE_SBL);
+	start_sahara();
+}
+
+static void test_pbl_power_on(void)
+{
+	setup(EMU_MHI_BOOT_PBL);
+	CHECK_EQ(rd(BHI(EMU_BHI_EXECENV)), EMU_EE_PBL);
+	CHECK_EQ(rd(0x48), 0);				/* RESET, not READY */
+	CHECK_EQ(rd(BHI(EMU_BHI_STATUS)), 0);
+	wr(0x38, 2 << 8);				/* M0 refused in PBL */
+	CHECK_EQ(emu_mhi_state(mhi), 0);
+	CHECK_EQ(rd(BHI(EMU_BHI_SERIALNU)), EMU_MHI_DEFAULT_SERIAL);
+	/* The AMSS default is unchanged. */
+	setup(EMU_MHI_BOOT_AMSS);
+	CHECK_EQ(rd(BHI(EMU_BHI_EXECENV)), EMU_EE_AMSS);
+	CHECK_EQ(rd(0x48), 1 << 8 | 1);
+}
+
+static void test_bhi_refused(void)
+{
+	uint8_t *bad = malloc(fw_len[0]);
+
+	setup(EMU_MHI_BOOT_PBL);
+	wr(BHI(EMU_BHI_INTVEC), 0);
+	/* A flipped payload bit. */
+	memcpy(bad, fw[0], fw_len[0]);
+	bad[100] ^= 1;
+	CHECK_EQ(bhi_load(bad, fw_len[0]), EMU_BHI_STATUS_ERROR);
+	CHECK_EQ(rd(BHI(EMU_BHI_ERRCODE)), EMU_BHI_ERR_IMAGE);
+	CHECK_EQ(rd(BHI(EMU_BHI_EXECENV)), EMU_EE_PBL);
+	CHECK_EQ(irqs, 1);
+	/* Truncated, zero-sized, another image's id. */
+	CHECK_EQ(bhi_load(fw[0], fw_len[0] - 1), EMU_BHI_STATUS_ERROR);
+	CHECK_EQ(bhi_load(fw[0], 0), EMU_BHI_STATUS_ERROR);
+	CHECK_EQ(rd(BHI(EMU_BHI_ERRCODE)), EMU_BHI_ERR_SIZE);
+	CHECK_EQ(bhi_load(fw[4], fw_len[4]), EMU_BHI_STATUS_ERROR);
+	/* An address outside guest memory. */
+	wr(BHI(EMU_BHI_STATUS), 0);
+	wr(BHI(EMU_BHI_IMGADDR_HIGH), 0x10);
+	wr(BHI(EMU_BHI_IMGADDR_LOW), 0);
+	wr(BHI(EMU_BHI_IMGSIZE), (uint32_t)fw_len[0]);
+	wr(BHI(EMU_BHI_IMGTXDB), 1);
+	CHECK_EQ(rd(BHI(EMU_BHI_STATUS)) >> 30, EMU_BHI_STATUS_ERROR);
+	CHECK_EQ(rd(BHI(EMU_BHI_ERRCODE)), EMU_BHI_ERR_DMA);
+	/* The --bhi-fault: a good image corrupted once. */
+	emu_mhi_bhi(mhi)->corrupt_next = true;
+	CHECK_EQ(bhi_load(fw[0], fw_len[0]), EMU_BHI_STATUS_ERROR);
+	CHECK_EQ(emu_mhi_bhi(mhi)->c.bhi_errors, 6);
+	CHECK_EQ(rd(BHI(EMU_BHI_EXECENV)), EMU_EE_PBL);
+	/* Then the good one; a second download is refused in SBL. */
+	CHECK_EQ(bhi_load(fw[0], fw_len[0]), EMU_BHI_STATUS_SUCCESS);
+	CHECK_EQ(rd(BHI(EMU_BHI_EXECENV)), EMU_EE_SBL);
+	CHECK_EQ(bhi_load(fw[0], fw_len[0]), EMU_BHI_STATUS_ERROR);
+	CHECK_EQ(rd(BHI(EMU_BHI_ERRCODE)), EMU_BHI_ERR_NOT_PBL);
+	CHECK_EQ(rd(BHI(EMU_BHI_EXECENV)), EMU_EE_SBL);
+	free(bad);
+}
+
+static void test_boot_good(void)
+{
+	const struct emu_sahara_counters *c;
+	uint64_t total = 0;
+	struct seen s;
+
+	setup(EMU_MHI_BOOT_PBL);
+	boot_to_sbl();
+	host_sahara(&s, 0);
+	c = emu_sahara_counters(emu_mhi_sahara(mhi));
+	CHECK_EQ(s.hellos, EMU_SAHARA_NR_IMAGES);
+	CHECK_EQ(s.eoi_ok, EMU_SAHARA_NR_IMAGES);
+	CHECK_EQ(s.done_resp, EMU_SAHARA_NR_IMAGES);
+	CHECK(s.complete);
+	CHECK_EQ(s.amss_ee, 1);
+	CHECK_EQ(s.bad_reads, 0);
+	CHECK(s.reads32 > 0);
+	CHECK(s.reads64 > 0);
+	CHECK(s.backwards);
+	for (unsigned int i = 0; i < EMU_SAHARA_NR_IMAGES; i++)
+		total += fw_len[emu_sahara_image_ids[i]];
+	CHECK_EQ(s.bytes, total);
+	CHECK_EQ(c->sahara_bytes, total);
+	CHECK_EQ(c->sahara_images_ok, EMU_SAHARA_NR_IMAGES);
+	CHECK_EQ(c->sahara_boots, 1);
+	CHECK_EQ(c->sahara_bad_msgs, 0);
+	CHECK_EQ(rd(BHI(EMU_BHI_EXECENV)), EMU_EE_AMSS);
+	/* Mission mode: QAIC_CONTROL starts. */
+	set_ctx(CHAN_CTX + 10 * CTX_SIZE, 1, 1, 0, G_BASE + 0x7000, 16 * 32);
+	CHECK_EQ(cmd_sync(0x12, 10), 1);
+	/* The host tears Sahara down: nothing more is said. */
+	CHECK_EQ(cmd_sync(0x10, CH_UL), 1);
+	CHECK_EQ(cmd_sync(0x10, CH_DL), 1);
+	/* An MHI reset keeps the card in AMSS. */
+	wr(0x38, 2);
+	CHECK_EQ(rd(BHI(EMU_BHI_EXECENV)), EMU_EE_AMSS);
+	CHECK_EQ(rd(0x48) & 1, 1);
+	/* A SoC reset takes it back to PBL. */
+	wr(0xb0, 1);
+	CHECK_EQ(rd(BHI(EMU_BHI_EXECENV)), EMU_EE_PBL);
+	CHECK_EQ(rd(0x48), 0);
+	CHECK_EQ(emu_mhi_counters(mhi)->mhi_bad_ring, 0);
+	CHECK_EQ(emu_mhi_counters(mhi)->mhi_bad_tre, 0);
+}
+
+static void boot_with(enum emu_sahara_fault f, struct seen *s)
+{
+	setup(EMU_MHI_BOOT_PBL);
+	CHECK_EQ(emu_sahara_set_faults(emu_mhi_sahara(mhi), &f, 1), 0);
+	boot_to_sbl();
+	host_sahara(s, 0);
+}
+
+static void test_faults(void)
+{
+	struct seen s;
+
+	boot_with(SAHARA_FAULT_UNKNOWN_IMAGE, &s);
+	CHECK_EQ(s.bad_reads, 1);
+	CHECK_EQ(s.bad_image, 3);
+	CHECK_EQ(s.amss_ee, 0);
+
+	boot_with(SAHARA_FAULT_OUT_OF_RANGE, &s);
+	CHECK_EQ(s.bad_reads, 1);
+	CHECK_EQ(s.bad_image, 1);
+	CHECK(s.bad_off + s.bad_len > fw_len[1]);
+
+	boot_with(SAHARA_FAULT_ZERO_LENGTH, &s);
+	CHECK_EQ(s.bad_reads, 1);
+	CHECK_EQ(s.bad_len, 0);
+
+	boot_with(SAHARA_FAULT_OVERSIZE, &s);
+	CHECK_EQ(s.bad_reads, 1);
+	CHECK_EQ(s.bad_len, SAHARA_MAX_READ + 1);
+	CHECK_EQ(s.reads64, 1);
+
+	boot_with(SAHARA_FAULT_NEVER_FINISH, &s);
+	CHECK_EQ(s.hellos, 1);
+	CHECK_EQ(s.reads32 + s.reads64, 0);
+	CHECK_EQ(s.amss_ee, 0);
+
+	boot_with(SAHARA_FAULT_CORRUPT, &s);
+	CHECK_EQ(s.eoi_bad, 1);
+	CHECK_EQ(s.eoi_ok, 0);
+	CHECK_EQ(emu_sahara_counters(emu_mhi_sahara(mhi))->sahara_images_bad, 1);
+	CHECK_EQ(s.amss_ee, 0);
+
+	boot_with(SAHARA_FAULT_AFTER_DONE, &s);
+	CHECK(s.complete);
+	CHECK_EQ(s.bad_reads, 1);
+	CHECK_EQ(s.amss_ee, 0);
+	CHECK_EQ(rd(BHI(EMU_BHI_EXECENV)), EMU_EE_SBL);
+	CHECK_EQ(emu_sahara_counters(emu_mhi_sahara(mhi))->sahara_faults, 1);
+
+	CHECK_EQ(emu_sahara_fault_parse("never-finish"), SAHARA_FAULT_NEVER_FINISH);
+	CHECK_EQ(emu_sahara_fault_parse("bogus"), -1);
+}
+
+/* The n-th boot gets the n-th fault; a SoC reset starts a new boot. */
+static void test_fault_per_boot(void)
+{
+	enum emu_sahara_fault f[2] = { SAHARA_FAULT_CORRUPT, SAHARA_FAULT_NONE };
+	struct seen s;
+
+	setup(EMU_MHI_BOOT_PBL);
+	emu_sahara_set_faults(emu_mhi_sahara(mhi), f, 2);
+	boot_to_sbl();
+	host_sahara(&s, 0);
+	CHECK_EQ(s.eoi_bad, 1);
+	/* Restarting the channels does not retry a failed boot. */
+	CHECK_EQ(cmd_sync(0x10, CH_UL), 1);
+	CHECK_EQ(cmd_sync(0x10, CH_DL), 1);
+	start_sahara();
+	host_sahara(&s, 0);
+	CHECK_EQ(s.hellos, 0);
+	wr(0xb0, 1);
+	boot_to_sbl();
+	host_sahara(&s, 0);
+	CHECK(s.complete);
+	CHECK_EQ(s.amss_ee, 1);
+}
+
+/* A host RESET: the card answers and asks for the image again. */
+static void test_host_reset(void)
+{
+	struct seen s;
+
+	setup(EMU_MHI_BOOT_PBL);
+	boot_to_sbl();
+	host_sahara(&s, 3);
+	CHECK_EQ(s.resets_resp, 1);
+	CHECK_EQ(s.hellos, EMU_SAHARA_NR_IMAGES + 1);
+	CHECK(s.complete);
+	CHECK_EQ(s.amss_ee, 1);
+}
+
+/* Garbage from the host is counted and changes nothing. */
+static void test_bogus_host(void)
+{
+	uint8_t junk[64];
+	struct seen s;
+
+	struct ev e;
+
+	setup(EMU_MHI_BOOT_PBL);
+	boot_to_sbl();
+	for (unsigned int i = 0; i < 200; i++) {
+		size_t len = emu_test_rnd() % sizeof(junk);
+
+		for (size_t k = 0; k < len; k++)
+			junk[k] = (uint8_t)emu_test_rnd();
+		if (len >= 4)
+			put_le32(junk, (uint32_t)(emu_test_rnd() % 0x14));
+		send_ul(junk, len);
+		while (get_ev(&e))
+			;
+	}
+	CHECK(emu_sahara_counters(emu_mhi_sahara(mhi))->sahara_bad_msgs > 0);
+	CHECK_EQ(emu_mhi_counters(mhi)->mhi_bad_tre, 0);
+	/* The HELLO held all along: the boot still completes. */
+	host_sahara(&s, 0);
+	CHECK(s.complete);
+	CHECK_EQ(s.amss_ee, 1);
+}
+
+int main(void)
+{
+	make_images();
+	RUN(test_pbl_power_on);
+	RUN(test_bhi_refused);
+	RUN(test_boot_good);
+	RUN(test_faults);
+	RUN(test_fault_per_boot);
+	RUN(test_host_reset);
+	RUN(test_bogus_host);
+	emu_mhi_destroy(mhi);
+	emu_device_fini(&dev);
+	guest_mem_reset(&gm);
+	for (unsigned int i = 0; i < 11; i++)
+		free(fw[i]);
+	return emu_test_exit();
+}
