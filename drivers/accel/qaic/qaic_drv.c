@@ -126,6 +126,7 @@ static const struct drm_driver qaic_drm_driver = {
 
 	.gem_create_object	= qaic_gem_create_object,
 	/* dma-bufs of other drivers become objects that can be sliced. */
+	.gem_prime_import	= qaic_gem_prime_import,
 	.gem_prime_import_sg_table = drm_gem_shmem_prime_import_sg_table,
 };
 

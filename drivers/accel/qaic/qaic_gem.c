@@ -16,10 +16,21 @@
  * Handles are per file, as GEM makes them; an object lives until its last
  * handle is closed (DRM_IOCTL_GEM_CLOSE or closing the file) and its last
  * mapping is gone.
+ *
+ * The first slicing pins the pages and maps them for the card until the
+ * object is freed. The mapping skips the CPU cache maintenance of map and
+ * unmap: each execution does it instead (for the device when it is queued,
+ * for the CPU when it completed), which is what a non-coherent platform
+ * needs. It also lets the object's pages be mapped by an importer of its
+ * dma-buf at the same time, which the DMA API allows only for mappings that
+ * leave the CPU sync to their owner.
  */
 
+#include <linux/dma-mapping.h>
+#include <linux/dma-resv.h>
 #include <linux/err.h>
 #include <linux/mm.h>
+#include <linux/scatterlist.h>
 #include <linux/slab.h>
 #include <linux/stddef.h>
 
@@ -34,12 +45,75 @@
 
 static_assert(offsetof(struct qaic_bo, base) == 0);
 
+/* Undoes qaic_bo_map() of an object of ours; an import's table is the helpers'. */
+static void qaic_bo_unmap(struct qaic_bo *bo)
+{
+	struct drm_gem_object *obj = &bo->base.base;
+
+	if (!bo->sgt || obj->import_attach)
+		return;
+	dma_unmap_sgtable(obj->dev->dev, bo->sgt, DMA_BIDIRECTIONAL, DMA_ATTR_SKIP_CPU_SYNC);
+	sg_free_table(bo->sgt);
+	kfree(bo->sgt);
+	bo->sgt = NULL;
+
+	dma_resv_lock(obj->resv, NULL);
+	drm_gem_shmem_unpin_locked(&bo->base);
+	dma_resv_unlock(obj->resv);
+}
+
 static void qaic_gem_free(struct drm_gem_object *obj)
 {
 	struct qaic_bo *bo = to_qaic_bo(obj);
 
 	qaic_bo_free_slicing(bo->slicing);
+	qaic_bo_unmap(bo);
 	drm_gem_shmem_free(&bo->base);
+}
+
+/**
+ * qaic_bo_map() - Pin an object's pages and map them for the card, once.
+ * @bo: The object; its reservation lock must be held.
+ *
+ * Return: Its table of device addresses, kept until the object is freed;
+ * or an ERR_PTR().
+ */
+struct sg_table *qaic_bo_map(struct qaic_bo *bo)
+{
+	struct drm_gem_shmem_object *shmem = &bo->base;
+	struct drm_gem_object *obj = &shmem->base;
+	struct sg_table *sgt;
+	int ret;
+
+	dma_resv_assert_held(obj->resv);
+	if (bo->sgt)
+		return bo->sgt;
+	/* drm_gem_shmem_prime_import_sg_table() kept the importer's table */
+	if (obj->import_attach) {
+		bo->sgt = shmem->sgt;
+		return bo->sgt;
+	}
+
+	ret = drm_gem_shmem_pin_locked(shmem);
+	if (ret)
+		return ERR_PTR(ret);
+	sgt = drm_gem_shmem_get_sg_table(shmem);
+	if (IS_ERR(sgt)) {
+		ret = PTR_ERR(sgt);
+		goto unpin;
+	}
+	ret = dma_map_sgtable(obj->dev->dev, sgt, DMA_BIDIRECTIONAL, DMA_ATTR_SKIP_CPU_SYNC);
+	if (ret)
+		goto free;
+	bo->sgt = sgt;
+	return sgt;
+
+free:
+	sg_free_table(sgt);
+	kfree(sgt);
+unpin:
+	drm_gem_shmem_unpin_locked(shmem);
+	return ERR_PTR(ret);
 }
 
 static const struct drm_gem_object_funcs qaic_gem_funcs = {
@@ -47,7 +121,7 @@ static const struct drm_gem_object_funcs qaic_gem_funcs = {
 	.print_info = drm_gem_shmem_object_print_info,
 	.pin = drm_gem_shmem_object_pin,
 	.unpin = drm_gem_shmem_object_unpin,
-	.get_sg_table = drm_gem_shmem_object_get_sg_table,
+	.export = qaic_gem_prime_export,
 	.vmap = drm_gem_shmem_object_vmap,
 	.vunmap = drm_gem_shmem_object_vunmap,
 	.mmap = drm_gem_shmem_object_mmap,

@@ -11,9 +11,11 @@
 
 #include <drm/drm_gem_shmem_helper.h>
 
+struct dma_buf;
 struct drm_device;
 struct drm_file;
 struct qaic_dbc_req;
+struct sg_table;
 struct qaic_desc_slice;
 
 /**
@@ -52,6 +54,9 @@ struct qaic_bo_stats {
  * struct qaic_bo - A buffer object: pages of shmem the card reads or writes.
  * @base: The shmem GEM object; must stay the first member, as the shmem
  *	  helpers free the object through a pointer to it.
+ * @sgt: The pages as the card sees them, set by qaic_bo_map() under the
+ *	 reservation lock before the first slicing and kept until the object is
+ *	 freed: our own mapping of pinned pages, or an imported object's table.
  * @slicing: The slices attached; NULL if none. Protected by the object's
  *	     reservation lock. Detach refuses while a fence of the object is
  *	     unsignalled, so a job may use it without the lock until it ran.
@@ -61,6 +66,7 @@ struct qaic_bo_stats {
  */
 struct qaic_bo {
 	struct drm_gem_shmem_object base;
+	struct sg_table *sgt;
 	struct qaic_bo_slicing *slicing;
 	spinlock_t stats_lock; /* Protects @stats and @last_error */
 	struct qaic_bo_stats stats;
@@ -74,7 +80,11 @@ static inline struct qaic_bo *to_qaic_bo(struct drm_gem_object *obj)
 
 struct drm_gem_object *qaic_gem_create_object(struct drm_device *drm, size_t size);
 
+struct sg_table *qaic_bo_map(struct qaic_bo *bo);
 void qaic_bo_free_slicing(struct qaic_bo_slicing *slicing);
+
+struct dma_buf *qaic_gem_prime_export(struct drm_gem_object *obj, int flags);
+struct drm_gem_object *qaic_gem_prime_import(struct drm_device *drm, struct dma_buf *dmabuf);
 
 int qaic_create_bo_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
 int qaic_mmap_bo_ioctl(struct drm_device *drm, void *data, struct drm_file *file);

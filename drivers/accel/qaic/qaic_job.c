@@ -227,7 +227,7 @@ static int qaic_execute_submit(struct drm_device *drm, struct qaic_queue *q, u32
 	for (i = 0; i < count; i++) {
 		struct qaic_job *job = jobs[i];
 
-		dma_sync_sgtable_for_device(drm->dev, job->bo->base.sgt, DMA_BIDIRECTIONAL);
+		dma_sync_sgtable_for_device(drm->dev, job->bo->sgt, DMA_BIDIRECTIONAL);
 		drm_sched_job_arm(&job->base);
 		dma_resv_add_fence(objs[i]->resv, job->hw_fence,
 				   job->write ? DMA_RESV_USAGE_WRITE : DMA_RESV_USAGE_READ);

@@ -185,7 +185,7 @@ static void qaic_queue_retire(struct qaic_queue *q, struct qaic_job *job, int er
 
 	/* For platforms where the CPU does not see device writes by itself. */
 	if (job->write)
-		dma_sync_sgtable_for_cpu(q->qdev->drm.dev, bo->base.sgt, DMA_FROM_DEVICE);
+		dma_sync_sgtable_for_cpu(q->qdev->drm.dev, bo->sgt, DMA_FROM_DEVICE);
 }
 
 /* Retires the failed jobs that waited for the ones just retired. */

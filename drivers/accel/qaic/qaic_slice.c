@@ -73,7 +73,11 @@ static int qaic_slice_encode(struct qaic_device *qdev, struct qaic_bo *bo,
 	int n, ret;
 
 	/* Pins and maps the whole object once; both last until it is freed. */
-	sgt = drm_gem_shmem_get_pages_sgt(&bo->base);
+	ret = dma_resv_lock_interruptible(bo->base.base.resv, NULL);
+	if (ret)
+		return ret;
+	sgt = qaic_bo_map(bo);
+	dma_resv_unlock(bo->base.base.resv);
 	if (IS_ERR(sgt)) {
 		drm_dbg(drm, "attach_slice: handle %u: cannot map: %ld\n",
 			args->hdr.handle, PTR_ERR(sgt));
