@@ -1440,23 +1440,24 @@ static int qaic_emu_call(int fd, uint32_t op, uint32_t arg, void *answer,
 }
 
 /**
- * __igt_qaic_emu_dbc_faults:
+ * __igt_qaic_emu_dbc_set_faults:
  * @fd: qaic device file descriptor
  * @dbc_id: DMA Bridge Channel
- * @drop_every: drop every this many-th response of the channel; 0 for none
- * @corrupt_every: give every this many-th response @corrupt_status; 0 for none
- * @corrupt_status: the status a corrupted response carries
+ * @faults: the faults, all of them (0 turns one off)
  *
- * Sets the response faults of the emulated card (EMU_PT_DBC_FAULTS); they
+ * Sets the faults of the emulated card's channel (EMU_PT_DBC_FAULTS); they
  * last until changed, also past the channel's release.
  *
  * Returns: a negative errno if MANAGE failed, else the status the emulator
  * answered (0 on success).
  */
-int __igt_qaic_emu_dbc_faults(int fd, uint32_t dbc_id, uint32_t drop_every,
-			      uint32_t corrupt_every, uint16_t corrupt_status)
+int __igt_qaic_emu_dbc_set_faults(int fd, uint32_t dbc_id,
+				  const struct igt_qaic_dbc_faults *faults)
 {
-	uint32_t params[4] = { drop_every, corrupt_every, corrupt_status, 0 };
+	uint32_t params[4] = {
+		faults->drop_every, faults->corrupt_every, faults->corrupt_status,
+		faults->reqhp_lag,
+	};
 	struct igt_qaic_emu_status status;
 	int len;
 
@@ -1468,6 +1469,30 @@ int __igt_qaic_emu_dbc_faults(int fd, uint32_t dbc_id, uint32_t drop_every,
 	igt_assert_eq_u32(status.op, IGT_QAIC_EMU_PT_DBC_FAULTS);
 
 	return status.status;
+}
+
+/**
+ * __igt_qaic_emu_dbc_faults:
+ * @fd: qaic device file descriptor
+ * @dbc_id: DMA Bridge Channel
+ * @drop_every: drop every this many-th response of the channel; 0 for none
+ * @corrupt_every: give every this many-th response @corrupt_status; 0 for none
+ * @corrupt_status: the status a corrupted response carries
+ *
+ * __igt_qaic_emu_dbc_set_faults() of the response faults alone.
+ *
+ * Returns: as __igt_qaic_emu_dbc_set_faults().
+ */
+int __igt_qaic_emu_dbc_faults(int fd, uint32_t dbc_id, uint32_t drop_every,
+			      uint32_t corrupt_every, uint16_t corrupt_status)
+{
+	struct igt_qaic_dbc_faults faults = {
+		.drop_every = drop_every,
+		.corrupt_every = corrupt_every,
+		.corrupt_status = corrupt_status,
+	};
+
+	return __igt_qaic_emu_dbc_set_faults(fd, dbc_id, &faults);
 }
 
 /**

@@ -227,6 +227,16 @@ uint32_t igt_qaic_job_timeout_ms(void);
 int igt_qaic_module_refcount(void);
 uint64_t igt_qaic_now_ms(void);
 
+/* What EMU_PT_DBC_FAULTS sets; 0 turns a fault off. */
+struct igt_qaic_dbc_faults {
+	uint32_t drop_every;	/* drop every this many-th response */
+	uint32_t corrupt_every;	/* give every this many-th one corrupt_status */
+	uint16_t corrupt_status;
+	uint32_t reqhp_lag;	/* REQHP reads this many entries behind */
+};
+
+int __igt_qaic_emu_dbc_set_faults(int fd, uint32_t dbc_id,
+				  const struct igt_qaic_dbc_faults *faults);
 int __igt_qaic_emu_dbc_faults(int fd, uint32_t dbc_id, uint32_t drop_every,
 			      uint32_t corrupt_every, uint16_t corrupt_status);
 void igt_qaic_emu_dbc_faults(int fd, uint32_t dbc_id, uint32_t drop_every,

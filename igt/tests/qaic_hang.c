@@ -53,6 +53,10 @@
  * SUBTEST: corrupt-responses
  * Description: Check that a response with an error status fails its job with EIO and the DBC goes on.
  * Run type: FULL
+ *
+ * SUBTEST: reset-with-lying-head
+ * Description: Check that resetting a DBC whose REQHP reads behind the truth runs none of the ring's old requests again.
+ * Run type: FULL
  */
 
 IGT_TEST_DESCRIPTION("Hung DMA Bridge Channels: job timeout, reset, cancellation, recovery.");
@@ -310,6 +314,54 @@ static void test_corrupt_responses(void)
 	close(fd);
 }
 
+/*
+ * The device loses a response and reads REQHP one entry behind the truth,
+ * so the job times out and the DBC is reset to a head the device already
+ * passed. Had the old requests stayed on the ring, the device would take
+ * REQTP as a full ring ahead and run them again: the earlier from-device
+ * request would overwrite its object, whose sentinel is checked here.
+ */
+static void test_reset_with_lying_head(void)
+{
+	struct igt_qaic_dbc_faults faults = { .drop_every = 1, .reqhp_lag = 1 };
+	const struct igt_qaic_dbc_faults none = { };
+	struct igt_qaic_bo src, dst, stuck;
+	uint32_t dbc, timeout_ms;
+	int fd, ret;
+
+	fd = igt_qaic_open_dbc(QUEUE_SIZE, &dbc);
+	timeout_ms = igt_qaic_job_timeout_ms();
+	igt_qaic_bo_create(fd, PAGE, &src);
+	igt_qaic_bo_create(fd, PAGE, &dst);
+	igt_qaic_bo_create(fd, PAGE, &stuck);
+	igt_qaic_fill_pattern(src.ptr, PAGE, 51);
+	igt_qaic_attach_simple(fd, src.handle, dbc, IGT_QAIC_DIR_TO_DEV, PAGE, DEV_ADDR);
+	igt_qaic_attach_simple(fd, dst.handle, dbc, IGT_QAIC_DIR_FROM_DEV, PAGE, DEV_ADDR);
+	igt_qaic_attach_simple(fd, stuck.handle, dbc, IGT_QAIC_DIR_TO_DEV, PAGE,
+			       DEV_ADDR + 4 * PAGE);
+
+	igt_qaic_execute_bo(fd, dbc, src.handle, IGT_QAIC_DIR_TO_DEV);
+	igt_assert_eq(__igt_qaic_wait(fd, src.handle, dbc, 10000), 0);
+	igt_qaic_execute_bo(fd, dbc, dst.handle, IGT_QAIC_DIR_FROM_DEV);
+	igt_assert_eq(__igt_qaic_wait(fd, dst.handle, dbc, 10000), 0);
+	igt_assert(!memcmp(dst.ptr, src.ptr, PAGE));
+	memset(dst.ptr, 0x5a, PAGE);
+
+	ret = __igt_qaic_emu_dbc_set_faults(fd, dbc, &faults);
+	igt_require_f(ret != IGT_QAIC_EMU_PT_E_UNKNOWN_OP, "the emulator has no EMU_PT_DBC_FAULTS\n");
+	igt_assert_eq(ret, 0);
+	igt_qaic_execute_bo(fd, dbc, stuck.handle, IGT_QAIC_DIR_TO_DEV);
+	igt_assert_eq(__igt_qaic_wait(fd, stuck.handle, dbc, 4 * timeout_ms + 5000), -EIO);
+	igt_assert_eq(__igt_qaic_emu_dbc_set_faults(fd, dbc, &none), 0);
+
+	/* The device runs in order: what it replayed is done before this. */
+	igt_qaic_round_trip(fd, dbc, DEV_ADDR + 8 * PAGE, PAGE, 52);
+	for (unsigned int i = 0; i < PAGE; i++)
+		igt_assert_f(((uint8_t *)dst.ptr)[i] == 0x5a,
+			     "byte %u of the finished job's object changed after the reset\n", i);
+	close(fd);
+}
+
 /* While a DBC of one process hangs, another process's DBC works */
 static void test_hang_other_process(void)
 {
@@ -483,6 +535,10 @@ igt_main
 	igt_describe("Check that a response with an error status fails its job with EIO and the DBC goes on.");
 	igt_subtest("corrupt-responses")
 		test_corrupt_responses();
+
+	igt_describe("Check that resetting a DBC whose REQHP reads behind the truth runs none of the ring's old requests again.");
+	igt_subtest("reset-with-lying-head")
+		test_reset_with_lying_head();
 
 	igt_fixture {
 		close(fd);

@@ -44,6 +44,7 @@ struct dbc_chan {
 	uint32_t drop_every, drop_n;
 	uint32_t corrupt_every, corrupt_n;
 	uint16_t corrupt_status;
+	uint32_t reqhp_lag;	/* REQHP reads this many entries behind */
 	/* req_ids of the last responses, for malice's "an older job's". */
 	uint16_t old_ids[4];
 	unsigned int n_old, old_pos;
@@ -537,7 +538,8 @@ static uint32_t reg_value(const struct dbc_chan *ch, unsigned int reg)
 	if (!ch->active)
 		return 0;
 	switch (reg) {
-	case 0: return ch->reqhp;
+	case 0: return (ch->reqhp + ch->cfg.nelem - ch->reqhp_lag % ch->cfg.nelem) %
+		       ch->cfg.nelem;
 	case 1: return ch->reqtp;
 	case 2: return ch->rsphp;
 	default: return ch->rsptp;
@@ -761,12 +763,14 @@ static int manager_get_counters(void *ctx, unsigned int id,
 }
 
 static int manager_set_faults(void *ctx, unsigned int id, uint32_t drop_every,
-			      uint32_t corrupt_every, uint16_t corrupt_status)
+			      uint32_t corrupt_every, uint16_t corrupt_status,
+			      uint32_t reqhp_lag)
 {
 	if (id >= EMU_NUM_DBC)
 		return -EINVAL;
 	emu_dbc_set_drop_rsp(ctx, id, drop_every);
 	emu_dbc_set_corrupt_rsp(ctx, id, corrupt_every, corrupt_status);
+	emu_dbc_set_reqhp_lag(ctx, id, reqhp_lag);
 	return 0;
 }
 
@@ -848,6 +852,13 @@ void emu_dbc_set_corrupt_rsp(struct emu_dbc *e, unsigned int id,
 	e->ch[id].corrupt_every = every;
 	e->ch[id].corrupt_n = 0;
 	e->ch[id].corrupt_status = status;
+}
+
+void emu_dbc_set_reqhp_lag(struct emu_dbc *e, unsigned int id, uint32_t lag)
+{
+	if (id >= EMU_NUM_DBC)
+		return;
+	e->ch[id].reqhp_lag = lag;
 }
 
 #define NCOUNTERS (sizeof(struct emu_dbc_counters) / sizeof(uint64_t))

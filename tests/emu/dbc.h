@@ -201,12 +201,15 @@ void emu_dbc_set_hooks(struct emu_dbc *e, const struct emu_dbc_hooks *hooks,
  * hang: the DBC stops consuming requests (REQTP writes are still taken);
  * un-hanging resumes. drop / corrupt: every @every-th response (1: all of
  * them, 0: off) is not written (the request is still consumed) / carries
- * @status instead of the real one.
+ * @status instead of the real one. reqhp_lag: REQHP reads @lag entries
+ * (modulo the ring) behind the truth, a device misreporting its head
+ * (0: off); the engine itself is not affected.
  */
 void emu_dbc_set_hang(struct emu_dbc *e, unsigned int id, bool hang);
 void emu_dbc_set_drop_rsp(struct emu_dbc *e, unsigned int id, uint32_t every);
 void emu_dbc_set_corrupt_rsp(struct emu_dbc *e, unsigned int id,
 			     uint32_t every, uint16_t status);
+void emu_dbc_set_reqhp_lag(struct emu_dbc *e, unsigned int id, uint32_t lag);
 
 /*
  * One-shot hang of active DBC @id (what EMU_PT_HANG_DBC does): from now on

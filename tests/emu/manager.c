@@ -772,7 +772,8 @@ static void do_passthrough(struct emu_manager *mgr, struct msg_ctx *ctx,
 		if (arg >= EMU_NUM_DBC || !mgr->dbc_ops || !mgr->dbc_ops->set_faults ||
 		    mgr->dbc_ops->set_faults(mgr->dbc_ctx, arg, get_le32(pl + 8),
 					     get_le32(pl + 12),
-					     (uint16_t)get_le32(pl + 16))) {
+					     (uint16_t)get_le32(pl + 16),
+					     get_le32(pl + 20))) {
 			pt_status(mgr, a, op, arg, EMU_PT_E_DBC);
 			return;
 		}

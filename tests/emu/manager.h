@@ -71,10 +71,11 @@ struct emu_manager;
 #define EMU_PT_MEMCPY_BW_COPIES		4
 /*
  * Fault injection from inside the guest: DBC arg (any DBC, active or not)
- * from now on drops every drop_every-th response and gives every
- * corrupt_every-th one the status corrupt_status (struct emu_pt_faults
- * follows struct emu_pt_req; 0 turns a fault off), as --drop-dbc-rsp and
- * --corrupt-dbc-rsp do. The settings outlive releases of the DBC. Answer:
+ * from now on drops every drop_every-th response, gives every
+ * corrupt_every-th one the status corrupt_status and reports REQHP
+ * reqhp_lag entries behind the truth (struct emu_pt_faults follows struct
+ * emu_pt_req; 0 turns a fault off), as --drop-dbc-rsp and
+ * --corrupt-dbc-rsp do for the first two. The settings outlive releases of the DBC. Answer:
  * struct emu_pt_status, EMU_PT_E_DBC if arg >= EMU_NUM_DBC,
  * EMU_PT_E_SHORT without the parameters.
  */
@@ -84,7 +85,7 @@ struct emu_pt_faults {
 	uint32_t drop_every;
 	uint32_t corrupt_every;
 	uint32_t corrupt_status;	/* low 16 bits */
-	uint32_t pad;
+	uint32_t reqhp_lag;
 };
 
 struct emu_pt_req {
@@ -250,7 +251,8 @@ struct emu_dbc_ops {
 			    struct emu_dbc_counters *out);
 	/* EMU_PT_DBC_FAULTS: set DBC @id's response faults. 0 or -errno. */
 	int (*set_faults)(void *ctx, unsigned int id, uint32_t drop_every,
-			  uint32_t corrupt_every, uint16_t corrupt_status);
+			  uint32_t corrupt_every, uint16_t corrupt_status,
+			  uint32_t reqhp_lag);
 };
 
 /*

@@ -44,6 +44,12 @@
  * fails with -EIO, the others on the ring with -ECANCELED, REQTP is set back
  * to REQHP (dropping what the device did not take) and RSPHP to RSPTP. The
  * other DBCs are not touched.
+ *
+ * A REQHP outside the entries queued and not yet known consumed is a
+ * fault, never taken as progress or as the place to reset to. Before the
+ * host gives up on the ring's requests it clears every entry to a no-op:
+ * a device that read REQHP wrong, or reads REQTP as far ahead of its head
+ * after the reset, then replays nothing of jobs whose memory is gone.
  */
 
 #include <linux/bitops.h>
@@ -134,6 +140,34 @@ static inline struct qaic_job *to_qaic_job(struct drm_sched_job *sched_job)
 static u32 qaic_queue_next(const struct qaic_queue *q, u32 index)
 {
 	return index + 1 == q->nelem ? 0 : index + 1;
+}
+
+/*
+ * Whether @head can be the device's REQHP: one of the entries from the
+ * shadow head (all before it were consumed) to the tail (nothing after it
+ * was written). A REQHP anywhere else is a device fault, and writing it
+ * back as REQTP would make the ring's stale entries look queued.
+ */
+static bool qaic_queue_head_plausible(const struct qaic_queue *q, u32 head)
+{
+	u32 used = (q->req_tail + q->nelem - q->req_head) % q->nelem;
+
+	return head < q->nelem && (head + q->nelem - q->req_head) % q->nelem <= used;
+}
+
+/*
+ * Makes every request on the ring a no-op (no transfer, no response, no
+ * semaphore, no doorbell) before the host gives up on what is there: a
+ * device that still takes entries, or takes them again after a REQTP it
+ * did not expect, then moves nothing into memory the jobs no longer own.
+ */
+static void qaic_queue_scrub(struct qaic_queue *q)
+{
+	lockdep_assert_held(&q->lock);
+
+	memset(q->req_ring, 0, q->nelem * sizeof(*q->req_ring));
+	/* The entries are clear before any register write that follows. */
+	wmb();
 }
 
 static u32 qaic_us_between(ktime_t from, ktime_t to)
@@ -340,7 +374,7 @@ static struct dma_fence *qaic_queue_run_job(struct drm_sched_job *sched_job)
 	if (free < job->nreqs) {
 		/* Credits keep this from happening; look at the device anyway. */
 		head = readl(q->regs + QAIC_DBC_REQHP);
-		if (head < q->nelem)
+		if (qaic_queue_head_plausible(q, head))
 			q->req_head = head;
 		free = qaic_desc_ring_free(q->req_head, q->req_tail, q->nelem);
 		if (free < job->nreqs) {
@@ -388,6 +422,7 @@ static void qaic_queue_reset(struct qaic_queue *q, u32 head, struct list_head *d
 		error = -ECANCELED;
 	}
 
+	qaic_queue_scrub(q);
 	writel(head, q->regs + QAIC_DBC_REQTP);
 	q->req_tail = head;
 	q->req_head = head;
@@ -420,7 +455,11 @@ static void qaic_queue_check(struct qaic_queue *q, struct list_head *done)
 		return;
 
 	head = readl(q->regs + QAIC_DBC_REQHP);
-	if (head < q->nelem && head != q->hang_head) {
+	if (!qaic_queue_head_plausible(q, head)) {
+		drm_dbg(&q->qdev->drm, "DBC %u: REQHP %u not in %u..%u of %u\n",
+			q->id, head, q->req_head, q->req_tail, q->nelem);
+		head = q->req_head;
+	} else if (head != q->hang_head) {
 		q->hang_head = head;
 		return;
 	}
@@ -428,12 +467,8 @@ static void qaic_queue_check(struct qaic_queue *q, struct list_head *done)
 		drm_dbg(&q->qdev->drm, "DBC %u: requests consumed, responses lost\n", q->id);
 		list_for_each_entry_safe(job, next, &q->inflight, node)
 			qaic_queue_retire(q, job, -EIO, done);
+		qaic_queue_scrub(q);
 		return;
-	}
-	if (head >= q->nelem) {
-		drm_dbg(&q->qdev->drm, "DBC %u: REQHP %u out of the ring (%u)\n",
-			q->id, head, q->nelem);
-		head = q->req_head;
 	}
 	qaic_queue_reset(q, head, done);
 }
@@ -753,6 +788,7 @@ void qaic_queue_destroy(struct qaic_device *qdev, struct qaic_dbc *dbc)
 	q->dead = true;
 	list_for_each_entry_safe(job, next, &q->inflight, node)
 		qaic_queue_retire(q, job, -ECANCELED, &done);
+	qaic_queue_scrub(q);
 	list_for_each_entry(job, &q->jobs, link) {
 		if (job->ran || dma_fence_is_signaled(job->hw_fence))
 			continue;

@@ -553,6 +553,17 @@ static void test_faults(void)
 	reg_w(7, EMU_DBC_REQTP, 6);
 	CHECK_EQ(rsp_at(3), RSP(105, EMU_DBC_E_INJECTED));
 	CHECK_EQ(counters(7).rsp_corrupted, 1);
+	emu_dbc_set_corrupt_rsp(eng, 7, 0, 0);
+
+	/* A lagging REQHP is only what the host reads, wrapping the ring. */
+	emu_dbc_set_reqhp_lag(eng, 7, 8);
+	CHECK_EQ(reg_r(7, EMU_DBC_REQHP), 14);
+	put_req(6, &(struct req){ .id = 106, .cmd = RSPF });
+	reg_w(7, EMU_DBC_REQTP, 7);
+	CHECK_EQ(reg_r(7, EMU_DBC_REQHP), 15);
+	CHECK_EQ(rsp_at(4), RSP(106, 0));
+	emu_dbc_set_reqhp_lag(eng, 7, 0);
+	CHECK_EQ(reg_r(7, EMU_DBC_REQHP), 7);
 
 	/* Hang survives release; release resets the registers. */
 	emu_dbc_set_hang(eng, 7, true);

@@ -824,11 +824,15 @@ static unsigned int fault_calls, fault_id;
 static uint32_t fault_drop, fault_corrupt;
 static uint16_t fault_status;
 
+static uint32_t fault_lag;
+
 static int fake_set_faults(void *ctx, unsigned int id, uint32_t drop_every,
-			   uint32_t corrupt_every, uint16_t corrupt_status)
+			   uint32_t corrupt_every, uint16_t corrupt_status,
+			   uint32_t reqhp_lag)
 {
 	(void)ctx;
 	fault_calls++;
+	fault_lag = reqhp_lag;
 	fault_id = id;
 	fault_drop = drop_every;
 	fault_corrupt = corrupt_every;
@@ -851,6 +855,7 @@ static void test_dbc_faults(void)
 	put_le32(params, 3);
 	put_le32(params + 4, 5);
 	put_le32(params + 8, 0x1bad);
+	put_le32(params + 12, 7);
 	mb_pt(EMU_PT_DBC_FAULTS, 2, params, sizeof(params));
 	mb_send();
 	p = pt_answer(24);
@@ -868,6 +873,7 @@ static void test_dbc_faults(void)
 	CHECK_EQ(fault_drop, 3);
 	CHECK_EQ(fault_corrupt, 5);
 	CHECK_EQ(fault_status, 0x1bad);
+	CHECK_EQ(fault_lag, 7);
 
 	/* Short parameters and a bad DBC reach nothing. */
 	mb_init(3, 1);
