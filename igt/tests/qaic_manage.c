@@ -10,8 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <linux/capability.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -98,6 +101,22 @@
  *
  * SUBTEST: dma-xfer-huge-noreserve
  * Description: Check that DMA transfers naming a huge mapping are refused at once.
+ * Run type: FULL
+ *
+ * SUBTEST: dma-xfer-memlock-over
+ * Description: Check that a DMA transfer pinning more than RLIMIT_MEMLOCK fails with ENOMEM.
+ * Run type: FULL
+ *
+ * SUBTEST: dma-xfer-memlock-within
+ * Description: Check that a DMA transfer within RLIMIT_MEMLOCK arrives and its pages stop counting.
+ * Run type: FULL
+ *
+ * SUBTEST: dma-xfer-memlock-window-over
+ * Description: Check that a window of a large DMA transfer counts against RLIMIT_MEMLOCK.
+ * Run type: FULL
+ *
+ * SUBTEST: dma-xfer-memlock-window-within
+ * Description: Check that a large DMA transfer arrives when its windows fit RLIMIT_MEMLOCK.
  * Run type: FULL
  *
  * SUBTEST: dma-xfer-many-noreserve
@@ -823,6 +842,92 @@ static void test_dma_xfer_windowed(int fd, size_t offset, bool announce)
 	}
 
 	free(buf);
+}
+
+/*
+ * Pinned pages count in the pinner's pinned_vm, within RLIMIT_MEMLOCK for
+ * a process without CAP_IPC_LOCK: a child drops the capability, lowers the
+ * limit and transfers. A window of a transfer larger than one message
+ * pins up to a message's worth of pages (16 MiB of 4 KiB pages).
+ */
+static const struct {
+	const char *name;
+	const char *desc;
+	size_t limit;		/* RLIMIT_MEMLOCK */
+	size_t size;		/* of the transfer */
+	int err;		/* what MANAGE gives */
+} memlock[] = {
+	{ "dma-xfer-memlock-over",
+	  "Check that a DMA transfer pinning more than RLIMIT_MEMLOCK fails with ENOMEM.",
+	  SZ_1M, 4 * SZ_1M, ENOMEM },
+	{ "dma-xfer-memlock-within",
+	  "Check that a DMA transfer within RLIMIT_MEMLOCK arrives and its pages stop counting.",
+	  8 * SZ_1M, 4 * SZ_1M, 0 },
+	{ "dma-xfer-memlock-window-over",
+	  "Check that a window of a large DMA transfer counts against RLIMIT_MEMLOCK.",
+	  8 * SZ_1M, 40 * SZ_1M, ENOMEM },
+	{ "dma-xfer-memlock-window-within",
+	  "Check that a large DMA transfer arrives when its windows fit RLIMIT_MEMLOCK.",
+	  64 * SZ_1M, 40 * SZ_1M, 0 },
+};
+
+/* VmPin of this process, in kB */
+static long vm_pin_kb(void)
+{
+	char line[128];
+	long kb = -1;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	igt_assert(f);
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmPin: %ld kB", &kb) == 1)
+			break;
+	fclose(f);
+	igt_assert_f(kb >= 0, "no VmPin in /proc/self/status\n");
+	return kb;
+}
+
+static void drop_cap_ipc_lock(void)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[2];
+
+	igt_assert_eq(syscall(SYS_capget, &hdr, data), 0);
+	data[CAP_TO_INDEX(CAP_IPC_LOCK)].effective &= ~CAP_TO_MASK(CAP_IPC_LOCK);
+	data[CAP_TO_INDEX(CAP_IPC_LOCK)].permitted &= ~CAP_TO_MASK(CAP_IPC_LOCK);
+	igt_assert_eq(syscall(SYS_capset, &hdr, data), 0);
+}
+
+static void test_dma_xfer_memlock(size_t limit, size_t size, int err)
+{
+	igt_fork(child, 1) {
+		struct rlimit rl = { .rlim_cur = limit, .rlim_max = limit };
+		uint8_t *buf = aligned_alloc(page_size(), size);
+		int fd = igt_qaic_open();
+		uint32_t tag;
+		uint64_t expect = size;
+		int ret;
+
+		igt_assert(buf);
+		fill_pattern(buf, size, 0x10c4);
+		drop_cap_ipc_lock();
+		igt_assert_eq(setrlimit(RLIMIT_MEMLOCK, &rl), 0);
+		igt_assert_eq(vm_pin_kb(), 0);
+
+		tag = fresh_tag(fd, 0);
+		igt_assert_eq_u32(emu_pt_call(fd, EMU_PT_XFER_EXPECT, tag,
+					      &expect, sizeof(expect)).status, 0);
+		ret = __igt_qaic_dma_xfer(fd, tag, buf, size);
+		igt_assert_f(ret == -err, "DMA transfer of %zu MiB, RLIMIT_MEMLOCK %zu MiB: %s\n",
+			     size / SZ_1M, limit / SZ_1M, ret ? strerror(-ret) : "success");
+		if (!err)
+			check_xfer_sum(fd, tag, buf, size);
+		/* Nothing stays counted once the call returned */
+		igt_assert_eq(vm_pin_kb(), 0);
+		close(fd);
+		free(buf);
+	}
+	igt_waitchildren();
 }
 
 /*
@@ -1579,6 +1684,13 @@ igt_main
 		igt_subtest_f("%s", windowed[i].name)
 			test_dma_xfer_windowed(fd, windowed[i].offset,
 					       windowed[i].announce);
+	}
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(memlock); i++) {
+		igt_describe(memlock[i].desc);
+		igt_subtest_f("%s", memlock[i].name)
+			test_dma_xfer_memlock(memlock[i].limit, memlock[i].size,
+					      memlock[i].err);
 	}
 
 	for (unsigned int i = 0; i < ARRAY_SIZE(huge); i++) {

@@ -39,6 +39,10 @@
  * first message must leave room for a window of the last one, or the call
  * fails with -EINVAL before anything is allocated for them. Arrays sized
  * after the user's numbers are charged to the caller's memory cgroup.
+ * Pinned pages count in the caller's pinned_vm (VmPin in
+ * /proc/PID/status) until they are unpinned, and a pin that would take it
+ * past RLIMIT_MEMLOCK fails with -ENOMEM unless the caller has
+ * CAP_IPC_LOCK, as for the other drivers that pin user memory.
  *
  * Errors of the user fail with -EINVAL (or -EPERM, -EFAULT) and a
  * ``drm_dbg`` line. An answer the codec rejects fails with -EIO; a
@@ -52,11 +56,13 @@
  * were already freed at remove.
  */
 
+#include <linux/capability.h>
 #include <linux/dma-mapping.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
 #include <linux/overflow.h>
 #include <linux/scatterlist.h>
+#include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
@@ -121,10 +127,13 @@
  * @sgt_ready: @sgt is allocated.
  * @mapped: @sgt is DMA-mapped.
  * @segs: The mapped segments, for the codec.
+ * @mm: The address space whose pinned_vm counts @npages, held (mmgrab())
+ *	while it does; NULL before the first pin.
  *
  * The last DMA transfer of a message holds only its current window.
  */
 struct qaic_manage_pin {
+	struct mm_struct *mm;
 	struct page **pages;
 	unsigned int npages;
 	unsigned int cap;
@@ -220,8 +229,36 @@ static void qaic_manage_unpin(struct qaic_device *qdev, struct qaic_manage_pin *
 	qaic_manage_unmap(qdev, pin);
 	if (pin->npages)
 		unpin_user_pages(pin->pages, pin->npages);
+	if (pin->mm) {
+		atomic64_sub(pin->npages, &pin->mm->pinned_vm);
+		mmdrop(pin->mm);
+	}
 	kvfree(pin->pages);
 	memset(pin, 0, sizeof(*pin));
+}
+
+/*
+ * Counts @n pages about to be pinned onto @pin in the caller's pinned_vm,
+ * within RLIMIT_MEMLOCK unless the caller may lock any amount.
+ */
+static int qaic_manage_charge(struct qaic_device *qdev, struct qaic_manage_pin *pin,
+			      unsigned int n)
+{
+	unsigned long limit = rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT;
+	s64 pinned;
+
+	if (!pin->mm) {
+		pin->mm = current->mm;
+		mmgrab(pin->mm);
+	}
+	pinned = atomic64_add_return(n, &pin->mm->pinned_vm);
+	if (pinned > limit && !capable(CAP_IPC_LOCK)) {
+		atomic64_sub(n, &pin->mm->pinned_vm);
+		drm_dbg(&qdev->drm, "manage: pinning %u pages: %lld pinned, RLIMIT_MEMLOCK %lu\n",
+			n, pinned - n, limit);
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 /* Makes room for @n pages in @pin's page array, keeping those it holds. */
@@ -248,9 +285,14 @@ static int qaic_manage_pin_pages(struct qaic_device *qdev, struct qaic_manage_pi
 {
 	int ret;
 
+	ret = qaic_manage_charge(qdev, pin, n);
+	if (ret)
+		return ret;
 	ret = pin_user_pages_fast(uaddr, n, 0, pin->pages + pin->npages);
 	if (ret > 0)
 		pin->npages += ret;
+	/* What was not pinned is not counted. */
+	atomic64_sub(n - max(ret, 0), &pin->mm->pinned_vm);
 	if (ret == n)
 		return 0;
 	/* Pinning stops short on a fatal signal too: that is no fault of the buffer. */
