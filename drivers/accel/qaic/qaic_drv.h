@@ -27,6 +27,13 @@
  * Interrupts: vector 0 is MHI's, vector 1 + i is DMA Bridge Channel i's.
  * With a single vector every source shares vector 0.
  */
+/*
+ * Memory whose size a user chooses: charged to the user's memory cgroup,
+ * and a cgroup (or machine) short of memory fails the call with -ENOMEM
+ * instead of OOM-killing someone over it.
+ */
+#define QAIC_GFP_USER		(GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | __GFP_NOWARN)
+
 #define QAIC_NUM_DBC		16
 #define QAIC_NUM_IRQS		(1 + QAIC_NUM_DBC)
 

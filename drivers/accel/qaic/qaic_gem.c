@@ -139,7 +139,7 @@ struct drm_gem_object *qaic_gem_create_object(struct drm_device *drm, size_t siz
 {
 	struct qaic_bo *bo;
 
-	bo = kzalloc(sizeof(*bo), GFP_KERNEL);
+	bo = kzalloc(sizeof(*bo), GFP_KERNEL_ACCOUNT);
 	if (!bo)
 		return ERR_PTR(-ENOMEM);
 

@@ -74,7 +74,7 @@ qaic_execute_copy_entries(u64 data, u32 n, bool partial)
 	full = vmemdup_array_user(u64_to_user_ptr(data), n, sizeof(*full));
 	if (IS_ERR(full))
 		return ERR_CAST(full);
-	ents = kvmalloc_array(n, sizeof(*ents), GFP_KERNEL_ACCOUNT);
+	ents = kvmalloc_array(n, sizeof(*ents), QAIC_GFP_USER);
 	if (ents) {
 		for (i = 0; i < n; i++)
 			ents[i] = (struct qaic_partial_execute_entry){
@@ -137,7 +137,7 @@ static struct qaic_job *qaic_execute_job(const struct qaic_partial_execute_entry
 
 	if (partial) {
 		/* Up to 64 bytes a ring slot: charged, and bounded per queue. */
-		own = kvmalloc_array(s->nreqs, sizeof(*own), GFP_KERNEL_ACCOUNT);
+		own = kvmalloc_array(s->nreqs, sizeof(*own), QAIC_GFP_USER);
 		if (!own)
 			return ERR_PTR(-ENOMEM);
 		n = qaic_desc_resize(s->slices, s->nslices, s->reqs, e->resize, own, s->nreqs);
@@ -194,7 +194,7 @@ static int qaic_execute_submit(struct drm_device *drm, struct qaic_queue *q, u32
 	u32 i, made = 0;
 	int ret;
 
-	jobs = kvcalloc(count, sizeof(*jobs), GFP_KERNEL_ACCOUNT);
+	jobs = kvcalloc(count, sizeof(*jobs), QAIC_GFP_USER);
 	if (!jobs)
 		return -ENOMEM;
 
@@ -300,7 +300,7 @@ int qaic_execute_run(struct drm_device *drm, struct drm_file *file, u32 dbc_id, 
 		goto put_in;
 	}
 
-	objs = kvcalloc(count, sizeof(*objs), GFP_KERNEL_ACCOUNT);
+	objs = kvcalloc(count, sizeof(*objs), QAIC_GFP_USER);
 	if (!objs) {
 		ret = -ENOMEM;
 		goto free_ents;

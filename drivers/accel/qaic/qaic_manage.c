@@ -268,7 +268,7 @@ static int qaic_manage_grow(struct qaic_manage_pin *pin, unsigned int n)
 
 	if (n <= pin->cap)
 		return 0;
-	pages = kvmalloc_array(n, sizeof(*pages), GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+	pages = kvmalloc_array(n, sizeof(*pages), QAIC_GFP_USER);
 	if (!pages)
 		return -ENOMEM;
 	if (pin->npages)
@@ -316,7 +316,7 @@ static int qaic_manage_map(struct qaic_device *qdev, struct qaic_manage_pin *pin
 
 	qaic_manage_unmap(qdev, pin);
 	ret = sg_alloc_table_from_pages_segment(&pin->sgt, pin->pages, pin->npages, offset, bytes,
-						PAGE_SIZE, GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+						PAGE_SIZE, QAIC_GFP_USER);
 	if (ret)
 		return ret;
 	pin->sgt_ready = true;
@@ -326,7 +326,7 @@ static int qaic_manage_map(struct qaic_device *qdev, struct qaic_manage_pin *pin
 	pin->mapped = true;
 
 	pin->segs = kvmalloc_array(pin->sgt.nents, sizeof(*pin->segs),
-				   GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+				   QAIC_GFP_USER);
 	if (!pin->segs)
 		return -ENOMEM;
 	for_each_sgtable_dma_sg(&pin->sgt, sg, i) {
@@ -652,7 +652,7 @@ static int qaic_manage_exchange(struct qaic_manage_call *call, void *rsp, size_t
 		req.chunk_id = atomic_inc_return(&qdev->next_chunk_id);
 	} while (!req.chunk_id);
 
-	wbuf = kvmalloc(size, GFP_KERNEL_ACCOUNT);
+	wbuf = kvmalloc(size, QAIC_GFP_USER);
 	if (!wbuf)
 		return -ENOMEM;
 
@@ -774,8 +774,8 @@ static int qaic_manage_prepare(struct qaic_manage_call *call)
 	if (!n)
 		return 0;
 	/* Bounded by the message length. */
-	call->xfers = kcalloc(n, sizeof(*call->xfers), GFP_KERNEL_ACCOUNT);
-	call->pins = kcalloc(n, sizeof(*call->pins), GFP_KERNEL_ACCOUNT);
+	call->xfers = kcalloc(n, sizeof(*call->xfers), QAIC_GFP_USER);
+	call->pins = kcalloc(n, sizeof(*call->pins), QAIC_GFP_USER);
 	if (!call->xfers || !call->pins)
 		return -ENOMEM;
 	ret = qaic_nnc_parse(&call->umsg, QAIC_NUM_DBC, &call->plan, call->xfers, n);

@@ -727,7 +727,7 @@ int qaic_queue_create(struct qaic_device *qdev, struct qaic_dbc *dbc, unsigned i
 
 	nids = roundup_pow_of_two(q->max_credits + 1);
 	q->id_mask = nids - 1;
-	q->ids = kvcalloc(nids, sizeof(*q->ids), GFP_KERNEL);
+	q->ids = kvcalloc(nids, sizeof(*q->ids), QAIC_GFP_USER);
 	if (!q->ids) {
 		ret = -ENOMEM;
 		goto fail;

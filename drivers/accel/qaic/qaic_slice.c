@@ -46,7 +46,7 @@ static struct qaic_desc_seg *qaic_slice_segs(struct sg_table *sgt, u32 *nsegs)
 	struct scatterlist *sg;
 	unsigned int i;
 
-	segs = kvmalloc_array(sgt->nents, sizeof(*segs), GFP_KERNEL_ACCOUNT);
+	segs = kvmalloc_array(sgt->nents, sizeof(*segs), QAIC_GFP_USER);
 	if (!segs)
 		return NULL;
 	for_each_sgtable_dma_sg(sgt, sg, i)
@@ -102,11 +102,11 @@ static int qaic_slice_encode(struct qaic_device *qdev, struct qaic_bo *bo,
 	}
 
 	ret = -ENOMEM;
-	slicing = kzalloc(sizeof(*slicing), GFP_KERNEL_ACCOUNT);
+	slicing = kzalloc(sizeof(*slicing), QAIC_GFP_USER);
 	if (!slicing)
 		goto out;
-	slicing->slices = kvcalloc(count, sizeof(*slicing->slices), GFP_KERNEL_ACCOUNT);
-	slicing->reqs = kvcalloc(n, sizeof(*slicing->reqs), GFP_KERNEL_ACCOUNT);
+	slicing->slices = kvcalloc(count, sizeof(*slicing->slices), QAIC_GFP_USER);
+	slicing->reqs = kvcalloc(n, sizeof(*slicing->reqs), QAIC_GFP_USER);
 	if (!slicing->slices || !slicing->reqs) {
 		qaic_bo_free_slicing(slicing);
 		goto out;

@@ -91,7 +91,7 @@ static int qaic_submit(struct drm_device *drm, struct qaic_submit *args, struct 
 	int idx;
 
 	if (args->in_sync_count) {
-		in = kcalloc(args->in_sync_count, sizeof(*in), GFP_KERNEL);
+		in = kcalloc(args->in_sync_count, sizeof(*in), QAIC_GFP_USER);
 		if (!in)
 			return -ENOMEM;
 		ret = qaic_submit_in_fences(drm, file, args, in);
