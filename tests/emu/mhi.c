@@ -192,6 +192,7 @@ struct emu_mhi {
 	struct emu_sahara *sahara;	/* QAIC_SAHARA, in SBL */
 
 	bool ee_sent;			/* EE event sent since reset */
+	bool amss_pending;		/* AMSS once Sahara's last packet is out */
 	struct ring cmd;
 	struct ev_ring ev[EMU_MHI_MAX_EV_RINGS];
 	struct channel ch[EMU_MHI_MAX_CHANNELS];
@@ -565,6 +566,9 @@ static void mhi_reset(struct emu_mhi *mhi)
 	mhi->mhictrl = 0;
 	mhi->bhi.intvec = 0;
 	mhi->ee_sent = false;
+	if (mhi->amss_pending)
+		mhi->bhi.ee = EMU_EE_AMSS;	/* SBL had finished */
+	mhi->amss_pending = false;
 	memset(&mhi->cmd, 0, sizeof(mhi->cmd));
 	memset(mhi->ev, 0, sizeof(mhi->ev));
 	memset(mhi->erdb_rung, 0, sizeof(mhi->erdb_rung));
@@ -582,6 +586,7 @@ static void mhi_reset(struct emu_mhi *mhi)
 /* Power-on or SoC reset: the card starts over where --boot says. */
 static void power_on(struct emu_mhi *mhi)
 {
+	mhi->amss_pending = false;
 	emu_bhi_power_on(&mhi->bhi, mhi->boot == EMU_MHI_BOOT_PBL ?
 			 EMU_EE_PBL : EMU_EE_AMSS);
 	if (mhi->sahara)
@@ -653,6 +658,8 @@ static void mhictrl_write(struct emu_mhi *mhi, uint32_t val)
 
 /* ---- transfer rings ---------------------------------------------------- */
 
+static void enter_amss(struct emu_mhi *mhi);
+
 /* Deliver held answers into the buffers the host queued on @chid. */
 static void dl_deliver(struct emu_mhi *mhi, unsigned int chid)
 {
@@ -700,6 +707,8 @@ static void dl_deliver(struct emu_mhi *mhi, unsigned int chid)
 		a->data = NULL;
 		h->head = (h->head + 1) % EMU_MHI_MAX_HELD;
 		h->nr--;
+		if (q == Q_SAHARA && !h->nr && mhi->amss_pending)
+			enter_amss(mhi);
 		if (q != Q_CONTROL)
 			continue;
 		mhi->c.control_msgs_out++;
@@ -917,6 +926,8 @@ static unsigned int cmd_reset(struct emu_mhi *mhi, unsigned int chid)
 		held_clear(mhi, chan_q(chid));
 	if (chan_q(chid) == Q_SAHARA && mhi->sahara)
 		emu_sahara_stop(mhi->sahara);
+	if (chid == EMU_SAHARA_CH_DL && mhi->amss_pending)
+		enter_amss(mhi);
 	return CC_SUCCESS;
 }
 
@@ -1252,11 +1263,10 @@ static void sahara_send(void *ctx, const void *pkt, size_t len)
 	dl_deliver(mhi, EMU_SAHARA_CH_DL);
 }
 
-/* Every image is in: mission mode. */
-static void sahara_booted(void *ctx)
+/* Mission mode, once the host has SBL's last word (DONE_RESP). */
+static void enter_amss(struct emu_mhi *mhi)
 {
-	struct emu_mhi *mhi = ctx;
-
+	mhi->amss_pending = false;
 	mhi->bhi.ee = EMU_EE_AMSS;
 	emu_log(mhi->dev, "MHI: mission mode (AMSS)");
 	if (mhi->state == ST_M0) {
@@ -1265,6 +1275,17 @@ static void sahara_booted(void *ctx)
 	} else {
 		mhi->ee_sent = false;
 	}
+}
+
+/* Every image is in: mission mode after the last packet went out. */
+static void sahara_booted(void *ctx)
+{
+	struct emu_mhi *mhi = ctx;
+
+	if (mhi->held[Q_SAHARA].nr)
+		mhi->amss_pending = true;
+	else
+		enter_amss(mhi);
 }
 
 static const struct emu_sahara_ops mhi_sahara_ops = {
