@@ -38,6 +38,7 @@
 #include "qaic_gem.h"
 #include "qaic_mhi.h"
 #include "qaic_queue.h"
+#include "qaic_sahara.h"
 
 /* DBC i's registers start here in BAR2; the BAR must cover all of them. */
 #define QAIC_DBC_BASE		0x20000
@@ -56,8 +57,8 @@ static int qaic_open(struct drm_device *drm, struct drm_file *file)
 	if (!drm_dev_enter(drm, &idx))
 		return -ENODEV;
 
-	/* The version check failed: the card is not usable at all. */
-	if (qaic_cntl_refused(qdev->cntl)) {
+	/* The boot or the version check failed: the card is not usable. */
+	if (qaic_mhi_boot_failed(qdev) || qaic_cntl_refused(qdev->cntl)) {
 		drm_dev_exit(idx);
 		return -ENODEV;
 	}
@@ -336,15 +337,26 @@ static int __init qaic_init(void)
 	if (ret)
 		return ret;
 
+	ret = qaic_sahara_register();
+	if (ret)
+		goto unregister_cntl;
+
 	ret = pci_register_driver(&qaic_pci_driver);
 	if (ret)
-		qaic_cntl_unregister();
+		goto unregister_sahara;
+	return 0;
+
+unregister_sahara:
+	qaic_sahara_unregister();
+unregister_cntl:
+	qaic_cntl_unregister();
 	return ret;
 }
 
 static void __exit qaic_exit(void)
 {
 	pci_unregister_driver(&qaic_pci_driver);
+	qaic_sahara_unregister();
 	qaic_cntl_unregister();
 }
 

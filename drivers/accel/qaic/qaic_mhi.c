@@ -18,14 +18,24 @@
  * ring) uses vector 0, whether the card got one MSI vector or 32 MSI-X
  * vectors: the other vectors belong to the DMA Bridge Channels.
  *
- * The card boots its mission-mode firmware (AMSS) by itself, so the
- * controller has no firmware image: power-up finds the card in AMSS and
- * the MHI core goes straight to the READY and M0 states. A card found in
- * another execution environment is not brought up. The MHI core waits at
- * most ``mhi_timeout_ms`` (a module parameter, 2000 by default) for each
- * state change of the card. Power-up is asynchronous: the control path
- * comes up when the MHI core reaches mission mode and probes QAIC_CONTROL,
- * some time after the PCI probe.
+ * A card powers on in its primary boot loader (PBL). The controller's
+ * firmware image is qcom/aic100/sbl.bin: the MHI core finds the card in
+ * PBL and loads it through the BHI registers; the card then runs SBL, whose
+ * QAIC_SAHARA channels (2 up, 3 down) qaic_sahara.c serves with the other
+ * images, and enters mission mode (AMSS). A card already in AMSS (the
+ * driver was bound again) goes straight to the READY and M0 states. A card
+ * left in SBL by an earlier boot is reset (SOC_RESET_REQ) back to PBL
+ * first. The MHI core waits at most ``mhi_timeout_ms`` (a module
+ * parameter, 2000 by default) for each state change of the card.
+ *
+ * Power-up is asynchronous: the control path comes up when the MHI core
+ * reaches mission mode and probes QAIC_CONTROL, some time after the PCI
+ * probe. A watchdog follows the boot: if the card refuses SBL (BHI error
+ * status), the Sahara host gives up, or mission mode is not reached within
+ * ``boot_timeout_s`` (a module parameter, 30 by default), the boot has
+ * failed: one error in the log, MANAGE calls waiting for the control path
+ * fail at once, and every open() of the node fails with -ENODEV, until the
+ * card is powered up again.
  *
  * When the card reports a system error, the MHI core resets it and brings
  * it back to mission mode by itself. The driver fails the control requests
@@ -36,11 +46,15 @@
  * did, then unregisters the controller.
  */
 
+#include <linux/bitfield.h>
 #include <linux/device.h>
+#include <linux/iopoll.h>
+#include <linux/jiffies.h>
 #include <linux/mhi.h>
 #include <linux/moduleparam.h>
 #include <linux/pci.h>
 #include <linux/sizes.h>
+#include <linux/workqueue.h>
 
 #include "qaic_cntl.h"
 #include "qaic_drv.h"
@@ -50,6 +64,21 @@ static unsigned int mhi_timeout_ms = 2000;
 module_param(mhi_timeout_ms, uint, 0600);
 MODULE_PARM_DESC(mhi_timeout_ms, "Timeout of MHI state changes, in milliseconds (default 2000)");
 
+static unsigned int boot_timeout_s = 30;
+module_param(boot_timeout_s, uint, 0600);
+MODULE_PARM_DESC(boot_timeout_s,
+		 "Longest time from power-up to mission mode, in seconds (default 30)");
+
+/* What the MHI core loads through BHI into a card in PBL. */
+#define QAIC_MHI_SBL_IMAGE		"qcom/aic100/sbl.bin"
+
+/* BHI registers the boot watchdog reads (relative to the BHI block). */
+#define QAIC_BHI_ERRCODE		0x30
+#define QAIC_BHI_STATUS			0x2c
+#define QAIC_BHI_STATUS_MASK		GENMASK(31, 30)
+#define QAIC_BHI_STATUS_ERROR		3
+#define QAIC_BOOT_POLL			(HZ / 10)
+
 /* SOC_HW_VERSION is not reliable on the card: its known value is served. */
 #define QAIC_MHI_SOC_HW_VERSION_OFF	0x224
 #define QAIC_MHI_SOC_HW_VERSION		0x60110200
@@ -58,17 +87,35 @@ MODULE_PARM_DESC(mhi_timeout_ms, "Timeout of MHI state changes, in milliseconds 
 #define QAIC_MHI_CONTROL_UL		10
 #define QAIC_MHI_CONTROL_DL		11
 #define QAIC_MHI_CONTROL_ELEMS		128
+/* The two channels of QAIC_SAHARA, in SBL. */
+#define QAIC_MHI_SAHARA_UL		2
+#define QAIC_MHI_SAHARA_DL		3
+#define QAIC_MHI_SAHARA_ELEMS		32
+
+/* The card's boot, from power-up to mission mode. */
+enum qaic_boot_state {
+	QAIC_BOOT_BOOTING,
+	QAIC_BOOT_UP,
+	QAIC_BOOT_FAILED,
+};
 
 /**
  * struct qaic_mhi - The MHI controller of one card.
  * @cntrl: The controller the MHI core sees.
  * @qdev: The card.
  * @irq: The controller's interrupt, vector 0.
+ * @boot_state: An &enum qaic_boot_state; moves from BOOTING to UP or
+ *		FAILED once per power-up (atomic: the first verdict wins).
+ * @boot_start: When the boot began, in jiffies.
+ * @boot_work: The boot watchdog; runs while the state is BOOTING.
  */
 struct qaic_mhi {
 	struct mhi_controller cntrl;
 	struct qaic_device *qdev;
 	int irq;
+	atomic_t boot_state;
+	unsigned long boot_start;
+	struct delayed_work boot_work;
 };
 
 #define QAIC_MHI_CONTROL_CHAN(_num, _dir)			\
@@ -82,7 +129,20 @@ struct qaic_mhi {
 		.doorbell = MHI_DB_BRST_DISABLE,		\
 	}
 
+#define QAIC_MHI_SAHARA_CHAN(_num, _dir)			\
+	{							\
+		.name = "QAIC_SAHARA",				\
+		.num = (_num),					\
+		.num_elements = QAIC_MHI_SAHARA_ELEMS,		\
+		.event_ring = 0,				\
+		.dir = (_dir),					\
+		.ee_mask = MHI_CH_EE_SBL,			\
+		.doorbell = MHI_DB_BRST_DISABLE,		\
+	}
+
 static const struct mhi_channel_config qaic_mhi_channels[] = {
+	QAIC_MHI_SAHARA_CHAN(QAIC_MHI_SAHARA_UL, DMA_TO_DEVICE),
+	QAIC_MHI_SAHARA_CHAN(QAIC_MHI_SAHARA_DL, DMA_FROM_DEVICE),
 	QAIC_MHI_CONTROL_CHAN(QAIC_MHI_CONTROL_UL, DMA_TO_DEVICE),
 	QAIC_MHI_CONTROL_CHAN(QAIC_MHI_CONTROL_DL, DMA_FROM_DEVICE),
 };
@@ -136,17 +196,100 @@ static void qaic_mhi_runtime_put(struct mhi_controller *cntrl)
 {
 }
 
+/* A new boot begins: watch it until mission mode. */
+static void qaic_mhi_boot_begin(struct qaic_mhi *qmhi)
+{
+	qmhi->boot_start = jiffies;
+	atomic_set(&qmhi->boot_state, QAIC_BOOT_BOOTING);
+	mod_delayed_work(system_wq, &qmhi->boot_work, QAIC_BOOT_POLL);
+}
+
+static void qaic_mhi_boot_watch(struct work_struct *work)
+{
+	struct qaic_mhi *qmhi = container_of(to_delayed_work(work), struct qaic_mhi,
+					     boot_work);
+	struct mhi_controller *mhi = &qmhi->cntrl;
+	u32 status;
+
+	if (atomic_read(&qmhi->boot_state) != QAIC_BOOT_BOOTING)
+		return;
+	status = mhi->bhi ? readl(mhi->bhi + QAIC_BHI_STATUS) : 0;
+	if (status != U32_MAX &&
+	    FIELD_GET(QAIC_BHI_STATUS_MASK, status) == QAIC_BHI_STATUS_ERROR) {
+		qaic_mhi_boot_fail(qmhi->qdev, "the card refused %s over BHI (error code %#x)",
+				   QAIC_MHI_SBL_IMAGE,
+				   readl(mhi->bhi + QAIC_BHI_ERRCODE));
+		return;
+	}
+	if (time_after(jiffies, qmhi->boot_start + boot_timeout_s * HZ)) {
+		qaic_mhi_boot_fail(qmhi->qdev,
+				   "no mission mode %u s after power-up (execution environment %u)",
+				   boot_timeout_s, mhi_get_exec_env(mhi));
+		return;
+	}
+	schedule_delayed_work(&qmhi->boot_work, QAIC_BOOT_POLL);
+}
+
+/**
+ * qaic_mhi_boot_fail() - The card's boot failed.
+ * @qdev: The card.
+ * @fmt: Why, for the log.
+ *
+ * The first verdict of a boot wins: the boot failed unless the card
+ * already reached mission mode. One error goes to the log; MANAGE calls
+ * waiting for the control path stop waiting, and the node refuses open()
+ * until the card is powered up again.
+ */
+void qaic_mhi_boot_fail(struct qaic_device *qdev, const char *fmt, ...)
+{
+	struct qaic_mhi *qmhi = to_qaic_mhi(qdev->mhi);
+	struct va_format vaf;
+	va_list args;
+
+	va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	if (atomic_cmpxchg(&qmhi->boot_state, QAIC_BOOT_BOOTING, QAIC_BOOT_FAILED) ==
+	    QAIC_BOOT_BOOTING) {
+		drm_err(&qdev->drm, "boot failed: %pV\n", &vaf);
+		qaic_cntl_stopping(qdev->cntl);
+	} else {
+		drm_dbg(&qdev->drm, "boot: %pV\n", &vaf);
+	}
+	va_end(args);
+}
+
+/**
+ * qaic_mhi_boot_failed() - Whether the card's last boot failed.
+ * @qdev: The card.
+ *
+ * Return: true if the card is not usable until it is powered up again.
+ */
+bool qaic_mhi_boot_failed(struct qaic_device *qdev)
+{
+	return qdev->mhi &&
+	       atomic_read(&to_qaic_mhi(qdev->mhi)->boot_state) == QAIC_BOOT_FAILED;
+}
+
 static void qaic_mhi_status_cb(struct mhi_controller *cntrl, enum mhi_callback reason)
 {
-	struct qaic_device *qdev = to_qaic_mhi(cntrl)->qdev;
+	struct qaic_mhi *qmhi = to_qaic_mhi(cntrl);
+	struct qaic_device *qdev = qmhi->qdev;
 
 	switch (reason) {
+	case MHI_CB_EE_MISSION_MODE:
+		if (atomic_cmpxchg(&qmhi->boot_state, QAIC_BOOT_BOOTING, QAIC_BOOT_UP) ==
+		    QAIC_BOOT_BOOTING)
+			drm_info(&qdev->drm, "card in mission mode %u ms after power-up\n",
+				 jiffies_to_msecs(jiffies - qmhi->boot_start));
+		break;
 	case MHI_CB_SYS_ERROR:
 		/* Process context; the MHI core recovers the card next. */
 		drm_err(&qdev->drm, "card reported a system error, resetting it\n");
 		qaic_cntl_sys_error(qdev->cntl);
 		/* The reset releases every DBC on the card. */
 		qaic_manage_release_all(qdev);
+		qaic_mhi_boot_begin(qmhi);
 		break;
 	case MHI_CB_FATAL_ERROR:
 		/* Atomic context. */
@@ -182,6 +325,7 @@ void qaic_mhi_stop(struct qaic_device *qdev)
 	if (!qdev->mhi_up)
 		return;
 	qdev->mhi_up = false;
+	cancel_delayed_work_sync(&to_qaic_mhi(qdev->mhi)->boot_work);
 	qaic_cntl_stopping(qdev->cntl);
 	mhi_power_down(qdev->mhi, !pci_channel_offline(qdev->pdev));
 	mhi_unprepare_after_power_down(qdev->mhi);
@@ -193,9 +337,30 @@ static void qaic_mhi_fini(void *data)
 	struct qaic_mhi *qmhi = to_qaic_mhi(qdev->mhi);
 
 	qaic_mhi_stop(qdev);
+	cancel_delayed_work_sync(&qmhi->boot_work);
 	mhi_unregister_controller(&qmhi->cntrl);
 	qdev->mhi = NULL;
 	kfree(qmhi);
+}
+
+/*
+ * A card an earlier boot left in SBL (the driver was unbound meanwhile)
+ * cannot be powered up there: reset it back to PBL.
+ */
+static void qaic_mhi_reset_half_booted(struct qaic_device *qdev)
+{
+	struct mhi_controller *mhi = qdev->mhi;
+	enum mhi_ee_type ee;
+	int ret;
+
+	if (mhi_get_exec_env(mhi) != MHI_EE_SBL)
+		return;
+	drm_info(&qdev->drm, "card left in SBL, resetting it to boot again\n");
+	mhi_soc_reset(mhi);
+	ret = read_poll_timeout(mhi_get_exec_env, ee, ee == MHI_EE_PBL, 20 * USEC_PER_MSEC,
+				mhi_timeout_ms * USEC_PER_MSEC, false, mhi);
+	if (ret)
+		drm_dbg(&qdev->drm, "card still in execution environment %u\n", ee);
 }
 
 static void qaic_mhi_power_up(struct qaic_device *qdev)
@@ -203,16 +368,18 @@ static void qaic_mhi_power_up(struct qaic_device *qdev)
 	struct mhi_controller *mhi = qdev->mhi;
 	int ret;
 
+	qaic_mhi_boot_begin(to_qaic_mhi(mhi));
 	ret = mhi_prepare_for_power_up(mhi);
 	if (ret) {
-		drm_err(&qdev->drm, "MHI prepare failed: %d; no control path\n", ret);
+		qaic_mhi_boot_fail(qdev, "MHI prepare failed: %d", ret);
 		return;
 	}
+	qaic_mhi_reset_half_booted(qdev);
 
 	qaic_cntl_powering_up(qdev->cntl);
 	ret = mhi_async_power_up(mhi);
 	if (ret) {
-		drm_err(&qdev->drm, "MHI power-up failed: %d; no control path\n", ret);
+		qaic_mhi_boot_fail(qdev, "MHI power-up failed: %d", ret);
 		qaic_cntl_stopping(qdev->cntl);
 		mhi_unprepare_after_power_down(mhi);
 		return;
@@ -250,6 +417,8 @@ int qaic_mhi_init(struct qaic_device *qdev)
 		return -ENOMEM;
 	qmhi->qdev = qdev;
 	qmhi->irq = pci_irq_vector(pdev, 0);
+	atomic_set(&qmhi->boot_state, QAIC_BOOT_BOOTING);
+	INIT_DELAYED_WORK(&qmhi->boot_work, qaic_mhi_boot_watch);
 
 	mhi = &qmhi->cntrl;
 	mhi->cntrl_dev = &pdev->dev;
@@ -265,8 +434,8 @@ int qaic_mhi_init(struct qaic_device *qdev)
 	mhi->runtime_put = qaic_mhi_runtime_put;
 	mhi->read_reg = qaic_mhi_read_reg;
 	mhi->write_reg = qaic_mhi_write_reg;
-	/* Mission-mode firmware boots from the card's flash. */
-	mhi->fw_image = NULL;
+	/* Loaded through BHI into a card in PBL; the rest is Sahara's. */
+	mhi->fw_image = QAIC_MHI_SBL_IMAGE;
 
 	ret = mhi_register_controller(mhi, &config);
 	if (ret) {

@@ -1,0 +1,589 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The qaic authors.
+ */
+
+/**
+ * DOC: qaic Sahara host
+ *
+ * An AIC100 powers on in its primary boot loader (PBL). The MHI core loads
+ * the secondary boot loader, qcom/aic100/sbl.bin, through the BHI registers
+ * (qaic_mhi.c); SBL then asks the host for every other image over the
+ * Sahara protocol on the QAIC_SAHARA channel pair, and starts the mission
+ * mode firmware (AMSS) once it has them all. This file is the host side: an
+ * MHI driver bound to QAIC_SAHARA that serves the images of the AIC100
+ * table with request_firmware().
+ *
+ * One image is one session: the card says HELLO, the host answers
+ * HELLO_RESP; the card asks for pieces of the image (READ_DATA, or
+ * READ_DATA64 with 64-bit fields), each answered by exactly the bytes asked
+ * for; the card ends with END_OF_IMAGE and its verdict; the host says DONE
+ * and the card answers DONE_RESP, which tells whether more images follow.
+ *
+ * The card is not trusted. Every request is checked before anything is
+ * sent: the image id must be in the table, only one image may be open at a
+ * time, a read must be 1 to 0x80000 bytes and lie inside the image, and
+ * nothing may be asked once the card said the last image was in. The host
+ * waits at most ``sahara_timeout_ms`` (a module parameter) for each packet
+ * of the card, and as long for the card to take the bytes of a read. The
+ * first failure ends the boot: one error in the log, the card is left
+ * alone, and its node refuses open() with -ENODEV (qaic_mhi_boot_fail()).
+ *
+ * Packets of the card arrive in a single receive buffer; the transfer
+ * callback only queues a work item, which handles the packet under the
+ * host's lock and then queues the buffer again. The bytes of a read are
+ * copied from the firmware into buffers of 32 KiB chained into one
+ * transfer.
+ */
+
+#include <linux/cleanup.h>
+#include <linux/device.h>
+#include <linux/firmware.h>
+#include <linux/jiffies.h>
+#include <linux/lockdep.h>
+#include <linux/mhi.h>
+#include <linux/minmax.h>
+#include <linux/mod_devicetable.h>
+#include <linux/moduleparam.h>
+#include <linux/mutex.h>
+#include <linux/overflow.h>
+#include <linux/sizes.h>
+#include <linux/slab.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+
+#include <drm/drm_print.h>
+
+#include "qaic_drv.h"
+#include "qaic_mhi.h"
+#include "qaic_sahara.h"
+
+static unsigned int sahara_timeout_ms = 5000;
+module_param(sahara_timeout_ms, uint, 0600);
+MODULE_PARM_DESC(sahara_timeout_ms,
+		 "Longest wait for the card during the Sahara image transfer, in milliseconds (default 5000)");
+
+/* Commands and their packet lengths, in bytes. */
+#define SAHARA_HELLO			0x01
+#define SAHARA_HELLO_RESP		0x02
+#define SAHARA_READ_DATA		0x03
+#define SAHARA_END_OF_IMAGE		0x04
+#define SAHARA_DONE			0x05
+#define SAHARA_DONE_RESP		0x06
+#define SAHARA_READ_DATA64		0x12
+
+#define SAHARA_HELLO_LEN		0x30
+#define SAHARA_READ_DATA_LEN		0x14
+#define SAHARA_READ_DATA64_LEN		0x20
+#define SAHARA_END_OF_IMAGE_LEN		0x10
+#define SAHARA_DONE_LEN			0x08
+#define SAHARA_DONE_RESP_LEN		0x0c
+
+#define SAHARA_VERSION			2
+#define SAHARA_VERSION_COMPAT		1
+#define SAHARA_MODE_IMAGE_PENDING	0
+#define SAHARA_MODE_IMAGE_COMPLETE	1
+#define SAHARA_TX_COMPLETE		1
+
+/* Largest read the host serves. */
+#define QAIC_SAHARA_MAX_READ		0x80000
+/* Bytes of a read per transfer descriptor, and how many it takes. */
+#define QAIC_SAHARA_TX_CHUNK		SZ_32K
+#define QAIC_SAHARA_NR_TX		(QAIC_SAHARA_MAX_READ / QAIC_SAHARA_TX_CHUNK)
+/* The receive buffer: every packet of the card is much shorter. */
+#define QAIC_SAHARA_RX_LEN		SZ_1K
+
+#define QAIC_SAHARA_NO_IMAGE		U32_MAX
+
+/* The AIC100 image table: image id -> firmware file. */
+static const char * const qaic_sahara_images[] = {
+	[1] = "qcom/aic100/fw1.bin",
+	[2] = "qcom/aic100/fw2.bin",
+	[4] = "qcom/aic100/fw4.bin",
+	[5] = "qcom/aic100/fw5.bin",
+	[6] = "qcom/aic100/fw6.bin",
+	[8] = "qcom/aic100/fw8.bin",
+	[9] = "qcom/aic100/fw9.bin",
+	[10] = "qcom/aic100/fw10.bin",
+};
+
+/**
+ * struct qaic_sahara - The Sahara host of one card, while it runs SBL.
+ * @mhi_dev: The QAIC_SAHARA channel pair.
+ * @qdev: The card.
+ * @lock: Protects the fields below it; taken by the receive and the
+ *	  timeout work and by remove, never in atomic context.
+ * @active: Id of the open image, %QAIC_SAHARA_NO_IMAGE when none is.
+ * @fw: The open image's firmware; valid while @active is an id.
+ * @images: Images the card accepted.
+ * @bytes: Bytes of images sent.
+ * @finished: The card said the last image is in.
+ * @failed: The boot failed: nothing more is sent or received.
+ * @stopping: The channel is going away: nothing more is queued.
+ * @rx: The receive buffer, %QAIC_SAHARA_RX_LEN bytes.
+ * @rx_len: Bytes in @rx, set by the transfer callback; negative errno
+ *	    for a packet that did not fit.
+ * @cmd: Buffer of the host's command packets.
+ * @tx: Buffers of the bytes of a read.
+ * @tx_pending: Buffers the card has not taken yet.
+ * @tx_wq: Woken when @tx_pending drops to 0.
+ * @rx_work: Handles a received packet.
+ * @timeout_work: Fires when the card has been silent too long.
+ */
+struct qaic_sahara {
+	struct mhi_device *mhi_dev;
+	struct qaic_device *qdev;
+	struct mutex lock; /* Protects the fields below; see above */
+	u32 active;
+	const struct firmware *fw;
+	unsigned int images;
+	size_t bytes;
+	bool finished;
+	bool failed;
+	bool stopping;
+	void *rx;
+	int rx_len;
+	void *cmd;
+	void *tx[QAIC_SAHARA_NR_TX];
+	atomic_t tx_pending;
+	wait_queue_head_t tx_wq;
+	struct work_struct rx_work;
+	struct delayed_work timeout_work;
+};
+
+static unsigned long qaic_sahara_timeout(void)
+{
+	return msecs_to_jiffies(max(sahara_timeout_ms, 1U));
+}
+
+static void qaic_sahara_close_image_locked(struct qaic_sahara *s)
+{
+	lockdep_assert_held(&s->lock);
+	if (s->active == QAIC_SAHARA_NO_IMAGE)
+		return;
+	release_firmware(s->fw);
+	s->fw = NULL;
+	s->active = QAIC_SAHARA_NO_IMAGE;
+}
+
+/* End the boot: one line in the log, and the card refuses open(). */
+static __printf(2, 3) void qaic_sahara_fail_locked(struct qaic_sahara *s,
+						   const char *fmt, ...)
+{
+	char why[128];
+	va_list args;
+
+	lockdep_assert_held(&s->lock);
+	va_start(args, fmt);
+	vsnprintf(why, sizeof(why), fmt, args);
+	va_end(args);
+
+	s->failed = true;
+	qaic_sahara_close_image_locked(s);
+	cancel_delayed_work(&s->timeout_work);
+	qaic_mhi_boot_fail(s->qdev, "Sahara: %s", why);
+}
+
+static void qaic_sahara_put(void *pkt, unsigned int word, u32 val)
+{
+	((__le32 *)pkt)[word] = cpu_to_le32(val);
+}
+
+static u32 qaic_sahara_get(const void *pkt, unsigned int word)
+{
+	return le32_to_cpu(((const __le32 *)pkt)[word]);
+}
+
+static u64 qaic_sahara_get64(const void *pkt, unsigned int offset)
+{
+	return le64_to_cpu(*(const __le64 *)(pkt + offset));
+}
+
+/* Wait until the card took everything sent before: the buffers are free. */
+static int qaic_sahara_wait_tx_locked(struct qaic_sahara *s)
+{
+	lockdep_assert_held(&s->lock);
+	if (!wait_event_timeout(s->tx_wq, !atomic_read(&s->tx_pending),
+				qaic_sahara_timeout())) {
+		qaic_sahara_fail_locked(s, "the card did not take %d buffers in %u ms",
+					atomic_read(&s->tx_pending), sahara_timeout_ms);
+		return -ETIMEDOUT;
+	}
+	return 0;
+}
+
+/* Queue one buffer on the uplink channel; @flags: MHI_CHAIN or MHI_EOT. */
+static int qaic_sahara_queue_locked(struct qaic_sahara *s, void *buf, size_t len,
+				    enum mhi_flags flags)
+{
+	int ret;
+
+	lockdep_assert_held(&s->lock);
+	atomic_inc(&s->tx_pending);
+	ret = mhi_queue_buf(s->mhi_dev, DMA_TO_DEVICE, buf, len, flags);
+	if (ret) {
+		atomic_dec(&s->tx_pending);
+		qaic_sahara_fail_locked(s, "sending %zu bytes failed: %d", len, ret);
+	}
+	return ret;
+}
+
+static void qaic_sahara_send_cmd_locked(struct qaic_sahara *s, const u32 *words,
+					unsigned int nr)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&s->lock);
+	if (qaic_sahara_wait_tx_locked(s))
+		return;
+	for (i = 0; i < nr; i++)
+		qaic_sahara_put(s->cmd, i, words[i]);
+	qaic_sahara_queue_locked(s, s->cmd, words[1], MHI_EOT);
+}
+
+static void qaic_sahara_hello_locked(struct qaic_sahara *s, const void *pkt, size_t len)
+{
+	u32 version, compat, mode;
+
+	lockdep_assert_held(&s->lock);
+	if (len != SAHARA_HELLO_LEN) {
+		qaic_sahara_fail_locked(s, "HELLO of %zu bytes", len);
+		return;
+	}
+	version = qaic_sahara_get(pkt, 2);
+	compat = qaic_sahara_get(pkt, 3);
+	mode = qaic_sahara_get(pkt, 5);
+	if (version < SAHARA_VERSION || compat > SAHARA_VERSION) {
+		qaic_sahara_fail_locked(s, "protocol version %u (compatible %u), need %u",
+					version, compat, SAHARA_VERSION);
+		return;
+	}
+	if (mode != SAHARA_MODE_IMAGE_PENDING && mode != SAHARA_MODE_IMAGE_COMPLETE) {
+		qaic_sahara_fail_locked(s, "HELLO in mode %u", mode);
+		return;
+	}
+	/* A new session: whatever was open is over. */
+	qaic_sahara_close_image_locked(s);
+	qaic_sahara_send_cmd_locked(s, (const u32[]){ SAHARA_HELLO_RESP, SAHARA_HELLO_LEN,
+				    SAHARA_VERSION, SAHARA_VERSION_COMPAT, 0, mode,
+				    0, 0, 0, 0, 0, 0 }, 12);
+}
+
+/* Open image @id for reading; 0 or -errno, the boot failed. */
+static int qaic_sahara_open_image_locked(struct qaic_sahara *s, u64 id)
+{
+	int ret;
+
+	lockdep_assert_held(&s->lock);
+	if (id >= ARRAY_SIZE(qaic_sahara_images) || !qaic_sahara_images[id]) {
+		qaic_sahara_fail_locked(s, "the card asked for image %llu, not in the image table",
+					id);
+		return -EINVAL;
+	}
+	if (s->active == id)
+		return 0;
+	if (s->active != QAIC_SAHARA_NO_IMAGE) {
+		qaic_sahara_fail_locked(s, "the card asked for image %llu while image %u is open",
+					id, s->active);
+		return -EINVAL;
+	}
+	ret = firmware_request_nowarn(&s->fw, qaic_sahara_images[id], &s->mhi_dev->dev);
+	if (ret) {
+		qaic_sahara_fail_locked(s, "image %llu (%s) not found: %d", id,
+					qaic_sahara_images[id], ret);
+		return ret;
+	}
+	s->active = id;
+	return 0;
+}
+
+static void qaic_sahara_read_locked(struct qaic_sahara *s, u64 id, u64 offset, u64 len)
+{
+	size_t size, done, n;
+	unsigned int i;
+
+	lockdep_assert_held(&s->lock);
+	if (s->finished) {
+		qaic_sahara_fail_locked(s, "the card asked for image %llu after the last image",
+					id);
+		return;
+	}
+	if (qaic_sahara_open_image_locked(s, id))
+		return;
+	size = s->fw->size;
+	if (!len || len > QAIC_SAHARA_MAX_READ) {
+		qaic_sahara_fail_locked(s, "read of %llu bytes of image %llu (1 to %u allowed)",
+					len, id, QAIC_SAHARA_MAX_READ);
+		return;
+	}
+	if (offset > size || len > size - offset) {
+		qaic_sahara_fail_locked(s,
+					"read of %llu bytes at %llu outside image %llu (%zu bytes)",
+					len, offset, id, size);
+		return;
+	}
+	if (qaic_sahara_wait_tx_locked(s))
+		return;
+	for (i = 0, done = 0; done < len; i++, done += n) {
+		n = min_t(size_t, len - done, QAIC_SAHARA_TX_CHUNK);
+		memcpy(s->tx[i], s->fw->data + offset + done, n);
+		if (qaic_sahara_queue_locked(s, s->tx[i], n,
+					     done + n == len ? MHI_EOT : MHI_CHAIN))
+			return;
+	}
+	s->bytes += len;
+}
+
+static void qaic_sahara_end_of_image_locked(struct qaic_sahara *s, const void *pkt,
+					    size_t len)
+{
+	u32 id, status;
+
+	lockdep_assert_held(&s->lock);
+	if (len != SAHARA_END_OF_IMAGE_LEN) {
+		qaic_sahara_fail_locked(s, "END_OF_IMAGE of %zu bytes", len);
+		return;
+	}
+	id = qaic_sahara_get(pkt, 2);
+	status = qaic_sahara_get(pkt, 3);
+	if (id != s->active) {
+		qaic_sahara_fail_locked(s, "end of image %u, which is not open", id);
+		return;
+	}
+	if (status) {
+		qaic_sahara_fail_locked(s, "the card refused image %u (%s): status %#x",
+					id, qaic_sahara_images[id], status);
+		return;
+	}
+	qaic_sahara_close_image_locked(s);
+	s->images++;
+	qaic_sahara_send_cmd_locked(s, (const u32[]){ SAHARA_DONE, SAHARA_DONE_LEN }, 2);
+}
+
+static void qaic_sahara_done_resp_locked(struct qaic_sahara *s, const void *pkt, size_t len)
+{
+	lockdep_assert_held(&s->lock);
+	if (len != SAHARA_DONE_RESP_LEN) {
+		qaic_sahara_fail_locked(s, "DONE_RESP of %zu bytes", len);
+		return;
+	}
+	if (qaic_sahara_get(pkt, 2) != SAHARA_TX_COMPLETE)
+		return;		/* the next image's HELLO follows */
+	s->finished = true;
+	drm_info(&s->qdev->drm, "Sahara: %u images (%zu bytes) loaded\n", s->images,
+		 s->bytes);
+}
+
+static void qaic_sahara_handle_locked(struct qaic_sahara *s, const void *pkt, int len)
+{
+	u32 cmd;
+
+	lockdep_assert_held(&s->lock);
+	if (len < 8 || qaic_sahara_get(pkt, 1) != len) {
+		qaic_sahara_fail_locked(s, "malformed packet of %d bytes", len);
+		return;
+	}
+	cmd = qaic_sahara_get(pkt, 0);
+	drm_dbg(&s->qdev->drm, "Sahara: command %#x, %d bytes\n", cmd, len);
+	if (s->finished && cmd != SAHARA_READ_DATA && cmd != SAHARA_READ_DATA64) {
+		qaic_sahara_fail_locked(s, "command %#x after the last image", cmd);
+		return;
+	}
+
+	switch (cmd) {
+	case SAHARA_HELLO:
+		qaic_sahara_hello_locked(s, pkt, len);
+		break;
+	case SAHARA_READ_DATA:
+		if (len != SAHARA_READ_DATA_LEN) {
+			qaic_sahara_fail_locked(s, "READ_DATA of %d bytes", len);
+			break;
+		}
+		qaic_sahara_read_locked(s, qaic_sahara_get(pkt, 2), qaic_sahara_get(pkt, 3),
+					qaic_sahara_get(pkt, 4));
+		break;
+	case SAHARA_READ_DATA64:
+		if (len != SAHARA_READ_DATA64_LEN) {
+			qaic_sahara_fail_locked(s, "READ_DATA64 of %d bytes", len);
+			break;
+		}
+		qaic_sahara_read_locked(s, qaic_sahara_get64(pkt, 8), qaic_sahara_get64(pkt, 16),
+					qaic_sahara_get64(pkt, 24));
+		break;
+	case SAHARA_END_OF_IMAGE:
+		qaic_sahara_end_of_image_locked(s, pkt, len);
+		break;
+	case SAHARA_DONE_RESP:
+		qaic_sahara_done_resp_locked(s, pkt, len);
+		break;
+	default:
+		qaic_sahara_fail_locked(s, "unexpected command %#x", cmd);
+		break;
+	}
+}
+
+static void qaic_sahara_rx_work(struct work_struct *work)
+{
+	struct qaic_sahara *s = container_of(work, struct qaic_sahara, rx_work);
+	int ret;
+
+	guard(mutex)(&s->lock);
+	if (s->failed || s->stopping)
+		return;
+	if (s->rx_len < 0)
+		qaic_sahara_fail_locked(s, "packet over %u bytes", QAIC_SAHARA_RX_LEN);
+	else
+		qaic_sahara_handle_locked(s, s->rx, s->rx_len);
+	if (s->failed)
+		return;
+
+	/*
+	 * The channel goes away when the card leaves SBL: after the last
+	 * image, or when the MHI core saw it go elsewhere. Either way
+	 * qaic_mhi.c watches for mission mode from here on; a request the
+	 * card still makes after the last image is refused if it arrives.
+	 */
+	ret = mhi_queue_buf(s->mhi_dev, DMA_FROM_DEVICE, s->rx, QAIC_SAHARA_RX_LEN, MHI_EOT);
+	if (ret || s->finished) {
+		if (ret)
+			drm_dbg(&s->qdev->drm, "Sahara: channel gone: %d\n", ret);
+		cancel_delayed_work(&s->timeout_work);
+		return;
+	}
+	mod_delayed_work(system_wq, &s->timeout_work, qaic_sahara_timeout());
+}
+
+static void qaic_sahara_timeout_work(struct work_struct *work)
+{
+	struct qaic_sahara *s = container_of(to_delayed_work(work), struct qaic_sahara,
+					     timeout_work);
+
+	guard(mutex)(&s->lock);
+	if (s->failed || s->stopping || s->finished)
+		return;
+	qaic_sahara_fail_locked(s, "the card was silent for %u ms", sahara_timeout_ms);
+}
+
+static void qaic_sahara_ul_xfer_cb(struct mhi_device *mhi_dev, struct mhi_result *result)
+{
+	struct qaic_sahara *s = dev_get_drvdata(&mhi_dev->dev);
+
+	if (atomic_dec_and_test(&s->tx_pending))
+		wake_up(&s->tx_wq);
+}
+
+static void qaic_sahara_dl_xfer_cb(struct mhi_device *mhi_dev, struct mhi_result *result)
+{
+	struct qaic_sahara *s = dev_get_drvdata(&mhi_dev->dev);
+
+	/* -ENOTCONN: the channel is going away; the buffer is ours again. */
+	if (result->transaction_status == -ENOTCONN)
+		return;
+	s->rx_len = result->transaction_status ? result->transaction_status :
+						 (int)result->bytes_xferd;
+	queue_work(system_wq, &s->rx_work);
+}
+
+static int qaic_sahara_probe(struct mhi_device *mhi_dev, const struct mhi_device_id *id)
+{
+	struct qaic_device *qdev = qaic_mhi_to_qdev(mhi_dev->mhi_cntrl);
+	struct device *dev = &mhi_dev->dev;
+	struct qaic_sahara *s;
+	unsigned int i;
+	int ret;
+
+	if (!qdev)
+		return -ENODEV;
+
+	s = devm_kzalloc(dev, sizeof(*s), GFP_KERNEL);
+	if (!s)
+		return -ENOMEM;
+	s->rx = devm_kzalloc(dev, QAIC_SAHARA_RX_LEN, GFP_KERNEL);
+	s->cmd = devm_kzalloc(dev, SAHARA_HELLO_LEN, GFP_KERNEL);
+	if (!s->rx || !s->cmd)
+		return -ENOMEM;
+	for (i = 0; i < QAIC_SAHARA_NR_TX; i++) {
+		s->tx[i] = devm_kmalloc(dev, QAIC_SAHARA_TX_CHUNK, GFP_KERNEL);
+		if (!s->tx[i])
+			return -ENOMEM;
+	}
+	ret = devm_mutex_init(dev, &s->lock);
+	if (ret)
+		return ret;
+
+	s->mhi_dev = mhi_dev;
+	s->qdev = qdev;
+	s->active = QAIC_SAHARA_NO_IMAGE;
+	atomic_set(&s->tx_pending, 0);
+	init_waitqueue_head(&s->tx_wq);
+	INIT_WORK(&s->rx_work, qaic_sahara_rx_work);
+	INIT_DELAYED_WORK(&s->timeout_work, qaic_sahara_timeout_work);
+	dev_set_drvdata(dev, s);
+
+	ret = mhi_prepare_for_transfer(mhi_dev);
+	if (ret) {
+		qaic_mhi_boot_fail(qdev, "Sahara: channel not started: %d", ret);
+		return ret;
+	}
+	ret = mhi_queue_buf(mhi_dev, DMA_FROM_DEVICE, s->rx, QAIC_SAHARA_RX_LEN, MHI_EOT);
+	if (ret) {
+		mhi_unprepare_from_transfer(mhi_dev);
+		qaic_mhi_boot_fail(qdev, "Sahara: receive buffer not queued: %d", ret);
+		return ret;
+	}
+	/* The card speaks first. */
+	schedule_delayed_work(&s->timeout_work, qaic_sahara_timeout());
+	return 0;
+}
+
+static void qaic_sahara_remove(struct mhi_device *mhi_dev)
+{
+	struct qaic_sahara *s = dev_get_drvdata(&mhi_dev->dev);
+
+	mutex_lock(&s->lock);
+	s->stopping = true;
+	mutex_unlock(&s->lock);
+
+	/* Gives every queued buffer back; no callback runs after this. */
+	mhi_unprepare_from_transfer(mhi_dev);
+	cancel_work_sync(&s->rx_work);
+	cancel_delayed_work_sync(&s->timeout_work);
+
+	mutex_lock(&s->lock);
+	qaic_sahara_close_image_locked(s);
+	mutex_unlock(&s->lock);
+}
+
+static const struct mhi_device_id qaic_sahara_ids[] = {
+	{ .chan = "QAIC_SAHARA" },
+	{}
+};
+
+static struct mhi_driver qaic_sahara_driver = {
+	.id_table = qaic_sahara_ids,
+	.probe = qaic_sahara_probe,
+	.remove = qaic_sahara_remove,
+	.ul_xfer_cb = qaic_sahara_ul_xfer_cb,
+	.dl_xfer_cb = qaic_sahara_dl_xfer_cb,
+	.driver = {
+		.name = "qaic_sahara",
+	},
+};
+
+/**
+ * qaic_sahara_register() - Register the QAIC_SAHARA driver with the MHI bus.
+ *
+ * Return: 0 or a negative errno.
+ */
+int qaic_sahara_register(void)
+{
+	return mhi_driver_register(&qaic_sahara_driver);
+}
+
+/**
+ * qaic_sahara_unregister() - Unregister the QAIC_SAHARA driver.
+ */
+void qaic_sahara_unregister(void)
+{
+	mhi_driver_unregister(&qaic_sahara_driver);
+}
