@@ -1,0 +1,376 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Copyright (c) 2026 The qaic authors.
+ */
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/klog.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "igt_qaic.h"
+
+/**
+ * TEST: qaic boot
+ * Category: Core
+ * Description: Boot of a card from power-on: SBL over BHI, the other images
+ *		over Sahara, and every way the card can get it wrong.
+ * Feature: qaic
+ *
+ * SUBTEST: good-boot
+ * Description: Check that a card booted from PBL reaches mission mode and answers.
+ * Run type: BAT
+ *
+ * SUBTEST: bhi-corrupt
+ * Description: Check that a card refusing SBL over BHI leaves a node that refuses open().
+ * Run type: FULL
+ *
+ * SUBTEST: unknown-image
+ * Description: Check that a request for an image outside the table fails the boot.
+ * Run type: FULL
+ *
+ * SUBTEST: out-of-range
+ * Description: Check that a read past the end of an image fails the boot.
+ * Run type: FULL
+ *
+ * SUBTEST: zero-length
+ * Description: Check that a read of no bytes fails the boot.
+ * Run type: FULL
+ *
+ * SUBTEST: never-finish
+ * Description: Check that a card that falls silent fails the boot after a timeout.
+ * Run type: FULL
+ *
+ * SUBTEST: corrupt
+ * Description: Check that a card refusing an image fails the boot.
+ * Run type: FULL
+ *
+ * SUBTEST: after-done
+ * Description: Check that a request after the last image fails the boot.
+ * Run type: FULL
+ *
+ * SUBTEST: oversize
+ * Description: Check that a read over the size limit fails the boot, after a rebind.
+ * Run type: FULL
+ *
+ * SUBTEST: missing-image
+ * Description: Check that an image missing from the firmware fails the boot.
+ * Run type: FULL
+ *
+ * SUBTEST: rebind-good
+ * Description: Check that a card whose boot failed boots again when the driver is bound again.
+ * Run type: FULL
+ */
+
+IGT_TEST_DESCRIPTION("Boot of a card from power-on: SBL over BHI, the other "
+		     "images over Sahara, and every way the card can get it wrong.");
+
+/*
+ * The bench igt/run gives this test: eight cards, card N at PCI slot N,
+ * all powering on in PBL. Card 0 is good; the others commit one fault
+ * each on their first boot (qaic-emu --bhi-fault, --sahara-fault), card 6
+ * boots well the second and third time, card 7 reads too much the second
+ * time. Run elsewhere, a card that booted well or does not exist skips.
+ */
+#define BDF_FMT		"0000:00:%02x.0"
+#define BOOT_WAIT_S	20
+#define LOG_SIZE	(4 << 20)
+
+static char *klog;
+
+/* The kernel log, NUL-terminated, in a buffer kept for the test. */
+static const char *kernel_log(void)
+{
+	int n;
+
+	if (!klog)
+		klog = malloc(LOG_SIZE + 1);
+	igt_assert(klog);
+	n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, klog, LOG_SIZE);
+	igt_assert_f(n >= 0, "klogctl: %s\n", strerror(errno));
+	klog[n] = '\0';
+	return klog;
+}
+
+/* Lines of the kernel log of @bdf containing @what; the last one in @last. */
+static int count_lines(unsigned int slot, const char *what, char *last, size_t len)
+{
+	const char *log = kernel_log(), *p = log;
+	char dev[32];
+	int n = 0;
+
+	snprintf(dev, sizeof(dev), "qaic " BDF_FMT ": ", slot);
+	while ((p = strstr(p, what))) {
+		const char *bol = p, *eol = strchr(p, '\n');
+
+		while (bol > log && bol[-1] != '\n')
+			bol--;
+		if (strstr(bol, dev) && strstr(bol, dev) < p) {
+			n++;
+			if (last) {
+				size_t l = eol ? (size_t)(eol - bol) : strlen(bol);
+
+				snprintf(last, len, "%.*s", (int)l, bol);
+			}
+		}
+		p = eol ? eol : p + strlen(p);
+	}
+	return n;
+}
+
+static bool card_present(unsigned int slot)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/" BDF_FMT, slot);
+	return !access(path, F_OK);
+}
+
+/* The accel node of the card in @slot, or -1. */
+static int card_minor(unsigned int slot)
+{
+	char path[96];
+	struct dirent *de;
+	int minor = -1;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/" BDF_FMT "/accel", slot);
+	d = opendir(path);
+	if (!d)
+		return -1;
+	while ((de = readdir(d)))
+		if (sscanf(de->d_name, "accel%d", &minor) == 1)
+			break;
+	closedir(d);
+	return minor;
+}
+
+static int open_card(unsigned int slot)
+{
+	char path[32];
+	int minor = card_minor(slot);
+
+	igt_assert_f(minor >= 0, "card " BDF_FMT " has no accel node\n", slot);
+	snprintf(path, sizeof(path), "/dev/accel/accel%d", minor);
+	return open(path, O_RDWR | O_CLOEXEC);
+}
+
+/*
+ * Wait until the card's boot ended, @failed_before boot failures of it
+ * having been logged before. Returns true for a failed boot; the line in
+ * @line.
+ */
+static bool wait_boot(unsigned int slot, int failed_before, int up_before,
+		      char *line, size_t len)
+{
+	for (int i = 0; i < BOOT_WAIT_S * 10; i++) {
+		if (count_lines(slot, "boot failed: ", line, len) > failed_before)
+			return true;
+		if (count_lines(slot, "card in mission mode", line, len) > up_before)
+			return false;
+		usleep(100 * 1000);
+	}
+	igt_assert_f(false, "card " BDF_FMT " did not finish booting in %d s\n", slot,
+		     BOOT_WAIT_S);
+	return false;
+}
+
+static void assert_clean_log(void)
+{
+	const char *log = kernel_log();
+
+	igt_assert_f(!strstr(log, "WARNING:") && !strstr(log, "BUG:") &&
+		     !strstr(log, "Call Trace:"), "the kernel log shows a report\n");
+}
+
+/* The card's boot failed with @why in its one log line; open() is refused. */
+static void check_failed(unsigned int slot, const char *why, int failed_before,
+			 int up_before)
+{
+	char line[512] = "";
+	int fd;
+
+	igt_require_f(card_present(slot), "no card in slot %u\n", slot);
+	igt_require_f(wait_boot(slot, failed_before, up_before, line, sizeof(line)),
+		      "card " BDF_FMT " booted: it has no fault to commit\n", slot);
+	igt_info("%s\n", line);
+	igt_assert_f(strstr(line, why), "expected \"%s\" in the log line\n", why);
+	/* One line per failed boot, and it stays one. */
+	usleep(300 * 1000);
+	igt_assert_eq(count_lines(slot, "boot failed: ", NULL, 0), failed_before + 1);
+
+	fd = open_card(slot);
+	igt_assert_f(fd < 0 && errno == ENODEV, "open() gave %d (%s), not ENODEV\n",
+		     fd, fd < 0 ? strerror(errno) : "a file");
+	assert_clean_log();
+}
+
+static void write_file(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY);
+
+	igt_assert_f(fd >= 0, "open %s: %s\n", path, strerror(errno));
+	igt_assert_f(write(fd, val, strlen(val)) == (ssize_t)strlen(val),
+		     "write %s to %s: %s\n", val, path, strerror(errno));
+	close(fd);
+}
+
+/* Unbind the card from qaic and bind it again: a new power-up. */
+static void rebind(unsigned int slot)
+{
+	char bdf[16];
+
+	snprintf(bdf, sizeof(bdf), BDF_FMT, slot);
+	write_file("/sys/bus/pci/drivers/qaic/unbind", bdf);
+	write_file("/sys/bus/pci/drivers/qaic/bind", bdf);
+}
+
+static void check_usable(unsigned int slot)
+{
+	struct qaic_manage_trans_status_from_dev status;
+	int fd = open_card(slot);
+
+	igt_assert_f(fd >= 0, "open(): %s\n", strerror(errno));
+	igt_qaic_status(fd, &status);
+	close(fd);
+}
+
+static void test_good_boot(void)
+{
+	char line[512] = "";
+
+	igt_require_f(card_present(0), "no card in slot 0\n");
+	igt_assert_f(!wait_boot(0, 0, 0, line, sizeof(line)), "%s\n", line);
+	igt_info("%s\n", line);
+	igt_assert_f(count_lines(0, "Sahara: 8 images", NULL, 0) >= 1 ||
+		     count_lines(0, "boot failed", NULL, 0) == 0,
+		     "no Sahara transfer logged\n");
+	check_usable(0);
+	assert_clean_log();
+}
+
+/* Boot card @slot once more, with the firmware at @fw_path ("" = default). */
+static void reboot_card(unsigned int slot, const char *fw_path, int *failed, int *up)
+{
+	*failed = count_lines(slot, "boot failed: ", NULL, 0);
+	*up = count_lines(slot, "card in mission mode", NULL, 0);
+	if (fw_path)
+		write_file("/sys/module/firmware_class/parameters/path", fw_path);
+	rebind(slot);
+}
+
+/* A copy of the bench's firmware without fw6.bin, in a new directory. */
+static char *firmware_without_fw6(void)
+{
+	const char *src = getenv("QAIC_FIRMWARE");
+	static const char * const files[] = {
+		"sbl.bin", "fw1.bin", "fw2.bin", "fw4.bin", "fw5.bin",
+		"fw8.bin", "fw9.bin", "fw10.bin",
+	};
+	char tmpl[] = "/tmp/qaic-boot-fw.XXXXXX", cmd[4096];
+	char *dir;
+
+	igt_require_f(src && *src, "QAIC_FIRMWARE is not set: not in the bench\n");
+	dir = mkdtemp(tmpl);
+	igt_assert(dir);
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/qcom/aic100", dir);
+	igt_assert_eq(system(cmd), 0);
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(cmd, sizeof(cmd), "cp %s/qcom/aic100/%s %s/qcom/aic100/", src,
+			 files[i], dir);
+		igt_assert_eq(system(cmd), 0);
+	}
+	return strdup(dir);
+}
+
+static void remove_dir(const char *dir)
+{
+	char cmd[4096];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	igt_assert_eq(system(cmd), 0);
+}
+
+igt_main
+{
+	igt_describe("A card booted from PBL reaches mission mode and answers.");
+	igt_subtest("good-boot")
+		test_good_boot();
+
+	igt_describe("A card refusing SBL over BHI leaves a node that refuses open().");
+	igt_subtest("bhi-corrupt")
+		check_failed(1, "over BHI", 0, 0);
+
+	igt_describe("A request for an image outside the table fails the boot.");
+	igt_subtest("unknown-image")
+		check_failed(2, "not in the image table", 0, 0);
+
+	igt_describe("A read past the end of an image fails the boot.");
+	igt_subtest("out-of-range")
+		check_failed(3, "outside image", 0, 0);
+
+	igt_describe("A read of no bytes fails the boot.");
+	igt_subtest("zero-length")
+		check_failed(4, "read of 0 bytes", 0, 0);
+
+	igt_describe("A card that falls silent fails the boot after a timeout.");
+	igt_subtest("never-finish")
+		check_failed(5, "silent", 0, 0);
+
+	igt_describe("A card refusing an image fails the boot.");
+	igt_subtest("corrupt")
+		check_failed(6, "refused image", 0, 0);
+
+	igt_describe("A request after the last image fails the boot.");
+	igt_subtest("after-done")
+		check_failed(7, "after the last image", 0, 0);
+
+	igt_describe("A read over the size limit fails the boot, after a rebind.");
+	igt_subtest("oversize") {
+		int failed, up;
+
+		igt_require_f(card_present(7), "no card in slot 7\n");
+		/* The first boot (after-done) must be over. */
+		wait_boot(7, 0, 0, NULL, 0);
+		reboot_card(7, NULL, &failed, &up);
+		check_failed(7, "bytes of image 1 (1 to", failed, up);
+	}
+
+	igt_describe("An image missing from the firmware fails the boot.");
+	igt_subtest("missing-image") {
+		const char *fw = getenv("QAIC_FIRMWARE");
+		char *dir;
+		int failed, up;
+
+		igt_require_f(card_present(6), "no card in slot 6\n");
+		wait_boot(6, 0, 0, NULL, 0);
+		dir = firmware_without_fw6();
+		reboot_card(6, dir, &failed, &up);
+		check_failed(6, "image 6 (qcom/aic100/fw6.bin) not found", failed, up);
+		write_file("/sys/module/firmware_class/parameters/path", fw);
+		remove_dir(dir);
+		free(dir);
+	}
+
+	igt_describe("A card whose boot failed boots again when the driver is bound again.");
+	igt_subtest("rebind-good") {
+		char line[512] = "";
+		int failed, up;
+
+		igt_require_f(card_present(6), "no card in slot 6\n");
+		wait_boot(6, 0, 0, NULL, 0);
+		reboot_card(6, NULL, &failed, &up);
+		igt_assert_f(!wait_boot(6, failed, up, line, sizeof(line)), "%s\n", line);
+		check_usable(6);
+		assert_clean_log();
+	}
+
+	igt_fixture
+		free(klog);
+}
