@@ -16,7 +16,9 @@
  * How the card asks for an image (ours): its 32-byte header first, then
  * the payload from the end backwards, in pieces whose sizes cycle through
  * a fixed list (1 byte up to the largest read), alternating the 32- and
- * 64-bit forms of READ_DATA.
+ * 64-bit forms of READ_DATA if the host answered HELLO with version 3 or
+ * later (Linux 6.12's host answers 2 and knows no READ_DATA64: it gets
+ * READ_DATA only).
  *
  * Copyright (c) 2026 The qaic authors.
  */
@@ -81,6 +83,7 @@ struct emu_sahara {
 	uint64_t size;			/* its size; 0 until its header is in */
 	uint64_t end;			/* bytes from here on are in */
 	unsigned int piece;		/* reads of this image so far */
+	uint32_t host_version;		/* from HELLO_RESP */
 	uint64_t want_off, want_len;	/* the read outstanding */
 	bool fault_read;		/* it is a fault: its bytes are dropped */
 
@@ -202,7 +205,7 @@ static bool fault_read(struct emu_sahara *s, uint32_t id)
 	else if (fault_now(s, SAHARA_FAULT_ZERO_LENGTH))
 		send_read(s, id, 0, 0, false);
 	else if (fault_now(s, SAHARA_FAULT_OVERSIZE))
-		send_read(s, id, 0, SAHARA_MAX_READ + 1ull, true);
+		send_read(s, id, 0, SAHARA_MAX_READ + 1ull, s->host_version >= 3);
 	else if (s->size && fault_now(s, SAHARA_FAULT_OUT_OF_RANGE))
 		send_read(s, id, s->size - 16, 32, false);
 	else
@@ -228,7 +231,8 @@ static void next_read(struct emu_sahara *s)
 		piece = piece_sizes[s->piece % (sizeof(piece_sizes) / sizeof(piece_sizes[0]))];
 		if (piece > s->end - FW_IMAGE_HDR_LEN)
 			piece = s->end - FW_IMAGE_HDR_LEN;
-		send_read(s, id, s->end - piece, piece, s->piece & 1);
+		send_read(s, id, s->end - piece, piece,
+			  s->host_version >= 3 && (s->piece & 1));
 		s->piece++;
 		return;
 	}
@@ -337,6 +341,7 @@ void emu_sahara_rx(struct emu_sahara *s, const uint8_t *msg, size_t len)
 	if (s->st == ST_HELLO && cmd == SAHARA_HELLO_RESP &&
 	    plen == SAHARA_HELLO_LEN && len == SAHARA_HELLO_LEN &&
 	    !get_le32(msg + 16)) {
+		s->host_version = get_le32(msg + 8);
 		if (fault_now(s, SAHARA_FAULT_NEVER_FINISH)) {
 			s->st = ST_STOPPED;
 			return;

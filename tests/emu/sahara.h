@@ -7,7 +7,8 @@
  * mission mode.
  *
  * One image is one session: HELLO (card) -> HELLO_RESP (host) -> READ_DATA
- * or READ_DATA64 (card) answered by exactly the bytes asked for (host),
+ * or READ_DATA64 (card; the latter only to a host of version 3 or later)
+ * answered by exactly the bytes asked for (host),
  * as often as the card wants -> END_OF_IMAGE (card, with the check's
  * status) -> DONE (host) -> DONE_RESP (card: more images pending, or
  * complete). After the last DONE_RESP the card boots into AMSS.

@@ -79,8 +79,12 @@ MODULE_PARM_DESC(sahara_timeout_ms,
 #define SAHARA_DONE_LEN			0x08
 #define SAHARA_DONE_RESP_LEN		0x0c
 
+/*
+ * The card must speak version 2 at least; the host answers 3, which tells
+ * the card it may use READ_DATA64 (Linux 6.12's host answers 2).
+ */
 #define SAHARA_VERSION			2
-#define SAHARA_VERSION_COMPAT		1
+#define SAHARA_VERSION_HOST		3
 #define SAHARA_MODE_IMAGE_PENDING	0
 #define SAHARA_MODE_IMAGE_COMPLETE	1
 #define SAHARA_TX_COMPLETE		1
@@ -253,7 +257,7 @@ static void qaic_sahara_hello_locked(struct qaic_sahara *s, const void *pkt, siz
 	version = qaic_sahara_get(pkt, 2);
 	compat = qaic_sahara_get(pkt, 3);
 	mode = qaic_sahara_get(pkt, 5);
-	if (version < SAHARA_VERSION || compat > SAHARA_VERSION) {
+	if (version < SAHARA_VERSION || compat > SAHARA_VERSION_HOST) {
 		qaic_sahara_fail_locked(s, "protocol version %u (compatible %u), need %u",
 					version, compat, SAHARA_VERSION);
 		return;
@@ -265,7 +269,7 @@ static void qaic_sahara_hello_locked(struct qaic_sahara *s, const void *pkt, siz
 	/* A new session: whatever was open is over. */
 	qaic_sahara_close_image_locked(s);
 	qaic_sahara_send_cmd_locked(s, (const u32[]){ SAHARA_HELLO_RESP, SAHARA_HELLO_LEN,
-				    SAHARA_VERSION, SAHARA_VERSION_COMPAT, 0, mode,
+				    SAHARA_VERSION_HOST, SAHARA_VERSION, 0, mode,
 				    0, 0, 0, 0, 0, 0 }, 12);
 }
 

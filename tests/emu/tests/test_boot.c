@@ -48,6 +48,7 @@ static struct guest_mem gm;
 static struct emu_mhi *mhi;
 static uint8_t *g;
 static unsigned int irqs;
+static uint32_t host_version = 3;	/* what the test host says in HELLO_RESP */
 static uint64_t cmd_wp, ev_rp, ul_wp, dl_wp;
 
 /* The firmware the test host serves: index = image id, 0 = SBL. */
@@ -329,7 +330,7 @@ static void host_sahara(struct seen *s, unsigned int reset_after)
 			CHECK_EQ(get_le32(pkt + 8), 2);
 			put_le32(rsp, SAHARA_HELLO_RESP);
 			put_le32(rsp + 4, SAHARA_HELLO_LEN);
-			put_le32(rsp + 8, 2);
+			put_le32(rsp + 8, host_version);
 			put_le32(rsp + 12, 1);
 			put_le32(rsp + 20, get_le32(pkt + 20));
 			last_off = ~0ull;
@@ -586,6 +587,22 @@ static void test_fault_per_boot(void)
 	CHECK_EQ(s.amss_ee, 1);
 }
 
+/* A host of version 2 (Linux 6.12's) only ever gets 32-bit reads. */
+static void test_version2_host(void)
+{
+	struct seen s;
+
+	host_version = 2;
+	setup(EMU_MHI_BOOT_PBL);
+	boot_to_sbl();
+	host_sahara(&s, 0);
+	CHECK(s.complete);
+	CHECK_EQ(s.amss_ee, 1);
+	CHECK_EQ(s.reads64, 0);
+	CHECK(s.reads32 > 0);
+	host_version = 3;
+}
+
 /* A host RESET: the card answers and asks for the image again. */
 static void test_host_reset(void)
 {
@@ -638,6 +655,7 @@ int main(void)
 	RUN(test_faults);
 	RUN(test_fault_per_boot);
 	RUN(test_host_reset);
+	RUN(test_version2_host);
 	RUN(test_bogus_host);
 	emu_mhi_destroy(mhi);
 	emu_device_fini(&dev);
