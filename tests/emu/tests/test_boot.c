@@ -49,6 +49,7 @@ static struct emu_mhi *mhi;
 static uint8_t *g;
 static unsigned int irqs;
 static uint32_t host_version = 3;	/* what the test host says in HELLO_RESP */
+static bool late_dl;			/* requeue the DL buffer after answering */
 static uint64_t cmd_wp, ev_rp, ul_wp, dl_wp;
 
 /* The firmware the test host serves: index = image id, 0 = SBL. */
@@ -268,6 +269,7 @@ struct seen {
 	unsigned int hellos, reads32, reads64, eoi_ok, eoi_bad, done_resp;
 	unsigned int resets_resp, bad_reads, amss_ee, other;
 	bool complete, backwards;
+	bool amss_early;		/* AMSS before the last DONE_RESP */
 	uint64_t bad_image, bad_off, bad_len;
 	uint64_t bytes;
 };
@@ -310,8 +312,10 @@ static void host_sahara(struct seen *s, unsigned int reset_after)
 		uint32_t cmd, len;
 
 		if (ev_type(&e) == 0x40) {
-			if (e.dw0 >> 24 == EMU_EE_AMSS)
+			if (e.dw0 >> 24 == EMU_EE_AMSS) {
 				s->amss_ee++;
+				s->amss_early |= !s->complete;
+			}
 			continue;
 		}
 		if (ev_type(&e) != 0x22 || e.dw1 >> 24 != CH_DL)
@@ -320,7 +324,8 @@ static void host_sahara(struct seen *s, unsigned int reset_after)
 		memcpy(pkt, gp(DL_BUF), len < sizeof(pkt) ? len : sizeof(pkt));
 		cmd = get_le32(pkt);
 		CHECK_EQ(get_le32(pkt + 4), len);
-		queue_dl();
+		if (!late_dl)
+			queue_dl();
 		switch (cmd) {
 		case SAHARA_HELLO: {
 			uint8_t rsp[SAHARA_HELLO_LEN] = { 0 };
@@ -386,6 +391,8 @@ static void host_sahara(struct seen *s, unsigned int reset_after)
 			s->other++;
 			break;
 		}
+		if (late_dl)
+			queue_dl();
 	}
 	/* Whatever is still queued (an EE event after a stop, say). */
 	while (get_ev(&e))
@@ -603,6 +610,24 @@ static void test_version2_host(void)
 	host_version = 3;
 }
 
+/*
+ * A host that queues its receive buffer only after answering: the card
+ * holds its packets, and enters AMSS only once the last DONE_RESP is out.
+ */
+static void test_late_buffer(void)
+{
+	struct seen s;
+
+	late_dl = true;
+	setup(EMU_MHI_BOOT_PBL);
+	boot_to_sbl();
+	host_sahara(&s, 0);
+	CHECK(s.complete);
+	CHECK_EQ(s.amss_ee, 1);
+	CHECK(!s.amss_early);
+	late_dl = false;
+}
+
 /* A host RESET: the card answers and asks for the image again. */
 static void test_host_reset(void)
 {
@@ -656,6 +681,7 @@ int main(void)
 	RUN(test_fault_per_boot);
 	RUN(test_host_reset);
 	RUN(test_version2_host);
+	RUN(test_late_buffer);
 	RUN(test_bogus_host);
 	emu_mhi_destroy(mhi);
 	emu_device_fini(&dev);
