@@ -255,6 +255,8 @@ static int qaic_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	ret = drmm_mutex_init(&qdev->drm, &qdev->dbc_lock);
 	if (ret)
 		return ret;
+	spin_lock_init(&qdev->mapped_lock);
+	INIT_LIST_HEAD(&qdev->mapped);
 	xa_init_flags(&qdev->file_ids, XA_FLAGS_ALLOC1);
 	ret = drmm_add_action_or_reset(&qdev->drm, qaic_file_ids_fini, &qdev->file_ids);
 	if (ret)
@@ -290,9 +292,16 @@ static int qaic_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 /*
  * Stop userspace from reaching the hardware. Both ->shutdown and ->remove
  * call this, and ->remove may follow ->shutdown (User-Mode Linux does that
- * at power-off), so the second call must be harmless. MHI goes down first:
- * that wakes the ioctls waiting for the card, which drm_dev_unplug() then
- * waits for.
+ * at power-off), so the second call must be harmless.
+ *
+ * drm_dev_unplug() waits for every ioctl inside drm_dev_enter(), some of
+ * which wait for the card: what they wait for ends first. MHI goes down,
+ * which fails the MANAGE calls waiting for answers; the card stops
+ * mastering the bus; then every DBC is released, which signals the fences
+ * of its jobs with an error (WAIT_BO and fence waits return) and frees its
+ * rings, which the card can no longer reach. Once no ioctl runs, the
+ * objects still held are unmapped from the card, which is going: their
+ * pages stay, for their mappings and dma-bufs.
  */
 static void qaic_unplug(struct qaic_device *qdev)
 {
@@ -300,8 +309,10 @@ static void qaic_unplug(struct qaic_device *qdev)
 	if (drm_dev_is_unplugged(&qdev->drm))
 		return;
 
-	drm_dev_unplug(&qdev->drm);
 	pci_clear_master(qdev->pdev);
+	qaic_manage_release_all(qdev);
+	drm_dev_unplug(&qdev->drm);
+	qaic_gem_unmap_all(qdev);
 }
 
 static void qaic_pci_remove(struct pci_dev *pdev)
@@ -366,3 +377,4 @@ module_exit(qaic_exit);
 MODULE_AUTHOR("The qaic authors");
 MODULE_DESCRIPTION(QAIC_DESC " driver");
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(DMA_BUF);

@@ -94,6 +94,9 @@ struct qaic_dbc {
  * @next_file_id: Where the search for a free file id starts; ids are given
  *		  out cyclically so that a closed file's id is not reused at
  *		  once (the card may still be releasing what it held).
+ * @mapped_lock: Protects @mapped.
+ * @mapped: The buffer objects mapped for the card (&qaic_bo.mapped_node),
+ *	    which unplug unmaps.
  */
 struct qaic_device {
 	struct drm_device drm;
@@ -110,6 +113,8 @@ struct qaic_device {
 	atomic_t next_chunk_id;
 	struct xarray file_ids;
 	u32 next_file_id;
+	spinlock_t mapped_lock; /* Protects @mapped */
+	struct list_head mapped;
 };
 
 /**

@@ -26,6 +26,7 @@
  * leave the CPU sync to their owner.
  */
 
+#include <linux/dma-buf.h>
 #include <linux/dma-mapping.h>
 #include <linux/dma-resv.h>
 #include <linux/err.h>
@@ -45,29 +46,46 @@
 
 static_assert(offsetof(struct qaic_bo, base) == 0);
 
-/* Undoes qaic_bo_map() of an object of ours; an import's table is the helpers'. */
-static void qaic_bo_unmap(struct qaic_bo *bo)
+/*
+ * Undoes qaic_bo_map(), with the reservation lock held. An imported
+ * object's table belongs to its attachment, which the helpers unmap when
+ * the object is freed; at @unplug it is unmapped now, as the card goes.
+ */
+static void qaic_bo_unmap_locked(struct qaic_bo *bo, bool unplug)
 {
 	struct drm_gem_object *obj = &bo->base.base;
 
-	if (!bo->sgt || obj->import_attach)
+	dma_resv_assert_held(obj->resv);
+	if (!bo->sgt)
 		return;
-	dma_unmap_sgtable(obj->dev->dev, bo->sgt, DMA_BIDIRECTIONAL, DMA_ATTR_SKIP_CPU_SYNC);
-	sg_free_table(bo->sgt);
-	kfree(bo->sgt);
+	if (obj->import_attach) {
+		if (!unplug)
+			return;
+		dma_buf_unmap_attachment(obj->import_attach, bo->sgt, DMA_BIDIRECTIONAL);
+		bo->base.sgt = NULL;
+	} else {
+		dma_unmap_sgtable(obj->dev->dev, bo->sgt, DMA_BIDIRECTIONAL,
+				  DMA_ATTR_SKIP_CPU_SYNC);
+		sg_free_table(bo->sgt);
+		kfree(bo->sgt);
+		drm_gem_shmem_unpin_locked(&bo->base);
+	}
 	bo->sgt = NULL;
-
-	dma_resv_lock(obj->resv, NULL);
-	drm_gem_shmem_unpin_locked(&bo->base);
-	dma_resv_unlock(obj->resv);
 }
 
 static void qaic_gem_free(struct drm_gem_object *obj)
 {
+	struct qaic_device *qdev = to_qaic_device(obj->dev);
 	struct qaic_bo *bo = to_qaic_bo(obj);
 
+	spin_lock(&qdev->mapped_lock);
+	list_del_init(&bo->mapped_node);
+	spin_unlock(&qdev->mapped_lock);
+
 	qaic_bo_free_slicing(bo->slicing);
-	qaic_bo_unmap(bo);
+	dma_resv_lock(obj->resv, NULL);
+	qaic_bo_unmap_locked(bo, false);
+	dma_resv_unlock(obj->resv);
 	drm_gem_shmem_free(&bo->base);
 }
 
@@ -82,30 +100,34 @@ struct sg_table *qaic_bo_map(struct qaic_bo *bo)
 {
 	struct drm_gem_shmem_object *shmem = &bo->base;
 	struct drm_gem_object *obj = &shmem->base;
+	struct qaic_device *qdev = to_qaic_device(obj->dev);
 	struct sg_table *sgt;
 	int ret;
 
 	dma_resv_assert_held(obj->resv);
 	if (bo->sgt)
 		return bo->sgt;
-	/* drm_gem_shmem_prime_import_sg_table() kept the importer's table */
 	if (obj->import_attach) {
-		bo->sgt = shmem->sgt;
-		return bo->sgt;
+		/* drm_gem_shmem_prime_import_sg_table() kept the import's table */
+		sgt = shmem->sgt;
+	} else {
+		ret = drm_gem_shmem_pin_locked(shmem);
+		if (ret)
+			return ERR_PTR(ret);
+		sgt = drm_gem_shmem_get_sg_table(shmem);
+		if (IS_ERR(sgt)) {
+			ret = PTR_ERR(sgt);
+			goto unpin;
+		}
+		ret = dma_map_sgtable(obj->dev->dev, sgt, DMA_BIDIRECTIONAL,
+				      DMA_ATTR_SKIP_CPU_SYNC);
+		if (ret)
+			goto free;
 	}
-
-	ret = drm_gem_shmem_pin_locked(shmem);
-	if (ret)
-		return ERR_PTR(ret);
-	sgt = drm_gem_shmem_get_sg_table(shmem);
-	if (IS_ERR(sgt)) {
-		ret = PTR_ERR(sgt);
-		goto unpin;
-	}
-	ret = dma_map_sgtable(obj->dev->dev, sgt, DMA_BIDIRECTIONAL, DMA_ATTR_SKIP_CPU_SYNC);
-	if (ret)
-		goto free;
 	bo->sgt = sgt;
+	spin_lock(&qdev->mapped_lock);
+	list_add_tail(&bo->mapped_node, &qdev->mapped);
+	spin_unlock(&qdev->mapped_lock);
 	return sgt;
 
 free:
@@ -114,6 +136,37 @@ free:
 unpin:
 	drm_gem_shmem_unpin_locked(shmem);
 	return ERR_PTR(ret);
+}
+
+/**
+ * qaic_gem_unmap_all() - Unmap every object from the card, which is going.
+ * @qdev: The card, unplugged: no ioctl runs, no DBC is active.
+ *
+ * The objects live on for whoever holds them (handles, mappings,
+ * dma-bufs); only their mapping for the card ends, before the device is
+ * released. An object being freed meanwhile unmaps itself.
+ */
+void qaic_gem_unmap_all(struct qaic_device *qdev)
+{
+	struct drm_gem_object *obj;
+	struct qaic_bo *bo;
+	bool alive;
+
+	spin_lock(&qdev->mapped_lock);
+	while ((bo = list_first_entry_or_null(&qdev->mapped, struct qaic_bo, mapped_node))) {
+		obj = &bo->base.base;
+		list_del_init(&bo->mapped_node);
+		alive = kref_get_unless_zero(&obj->refcount);
+		spin_unlock(&qdev->mapped_lock);
+		if (alive) {
+			dma_resv_lock(obj->resv, NULL);
+			qaic_bo_unmap_locked(bo, true);
+			dma_resv_unlock(obj->resv);
+			drm_gem_object_put(obj);
+		}
+		spin_lock(&qdev->mapped_lock);
+	}
+	spin_unlock(&qdev->mapped_lock);
 }
 
 static const struct drm_gem_object_funcs qaic_gem_funcs = {
@@ -145,6 +198,7 @@ struct drm_gem_object *qaic_gem_create_object(struct drm_device *drm, size_t siz
 
 	bo->base.base.funcs = &qaic_gem_funcs;
 	spin_lock_init(&bo->stats_lock);
+	INIT_LIST_HEAD(&bo->mapped_node);
 
 	return &bo->base.base;
 }

@@ -15,6 +15,7 @@ struct dma_buf;
 struct drm_device;
 struct drm_file;
 struct qaic_dbc_req;
+struct qaic_device;
 struct sg_table;
 struct qaic_desc_slice;
 
@@ -56,7 +57,9 @@ struct qaic_bo_stats {
  *	  helpers free the object through a pointer to it.
  * @sgt: The pages as the card sees them, set by qaic_bo_map() under the
  *	 reservation lock before the first slicing and kept until the object is
- *	 freed: our own mapping of pinned pages, or an imported object's table.
+ *	 freed or the card unplugged: our own mapping of pinned pages, or an
+ *	 imported object's table.
+ * @mapped_node: In &qaic_device.mapped while @sgt is set.
  * @slicing: The slices attached; NULL if none. Protected by the object's
  *	     reservation lock. Detach refuses while a fence of the object is
  *	     unsignalled, so a job may use it without the lock until it ran.
@@ -67,6 +70,7 @@ struct qaic_bo_stats {
 struct qaic_bo {
 	struct drm_gem_shmem_object base;
 	struct sg_table *sgt;
+	struct list_head mapped_node;
 	struct qaic_bo_slicing *slicing;
 	spinlock_t stats_lock; /* Protects @stats and @last_error */
 	struct qaic_bo_stats stats;
@@ -81,6 +85,7 @@ static inline struct qaic_bo *to_qaic_bo(struct drm_gem_object *obj)
 struct drm_gem_object *qaic_gem_create_object(struct drm_device *drm, size_t size);
 
 struct sg_table *qaic_bo_map(struct qaic_bo *bo);
+void qaic_gem_unmap_all(struct qaic_device *qdev);
 void qaic_bo_free_slicing(struct qaic_bo_slicing *slicing);
 
 struct dma_buf *qaic_gem_prime_export(struct drm_gem_object *obj, int flags);

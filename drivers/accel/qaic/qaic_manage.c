@@ -969,6 +969,21 @@ static void qaic_manage_terminate(struct qaic_device *qdev, u32 handle)
 	kfree(rsp);
 }
 
+/* Frees what the card could still reach of @priv's: it no longer can. */
+static void qaic_manage_free_stale_locked(struct qaic_device *qdev, struct qaic_file_priv *priv)
+{
+	struct qaic_manage_stale *stale, *next;
+
+	lockdep_assert_held(&qdev->dbc_lock);
+
+	list_for_each_entry_safe(stale, next, &priv->stale, node) {
+		qaic_manage_free_ring(qdev, stale->cpu, stale->dma, stale->size);
+		qaic_manage_unpin(qdev, &stale->pin);
+		list_del(&stale->node);
+		kfree(stale);
+	}
+}
+
 /**
  * qaic_manage_release_file() - Release what a closing file holds on the card.
  * @qdev: The card.
@@ -980,7 +995,6 @@ static void qaic_manage_terminate(struct qaic_device *qdev, u32 handle)
  */
 void qaic_manage_release_file(struct qaic_device *qdev, struct qaic_file_priv *priv)
 {
-	struct qaic_manage_stale *stale, *next;
 	unsigned int i;
 	int idx;
 
@@ -994,22 +1008,28 @@ void qaic_manage_release_file(struct qaic_device *qdev, struct qaic_file_priv *p
 	for (i = 0; i < QAIC_NUM_DBC; i++)
 		if (qdev->dbc[i].owner == priv->id)
 			qaic_manage_release_dbc_locked(qdev, &qdev->dbc[i]);
-	list_for_each_entry_safe(stale, next, &priv->stale, node) {
-		qaic_manage_free_ring(qdev, stale->cpu, stale->dma, stale->size);
-		qaic_manage_unpin(qdev, &stale->pin);
-		kfree(stale);
-	}
+	qaic_manage_free_stale_locked(qdev, priv);
 }
 
 /**
- * qaic_manage_release_all() - Free every DBC's rings: the card is gone.
- * @qdev: The card, its MHI powered down and its DRM device unplugged.
+ * qaic_manage_release_all() - Forget everything the card held: it was
+ *			       reset, or is gone.
+ * @qdev: The card, which can no longer reach host memory (its MHI was
+ *	  reset or powered down, bus mastering is off).
+ *
+ * Every DBC is released: its jobs fail and its rings are freed. So is
+ * what each open file had parked for the card (rings and pages of
+ * messages whose answer never came).
  */
 void qaic_manage_release_all(struct qaic_device *qdev)
 {
+	struct drm_file *file;
 	unsigned int i;
 
+	guard(mutex)(&qdev->drm.filelist_mutex);
 	guard(mutex)(&qdev->dbc_lock);
 	for (i = 0; i < QAIC_NUM_DBC; i++)
 		qaic_manage_release_dbc_locked(qdev, &qdev->dbc[i]);
+	list_for_each_entry(file, &qdev->drm.filelist, lhead)
+		qaic_manage_free_stale_locked(qdev, file->driver_priv);
 }
