@@ -5,9 +5,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 #include <xf86drm.h>
@@ -1336,6 +1339,32 @@ void igt_qaic_stall_bo(int fd, uint32_t dbc_id, uint8_t sem_index,
 				  IGT_QAIC_SEM_MAX, true);
 	igt_qaic_attach_slice(fd, bo->handle, dbc_id, IGT_QAIC_DIR_TO_DEV,
 			      &entry, 1);
+}
+
+/**
+ * igt_qaic_card_bdf:
+ * @fd: qaic device file descriptor
+ * @bdf: where the PCI address goes, e.g. "0000:00:00.0"
+ * @len: bytes at @bdf
+ *
+ * The PCI function of the card behind @fd, as sysfs and debugfs name it:
+ * the device of its accel node.
+ */
+void igt_qaic_card_bdf(int fd, char *bdf, size_t len)
+{
+	char dev[64], link[PATH_MAX];
+	const char *base;
+	struct stat st;
+	ssize_t n;
+
+	igt_assert_eq(fstat(fd, &st), 0);
+	snprintf(dev, sizeof(dev), "/sys/dev/char/%u:%u/device",
+		 major(st.st_rdev), minor(st.st_rdev));
+	n = readlink(dev, link, sizeof(link) - 1);
+	igt_assert_f(n > 0, "readlink(%s): %s\n", dev, strerror(errno));
+	link[n] = '\0';
+	base = strrchr(link, '/');
+	snprintf(bdf, len, "%s", base ? base + 1 : link);
 }
 
 /**

@@ -223,6 +223,7 @@ void igt_qaic_round_trip(int fd, uint32_t dbc_id, uint64_t dev_addr,
 void igt_qaic_stall_bo(int fd, uint32_t dbc_id, uint8_t sem_index,
 		       struct igt_qaic_bo *bo);
 
+void igt_qaic_card_bdf(int fd, char *bdf, size_t len);
 uint32_t igt_qaic_job_timeout_ms(void);
 int igt_qaic_module_refcount(void);
 uint64_t igt_qaic_now_ms(void);

@@ -340,20 +340,10 @@ static void test_unload_busy(void)
  */
 static void next_file_id_path(int fd, char *path, size_t size)
 {
-	char dev[64], link[PATH_MAX];
-	const char *pci;
-	struct stat st;
-	ssize_t len;
+	char pci[32];
 
-	/* The accel node's device is the PCI function, named as in debugfs */
-	igt_assert_eq(fstat(fd, &st), 0);
-	snprintf(dev, sizeof(dev), "/sys/dev/char/%u:%u/device",
-		 major(st.st_rdev), minor(st.st_rdev));
-	len = readlink(dev, link, sizeof(link) - 1);
-	igt_assert_f(len > 0, "readlink(%s): %s\n", dev, strerror(errno));
-	link[len] = '\0';
-	pci = strrchr(link, '/');
-	pci = pci ? pci + 1 : link;
+	/* debugfs names the card by its PCI function */
+	igt_qaic_card_bdf(fd, pci, sizeof(pci));
 	snprintf(path, size, "/sys/kernel/debug/accel/%s/next_file_id", pci);
 
 	igt_require_f(access(path, R_OK | W_OK) == 0, "no %s: %s\n", path,

@@ -179,6 +179,8 @@ static int qaic_pci_init(struct qaic_device *qdev)
 		return ret;
 
 	pci_set_master(pdev);
+	/* What PCI error recovery restores after a slot reset */
+	pci_save_state(pdev);
 	return 0;
 }
 
@@ -286,6 +288,7 @@ static int qaic_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		return ret;
 
 	qaic_debugfs_init(qdev);
+	qaic_reset_debugfs_init(qdev);
 	return drm_dev_register(&qdev->drm, 0);
 }
 
@@ -337,6 +340,7 @@ static struct pci_driver qaic_pci_driver = {
 	.probe		= qaic_pci_probe,
 	.remove		= qaic_pci_remove,
 	.shutdown	= qaic_pci_shutdown,
+	.err_handler	= &qaic_pci_err_handlers,
 };
 
 static int __init qaic_init(void)

@@ -158,6 +158,10 @@ int qaic_manage_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 void qaic_manage_release_file(struct qaic_device *qdev, struct qaic_file_priv *priv);
 void qaic_manage_release_all(struct qaic_device *qdev);
 
+/* qaic_reset.c */
+extern const struct pci_error_handlers qaic_pci_err_handlers;
+void qaic_reset_debugfs_init(struct qaic_device *qdev);
+
 /* qaic_slice.c */
 int qaic_attach_slice_bo_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
 int qaic_detach_slice_bo_ioctl(struct drm_device *drm, void *data, struct drm_file *file);

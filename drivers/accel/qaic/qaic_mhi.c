@@ -388,6 +388,19 @@ static void qaic_mhi_power_up(struct qaic_device *qdev)
 }
 
 /**
+ * qaic_mhi_start() - Power MHI up again after qaic_mhi_stop().
+ * @qdev: The card, after a reset: it boots again from PBL.
+ *
+ * Runs under the device lock, like qaic_mhi_stop().
+ */
+void qaic_mhi_start(struct qaic_device *qdev)
+{
+	if (qdev->mhi_up)
+		return;
+	qaic_mhi_power_up(qdev);
+}
+
+/**
  * qaic_mhi_init() - Register the card's MHI controller and power it up.
  * @qdev: The card; BAR0 mapped, interrupt vectors allocated.
  *

@@ -13,6 +13,7 @@ struct qaic_device;
 
 int qaic_mhi_init(struct qaic_device *qdev);
 void qaic_mhi_stop(struct qaic_device *qdev);
+void qaic_mhi_start(struct qaic_device *qdev);
 struct qaic_device *qaic_mhi_to_qdev(struct mhi_controller *mhi);
 __printf(2, 3) void qaic_mhi_boot_fail(struct qaic_device *qdev, const char *fmt, ...);
 bool qaic_mhi_boot_failed(struct qaic_device *qdev);

@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The qaic authors.
+ */
+
+/**
+ * DOC: qaic resets and PCI errors
+ *
+ * Besides the system errors the card reports itself, which the MHI core
+ * recovers (qaic_mhi.c), the card is reset from the host side:
+ *
+ * - PCI error recovery. The PCI core calls error_detected(); the driver
+ *   stops the card and asks for a reset of the slot (after mmio_enabled()
+ *   when the link still works). slot_reset() restores the config space the
+ *   driver saved at probe; resume() powers the card up again. After a
+ *   permanent failure the card stays stopped: the device is going away.
+ * - A function-level reset through pci_reset_function() (sysfs ``reset``):
+ *   reset_prepare() stops the card, reset_done() powers it up again.
+ *
+ * Stopping the card powers MHI down, which fails the MANAGE calls waiting
+ * for the card and removes the QAIC_CONTROL and QAIC_SAHARA devices, and
+ * releases every DBC: the jobs on it fail (their fences signal with
+ * -ECANCELED, WAIT_BO returns) and its rings are freed. Files keep their
+ * objects, mappings and fences. While the card is down, MANAGE waits for
+ * the control path as during any boot (bounded, then -ENODEV), and the
+ * ioctls on a DBC that was released fail with -EPERM, as on any DBC the
+ * file does not hold: a file activates again once the card is back.
+ * Powering up boots the card again, from PBL.
+ *
+ * The PCI core of User-Mode Linux cannot raise AER: the debugfs file
+ * ``pci_error`` (in the DRM device's directory) runs the callbacks in the
+ * order the PCI core's recovery would. Writing ``normal`` or ``frozen``
+ * reports an error with the channel in that state; the slot reset in
+ * between is a function-level reset when the card has one. The callbacks
+ * run under the device lock, as the PCI core runs them; the write fails
+ * with -EBUSY if that lock is taken.
+ */
+
+#include <linux/debugfs.h>
+#include <linux/device.h>
+#include <linux/fs.h>
+#include <linux/pci.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+#include <drm/drm_drv.h>
+#include <drm/drm_print.h>
+
+#include "qaic_drv.h"
+#include "qaic_mhi.h"
+
+/* Stops the card before a reset; nothing to do once it was unplugged. */
+static void qaic_reset_stop(struct qaic_device *qdev, const char *why)
+{
+	if (drm_dev_is_unplugged(&qdev->drm))
+		return;
+	drm_info(&qdev->drm, "%s: stopping the card\n", why);
+	qaic_mhi_stop(qdev);
+	/* The rings are freed next: the card must not reach them any more. */
+	pci_clear_master(qdev->pdev);
+	qaic_manage_release_all(qdev);
+}
+
+/* Powers the card up again after a reset. */
+static void qaic_reset_start(struct qaic_device *qdev, const char *why)
+{
+	if (drm_dev_is_unplugged(&qdev->drm))
+		return;
+	drm_info(&qdev->drm, "%s: powering the card up again\n", why);
+	pci_set_master(qdev->pdev);
+	qaic_mhi_start(qdev);
+}
+
+static pci_ers_result_t qaic_pci_error_detected(struct pci_dev *pdev,
+						pci_channel_state_t state)
+{
+	struct qaic_device *qdev = pci_get_drvdata(pdev);
+
+	drm_err(&qdev->drm, "PCI error, channel state %d\n", state);
+	qaic_reset_stop(qdev, "PCI error");
+	if (state == pci_channel_io_perm_failure)
+		return PCI_ERS_RESULT_DISCONNECT;
+	return PCI_ERS_RESULT_NEED_RESET;
+}
+
+/* The link works, but what the card did meanwhile is unknown: reset it. */
+static pci_ers_result_t qaic_pci_mmio_enabled(struct pci_dev *pdev)
+{
+	return PCI_ERS_RESULT_NEED_RESET;
+}
+
+static pci_ers_result_t qaic_pci_slot_reset(struct pci_dev *pdev)
+{
+	pci_restore_state(pdev);
+	/* Restoring used the saved state up: keep it for the next reset. */
+	pci_save_state(pdev);
+	return PCI_ERS_RESULT_RECOVERED;
+}
+
+static void qaic_pci_resume(struct pci_dev *pdev)
+{
+	qaic_reset_start(pci_get_drvdata(pdev), "PCI error recovered");
+}
+
+static void qaic_pci_reset_prepare(struct pci_dev *pdev)
+{
+	qaic_reset_stop(pci_get_drvdata(pdev), "function reset");
+}
+
+static void qaic_pci_reset_done(struct pci_dev *pdev)
+{
+	qaic_reset_start(pci_get_drvdata(pdev), "function reset done");
+}
+
+const struct pci_error_handlers qaic_pci_err_handlers = {
+	.error_detected = qaic_pci_error_detected,
+	.mmio_enabled = qaic_pci_mmio_enabled,
+	.slot_reset = qaic_pci_slot_reset,
+	.resume = qaic_pci_resume,
+	.reset_prepare = qaic_pci_reset_prepare,
+	.reset_done = qaic_pci_reset_done,
+};
+
+/* pcie_do_recovery()'s order of the callbacks, for one error. */
+static void qaic_reset_recover(struct pci_dev *pdev, pci_channel_state_t state)
+{
+	pci_ers_result_t res;
+
+	res = qaic_pci_error_detected(pdev, state);
+	if (res == PCI_ERS_RESULT_CAN_RECOVER)
+		res = qaic_pci_mmio_enabled(pdev);
+	if (res != PCI_ERS_RESULT_NEED_RESET)
+		return;
+	/* Where the core would reset the slot */
+	if (pcie_reset_flr(pdev, PCI_RESET_DO_RESET))
+		pci_dbg(pdev, "no function-level reset: the card is not reset\n");
+	if (qaic_pci_slot_reset(pdev) == PCI_ERS_RESULT_RECOVERED)
+		qaic_pci_resume(pdev);
+}
+
+static ssize_t qaic_reset_pci_error_write(struct file *f, const char __user *ubuf,
+					  size_t len, loff_t *pos)
+{
+	struct qaic_device *qdev = f->private_data;
+	struct pci_dev *pdev = qdev->pdev;
+	pci_channel_state_t state;
+	char buf[16];
+
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = 0;
+	if (sysfs_streq(buf, "normal"))
+		state = pci_channel_io_normal;
+	else if (sysfs_streq(buf, "frozen"))
+		state = pci_channel_io_frozen;
+	else
+		return -EINVAL;
+
+	/* Not device_lock(): remove holds it while it removes this file. */
+	if (!device_trylock(&pdev->dev))
+		return -EBUSY;
+	qaic_reset_recover(pdev, state);
+	device_unlock(&pdev->dev);
+	return len;
+}
+
+static const struct file_operations qaic_reset_pci_error_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = qaic_reset_pci_error_write,
+	.llseek = noop_llseek,
+};
+
+/**
+ * qaic_reset_debugfs_init() - The test path of PCI error recovery.
+ * @qdev: The card, before its DRM device registers.
+ */
+void qaic_reset_debugfs_init(struct qaic_device *qdev)
+{
+	debugfs_create_file("pci_error", 0200, qdev->drm.debugfs_root, qdev,
+			    &qaic_reset_pci_error_fops);
+}

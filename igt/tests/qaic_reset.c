@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Copyright (c) 2026 The qaic authors.
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "igt_qaic.h"
+#include "igt_qaic_busy.h"
+
+/**
+ * TEST: qaic reset
+ * Category: Core
+ * Description: The card is reset under work in flight (PCI error recovery, function reset) and comes back.
+ * Feature: qaic
+ *
+ * SUBTEST: pci-error-normal
+ * Description: Check that recovery from a PCI error with the link working ends every job of two processes with an error, keeps their mappings, and that the same files then activate DBCs and run work again.
+ * Run type: FULL
+ *
+ * SUBTEST: pci-error-frozen
+ * Description: Check the same for a PCI error with the link frozen.
+ * Run type: FULL
+ *
+ * SUBTEST: function-reset
+ * Description: Check the same for a function-level reset through sysfs.
+ * Run type: FULL
+ */
+
+IGT_TEST_DESCRIPTION("The card is reset under work in flight (PCI error recovery, function reset) and comes back.");
+
+#define SZ_4K		4096ull
+#define DEV_ADDR	(40ull << 20)
+#define QUEUE_SIZE	64
+
+struct reset {
+	const char *path;	/* written to reset the card */
+	const char *val;
+};
+
+static void write_str(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY);
+
+	igt_assert_f(fd >= 0, "open %s: %s\n", path, strerror(errno));
+	igt_assert_f(write(fd, val, strlen(val)) == (ssize_t)strlen(val),
+		     "write %s to %s: %s\n", val, path, strerror(errno));
+	close(fd);
+}
+
+static void reset_event(void *data)
+{
+	const struct reset *r = data;
+
+	write_str(r->path, r->val);
+}
+
+/*
+ * Each process's work ended with an error, its old DBCs are no longer its
+ * own, and once the card is back (MANAGE waits for it) it activates a DBC
+ * and runs work.
+ */
+static void after_reset(struct igt_qaic_busy *b, uint64_t since_ms)
+{
+	uint32_t dbc;
+
+	igt_qaic_busy_check_ended(b, since_ms, ECANCELED, "reset");
+	for (int i = 0; i < 2; i++)
+		igt_assert_eq(__igt_qaic_execute_bo(b->fd, b->dbc[i], b->gated.handle,
+						    IGT_QAIC_DIR_TO_DEV), -EPERM);
+	dbc = igt_qaic_activate(b->fd, QUEUE_SIZE);
+	igt_info("card back %llu ms after the reset\n",
+		 (unsigned long long)(igt_qaic_now_ms() - since_ms));
+	igt_qaic_round_trip(b->fd, dbc, DEV_ADDR + (1 + getpid() % 64) * SZ_4K, SZ_4K, 61);
+}
+
+static const struct {
+	const char *name;
+	const char *desc;
+	const char *file;	/* under debugfs (pci_error) or sysfs (reset) */
+	const char *val;
+} resets[] = {
+	{ "pci-error-normal",
+	  "Check that recovery from a PCI error with the link working ends every job of two processes with an error, keeps their mappings, and that the same files then activate DBCs and run work again.",
+	  "/sys/kernel/debug/accel/%s/pci_error", "normal" },
+	{ "pci-error-frozen",
+	  "Check the same for a PCI error with the link frozen.",
+	  "/sys/kernel/debug/accel/%s/pci_error", "frozen" },
+	{ "function-reset",
+	  "Check the same for a function-level reset through sysfs.",
+	  "/sys/bus/pci/devices/%s/reset", "1" },
+};
+
+static void test_reset(const char *file, const char *val)
+{
+	struct reset r = { .val = val };
+	char bdf[32], path[128];
+	uint32_t dbc;
+	int fd = igt_qaic_open();
+
+	igt_qaic_card_bdf(fd, bdf, sizeof(bdf));
+	snprintf(path, sizeof(path), file, bdf);
+	igt_require_f(!access(path, W_OK), "no %s\n", path);
+	r.path = path;
+
+	igt_qaic_busy_run(2, reset_event, &r, after_reset);
+
+	/* A file opened before the reset, and untouched, works as well */
+	dbc = igt_qaic_activate(fd, QUEUE_SIZE);
+	igt_qaic_round_trip(fd, dbc, DEV_ADDR, SZ_4K, 62);
+	close(fd);
+}
+
+igt_main
+{
+	igt_fixture {
+		close(igt_qaic_open());
+	}
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(resets); i++) {
+		igt_describe(resets[i].desc);
+		igt_subtest_f("%s", resets[i].name)
+			test_reset(resets[i].file, resets[i].val);
+	}
+}
