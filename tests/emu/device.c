@@ -120,10 +120,42 @@ uint64_t emu_cfg_read(struct emu_device *dev, uint64_t off, uint32_t size)
 	return val;
 }
 
+void emu_device_set_flr_hook(struct emu_device *dev, void (*fn)(void *ctx),
+			     void *ctx)
+{
+	dev->flr_hook = fn;
+	dev->flr_ctx = ctx;
+}
+
+/*
+ * Function-level reset: config space as at power-on (MSI, MSI-X and bus
+ * mastering off, so nothing pending goes out), plain register files
+ * cleared, then the device models. The host restores config space after.
+ */
+static void device_flr(struct emu_device *dev)
+{
+	bool has_msix = dev->pci.has_msix;
+	unsigned int bar;
+
+	dev->counters.flrs++;
+	emu_log(dev, "function-level reset");
+	emu_pci_init(&dev->pci, has_msix);
+	emu_pci_set_flr(&dev->pci, true);
+	for (bar = 0; bar < EMU_PCI_NUM_BARS; bar++)
+		if (dev->bars[bar].regs)
+			memset(dev->bars[bar].regs, 0, dev->bars[bar].size);
+	if (dev->flr_hook)
+		dev->flr_hook(dev->flr_ctx);
+}
+
 void emu_cfg_write(struct emu_device *dev, uint64_t off, uint32_t size,
 		   uint64_t val)
 {
 	dev->counters.cfg_writes++;
+	if (emu_pci_is_flr(&dev->pci, off, size, val)) {
+		device_flr(dev);
+		return;
+	}
 	if (!emu_pci_cfg_write(&dev->pci, off, size, val)) {
 		dev->counters.cfg_rejected++;
 		emu_log(dev, "config write rejected: off %#" PRIx64 " size %u",
@@ -380,4 +412,5 @@ void emu_counters_print(const struct emu_counters *c, FILE *out)
 	print_counter(out, "irq_deferred", c->irq_deferred);
 	print_counter(out, "irq_lost", c->irq_lost);
 	print_counter(out, "cmd_bad", c->cmd_bad);
+	print_counter(out, "flrs", c->flrs);
 }

@@ -61,6 +61,7 @@ struct emu_counters {
 	uint64_t irq_deferred;		/* waited for a transport buffer */
 	uint64_t irq_lost;		/* transport backlog overflowed */
 	uint64_t cmd_bad;		/* malformed transport messages */
+	uint64_t flrs;			/* function-level resets done */
 };
 
 struct emu_bar {
@@ -76,6 +77,9 @@ struct emu_device {
 	const struct guest_mem *mem;
 	struct emu_irq_sink irq;
 	struct emu_counters counters;
+	/* What resets the device models at a function-level reset. */
+	void (*flr_hook)(void *ctx);
+	void *flr_ctx;
 	struct malice *malice;		/* malicious-card mode, NULL: off */
 	bool verbose;
 };
@@ -91,6 +95,14 @@ void emu_device_set_guest_mem(struct emu_device *dev,
 			      const struct guest_mem *mem);
 void emu_device_set_irq_sink(struct emu_device *dev,
 			     const struct emu_irq_sink *sink);
+
+/*
+ * A function-level reset (offered with emu_pci_set_flr()) brings config
+ * space and the plain register files back to power-on, then calls @fn,
+ * which brings the device models back to power-on.
+ */
+void emu_device_set_flr_hook(struct emu_device *dev, void (*fn)(void *ctx),
+			     void *ctx);
 
 /* Config space, as the transport sees it. Bad accesses read all-ones. */
 uint64_t emu_cfg_read(struct emu_device *dev, uint64_t off, uint32_t size);

@@ -7,7 +7,7 @@
  *            [--syserr-after-ms N] [--dbc-mem-mb N] [--hang-dbc N]
  *            [--drop-dbc-rsp N[:K]] [--corrupt-dbc-rsp N[:K]]
  *            [--malice SEED[:PERMILLE[:KINDS]]] [--boot pbl|amss]
- *            [--sahara-fault F[,F...]] [--bhi-fault corrupt] [--verbose]
+ *            [--sahara-fault F[,F...]] [--bhi-fault corrupt] [--flr] [--verbose]
  *
  * Listens on PATH (UML connects once at boot and never retries, so the
  * runner waits for the --ready file), serves one frontend until it goes
@@ -53,6 +53,7 @@ struct emu_options {
 	bool bhi_corrupt;
 	struct malice_cfg malice_cfg;
 	bool no_msix;
+	bool flr;			/* offer a function-level reset */
 	bool verbose;
 };
 
@@ -76,7 +77,8 @@ static void usage(FILE *out)
 		"                [--hang-dbc N] [--drop-dbc-rsp N[:K]]\n"
 		"                [--corrupt-dbc-rsp N[:K]]\n"
 		"                [--malice SEED[:PERMILLE[:KINDS]]] [--boot pbl|amss]\n"
-		"                [--sahara-fault F[,F...]] [--bhi-fault corrupt] [--verbose]\n"
+		"                [--sahara-fault F[,F...]] [--bhi-fault corrupt] [--flr]\n"
+		"                [--verbose]\n"
 		"Sahara faults: none unknown-image out-of-range zero-length oversize\n"
 		"               never-finish corrupt after-done\n");
 }
@@ -140,6 +142,7 @@ static int parse_options(int argc, char **argv, struct emu_options *o)
 		{ "boot", required_argument, NULL, 'B' },
 		{ "sahara-fault", required_argument, NULL, 'S' },
 		{ "bhi-fault", required_argument, NULL, 'F' },
+		{ "flr", no_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -151,6 +154,7 @@ static int parse_options(int argc, char **argv, struct emu_options *o)
 		switch (opt) {
 		case 's': o->socket_path = optarg; break;
 		case 'n': o->no_msix = true; break;
+		case 'R': o->flr = true; break;
 		case 'c': o->counters_path = optarg; break;
 		case 'r': o->ready_path = optarg; break;
 		case 'v': o->verbose = true; break;
@@ -308,6 +312,14 @@ static void serve(struct emu *emu, int sig_fd)
 	}
 }
 
+/* A function-level reset: the card powers on again. */
+static void emu_flr(void *ctx)
+{
+	struct emu *emu = ctx;
+
+	emu_mhi_power_on(emu->mhi);
+}
+
 static struct emu *emu_create(const struct emu_options *o)
 {
 	struct emu *emu = calloc(1, sizeof(*emu));
@@ -361,6 +373,10 @@ static struct emu *emu_create(const struct emu_options *o)
 	}
 	vu_init(&emu->vu, VPCI_NR_VQS, &vpci_vu_ops, &emu->vpci);
 	vpci_init(&emu->vpci, &emu->dev, &emu->vu);
+	if (o->flr) {
+		emu_pci_set_flr(&emu->dev.pci, true);
+		emu_device_set_flr_hook(&emu->dev, emu_flr, emu);
+	}
 	emu->dev.verbose = o->verbose;
 	emu->vu.verbose = o->verbose;
 	return emu;

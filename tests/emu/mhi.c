@@ -1340,6 +1340,12 @@ void emu_mhi_set_boot(struct emu_mhi *mhi, enum emu_mhi_boot boot)
 	power_on(mhi);
 }
 
+void emu_mhi_power_on(struct emu_mhi *mhi)
+{
+	emu_log(mhi->dev, "MHI: power-on reset");
+	power_on(mhi);
+}
+
 struct emu_sahara *emu_mhi_sahara(struct emu_mhi *mhi)
 {
 	return mhi->sahara;

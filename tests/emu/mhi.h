@@ -101,6 +101,11 @@ void emu_mhi_set_serial(struct emu_mhi *mhi, uint32_t serial);
 
 /* Set where power-on starts and power the card on again there. */
 void emu_mhi_set_boot(struct emu_mhi *mhi, enum emu_mhi_boot boot);
+/*
+ * The card powers on again (a function-level reset): where --boot says,
+ * with everything the host set up forgotten, the manager's state too.
+ */
+void emu_mhi_power_on(struct emu_mhi *mhi);
 /* The Sahara and BHI models, for their fault options and tests. */
 struct emu_sahara *emu_mhi_sahara(struct emu_mhi *mhi);
 struct emu_bhi *emu_mhi_bhi(struct emu_mhi *mhi);

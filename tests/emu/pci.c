@@ -92,7 +92,7 @@ static void init_msi_cap(struct emu_pci *pci, uint8_t next)
 
 /*
  * PCIe v2 endpoint capability: Gen4 x8 link, MPS up to 256 bytes, no FLR
- * (AIC100 does not implement FLR, see aic100.rst).
+ * (AIC100 does not implement FLR, see aic100.rst) unless emu_pci_set_flr().
  */
 static void init_pcie_cap(struct emu_pci *pci, uint8_t next)
 {
@@ -188,6 +188,27 @@ bool emu_pci_cfg_read(const struct emu_pci *pci, uint64_t off, uint32_t size,
 	}
 	*val = get_le_bytes(&pci->cfg[off], size);
 	return true;
+}
+
+void emu_pci_set_flr(struct emu_pci *pci, bool on)
+{
+	unsigned int off = EMU_CAP_PCIE + PCI_EXP_DEVCAP;
+	uint32_t cap = (uint32_t)get_le_bytes(&pci->cfg[off], 4);
+
+	pci->has_flr = on;
+	cap = on ? cap | PCI_EXP_DEVCAP_FLR : cap & ~PCI_EXP_DEVCAP_FLR;
+	put_le_bytes(&pci->cfg[off], cap, 4);
+}
+
+bool emu_pci_is_flr(const struct emu_pci *pci, uint64_t off, uint32_t size,
+		    uint64_t val)
+{
+	/* Initiate FLR is bit 15 of Device Control: its second byte's top bit */
+	uint64_t flr = EMU_CAP_PCIE + PCI_EXP_DEVCTL + 1;
+
+	if (!pci->has_flr || !cfg_access_ok(off, size) || flr < off || flr >= off + size)
+		return false;
+	return (val >> (8 * (flr - off))) & (PCI_EXP_DEVCTL_BCR_FLR >> 8);
 }
 
 bool emu_pci_cfg_write(struct emu_pci *pci, uint64_t off, uint32_t size,

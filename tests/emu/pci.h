@@ -51,6 +51,7 @@ struct emu_pci {
 	uint8_t wmask[EMU_PCI_CFG_SIZE];	/* bits the guest may write */
 	uint8_t w1cmask[EMU_PCI_CFG_SIZE];	/* bits cleared by writing 1 */
 	bool has_msix;
+	bool has_flr;		/* function-level reset offered (not AIC100's) */
 
 	uint8_t msix_table[EMU_MSIX_TABLE_SIZE];
 	uint8_t msix_table_wmask[EMU_MSIX_TABLE_SIZE];
@@ -71,6 +72,19 @@ enum emu_irq_route {
 };
 
 void emu_pci_init(struct emu_pci *pci, bool has_msix);
+
+/*
+ * Offer a function-level reset (DEVCAP FLR). The real AIC100 has none;
+ * the bench offers one to test the host's reset_prepare/reset_done.
+ */
+void emu_pci_set_flr(struct emu_pci *pci, bool on);
+
+/*
+ * Whether the config write of @size bytes of @val at @off initiates a
+ * function-level reset (Initiate FLR in Device Control, FLR offered).
+ */
+bool emu_pci_is_flr(const struct emu_pci *pci, uint64_t off, uint32_t size,
+		    uint64_t val);
 
 /*
  * Config space accessors. Accesses that do not fit in config space return

@@ -290,6 +290,56 @@ static void test_guest_mem_regions(void)
 	CHECK_EQ(guest_mem_add_host(&gm, a, 0x10000, 0, 0), -EINVAL);
 }
 
+static unsigned int flr_hook_calls;
+
+static void count_flr(void *ctx)
+{
+	unsigned int *calls = ctx;
+
+	(*calls)++;
+}
+
+/*
+ * Initiate FLR resets config space and the register files and calls the
+ * models' hook, once offered; without the offer the bit does nothing.
+ */
+static void test_flr(void)
+{
+	const uint64_t devcap = EMU_CAP_PCIE + PCI_EXP_DEVCAP;
+	const uint64_t devctl = EMU_CAP_PCIE + PCI_EXP_DEVCTL;
+
+	setup(true);
+	flr_hook_calls = 0;
+	emu_device_set_flr_hook(&dev, count_flr, &flr_hook_calls);
+	CHECK_EQ(emu_cfg_read(&dev, devcap, 4) & PCI_EXP_DEVCAP_FLR, 0);
+	enable(PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER);
+	emu_cfg_write(&dev, devctl, 2, PCI_EXP_DEVCTL_BCR_FLR);
+	CHECK_EQ(flr_hook_calls, 0);
+	CHECK_EQ(dev.counters.flrs, 0);
+	CHECK_EQ(emu_cfg_read(&dev, PCI_COMMAND, 2), PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER);
+
+	emu_pci_set_flr(&dev.pci, true);
+	CHECK(emu_cfg_read(&dev, devcap, 4) & PCI_EXP_DEVCAP_FLR);
+	mmio_wr32(4, 0x100, 0xdeadbeef);
+	/* A 4-byte write of Device Control and Status, then the byte alone */
+	emu_cfg_write(&dev, devctl, 4, PCI_EXP_DEVCTL_BCR_FLR);
+	CHECK_EQ(flr_hook_calls, 1);
+	CHECK_EQ(dev.counters.flrs, 1);
+	CHECK_EQ(emu_cfg_read(&dev, PCI_COMMAND, 2), 0);
+	/* Memory decode is off after the reset, as config space says */
+	CHECK_EQ(mmio_rd32(4, 0x100), 0xffffffff);
+	enable(PCI_COMMAND_MEMORY);
+	CHECK_EQ(mmio_rd32(4, 0x100), 0);
+	CHECK(emu_cfg_read(&dev, devcap, 4) & PCI_EXP_DEVCAP_FLR);
+	CHECK_EQ(emu_cfg_read(&dev, devctl, 2) & PCI_EXP_DEVCTL_BCR_FLR, 0);
+	emu_cfg_write(&dev, devctl + 1, 1, PCI_EXP_DEVCTL_BCR_FLR >> 8);
+	CHECK_EQ(flr_hook_calls, 2);
+	/* Other bits of Device Control are plain writes */
+	emu_cfg_write(&dev, devctl, 2, PCI_EXP_DEVCTL_CERE);
+	CHECK_EQ(flr_hook_calls, 2);
+	CHECK_EQ(emu_cfg_read(&dev, devctl, 2) & PCI_EXP_DEVCTL_CERE, PCI_EXP_DEVCTL_CERE);
+}
+
 int main(void)
 {
 	RUN(test_register_files);
@@ -299,6 +349,7 @@ int main(void)
 	RUN(test_irq_msi);
 	RUN(test_dma_bounds);
 	RUN(test_guest_mem_regions);
+	RUN(test_flr);
 	emu_device_fini(&dev);
 	return emu_test_exit();
 }
