@@ -1576,6 +1576,32 @@ int __igt_qaic_emu_hang_dbc(int fd, uint32_t dbc_id)
 }
 
 /**
+ * __igt_qaic_emu_sys_error:
+ * @fd: qaic device file descriptor
+ * @ms: milliseconds from now, 1..60000
+ *
+ * Makes the emulated card crash (MHI SYS_ERROR, EMU_PT_SYS_ERROR) @ms
+ * milliseconds after it answered this request.
+ *
+ * Returns: a negative errno if MANAGE failed, else the status the emulator
+ * answered (0 on success, IGT_QAIC_EMU_PT_E_UNKNOWN_OP from an emulator
+ * without the request).
+ */
+int __igt_qaic_emu_sys_error(int fd, uint32_t ms)
+{
+	struct igt_qaic_emu_status status;
+	int len;
+
+	len = qaic_emu_call(fd, IGT_QAIC_EMU_PT_SYS_ERROR, ms, &status, sizeof(status));
+	if (len < 0)
+		return len;
+	igt_assert_eq(len, sizeof(status));
+	igt_assert_eq_u32(status.op, IGT_QAIC_EMU_PT_SYS_ERROR);
+
+	return status.status;
+}
+
+/**
  * igt_qaic_emu_hang_dbc:
  * @fd: qaic device file descriptor
  * @dbc_id: an active DMA Bridge Channel

@@ -103,6 +103,7 @@ void *igt_qaic_unmapped_ptr(void);
 #define IGT_QAIC_EMU_PT_HANG_DBC	5	/* arm a one-shot hang of DBC arg */
 #define IGT_QAIC_EMU_PT_DBC_COUNTERS	6	/* counters of DBC arg */
 #define IGT_QAIC_EMU_PT_DBC_FAULTS	8	/* response faults of DBC arg */
+#define IGT_QAIC_EMU_PT_SYS_ERROR	9	/* the card crashes in arg ms */
 
 #define IGT_QAIC_EMU_PT_OK		0
 #define IGT_QAIC_EMU_PT_E_UNKNOWN_OP	2	/* an emulator without the op */
@@ -243,6 +244,7 @@ int __igt_qaic_emu_dbc_faults(int fd, uint32_t dbc_id, uint32_t drop_every,
 void igt_qaic_emu_dbc_faults(int fd, uint32_t dbc_id, uint32_t drop_every,
 			     uint32_t corrupt_every, uint16_t corrupt_status);
 int __igt_qaic_emu_hang_dbc(int fd, uint32_t dbc_id);
+int __igt_qaic_emu_sys_error(int fd, uint32_t ms);
 void igt_qaic_emu_hang_dbc(int fd, uint32_t dbc_id);
 int __igt_qaic_emu_dbc_counters(int fd, uint32_t dbc_id,
 				struct igt_qaic_emu_counters *counters);

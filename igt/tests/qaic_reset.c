@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -16,7 +17,7 @@
 /**
  * TEST: qaic reset
  * Category: Core
- * Description: The card is reset under work in flight (PCI error recovery, function reset) and comes back.
+ * Description: The card is reset under work in flight (PCI error recovery, function reset, its own crash) and comes back.
  * Feature: qaic
  *
  * SUBTEST: pci-error-normal
@@ -30,16 +31,25 @@
  * SUBTEST: function-reset
  * Description: Check the same for a function-level reset through sysfs.
  * Run type: FULL
+ *
+ * SUBTEST: sys-error
+ * Description: Check the same for a crash of the card (MHI SYS_ERROR), which the card reports itself.
+ * Run type: FULL
+ *
+ * SUBTEST: sys-error-cycles
+ * Description: Check the same for 20 crashes in a row (QAIC_RESET_CYCLES sets how many).
+ * Run type: FULL
  */
 
-IGT_TEST_DESCRIPTION("The card is reset under work in flight (PCI error recovery, function reset) and comes back.");
+IGT_TEST_DESCRIPTION("The card is reset under work in flight (PCI error recovery, function reset, its own crash) and comes back.");
 
 #define SZ_4K		4096ull
 #define DEV_ADDR	(40ull << 20)
 #define QUEUE_SIZE	64
 
+/* How the card is reset: a file written, or a crash asked of the card */
 struct reset {
-	const char *path;	/* written to reset the card */
+	const char *path;	/* written to reset the card; NULL: a crash */
 	const char *val;
 };
 
@@ -53,11 +63,25 @@ static void write_str(const char *path, const char *val)
 	close(fd);
 }
 
+/* The card crashes on its own, soon after it answered the request */
+static void crash(void)
+{
+	int fd = igt_qaic_open();
+	int ret = __igt_qaic_emu_sys_error(fd, 50);
+
+	igt_require_f(ret != IGT_QAIC_EMU_PT_E_UNKNOWN_OP, "the emulator has no EMU_PT_SYS_ERROR\n");
+	igt_assert_eq(ret, 0);
+	close(fd);
+}
+
 static void reset_event(void *data)
 {
 	const struct reset *r = data;
 
-	write_str(r->path, r->val);
+	if (r->path)
+		write_str(r->path, r->val);
+	else
+		crash();
 }
 
 /*
@@ -82,33 +106,49 @@ static void after_reset(struct igt_qaic_busy *b, uint64_t since_ms)
 static const struct {
 	const char *name;
 	const char *desc;
-	const char *file;	/* under debugfs (pci_error) or sysfs (reset) */
+	const char *file;	/* under debugfs (pci_error) or sysfs (reset); NULL: a crash */
 	const char *val;
+	unsigned int cycles;
 } resets[] = {
 	{ "pci-error-normal",
 	  "Check that recovery from a PCI error with the link working ends every job of two processes with an error, keeps their mappings, and that the same files then activate DBCs and run work again.",
-	  "/sys/kernel/debug/accel/%s/pci_error", "normal" },
+	  "/sys/kernel/debug/accel/%s/pci_error", "normal", 1 },
 	{ "pci-error-frozen",
 	  "Check the same for a PCI error with the link frozen.",
-	  "/sys/kernel/debug/accel/%s/pci_error", "frozen" },
+	  "/sys/kernel/debug/accel/%s/pci_error", "frozen", 1 },
 	{ "function-reset",
 	  "Check the same for a function-level reset through sysfs.",
-	  "/sys/bus/pci/devices/%s/reset", "1" },
+	  "/sys/bus/pci/devices/%s/reset", "1", 1 },
+	{ "sys-error",
+	  "Check the same for a crash of the card (MHI SYS_ERROR), which the card reports itself.",
+	  NULL, NULL, 1 },
+	{ "sys-error-cycles",
+	  "Check the same for 20 crashes in a row (QAIC_RESET_CYCLES sets how many).",
+	  NULL, NULL, 20 },
 };
 
-static void test_reset(const char *file, const char *val)
+static void test_reset(const char *file, const char *val, unsigned int cycles)
 {
+	const char *env = getenv("QAIC_RESET_CYCLES");
 	struct reset r = { .val = val };
 	char bdf[32], path[128];
 	uint32_t dbc;
 	int fd = igt_qaic_open();
 
 	igt_qaic_card_bdf(fd, bdf, sizeof(bdf));
-	snprintf(path, sizeof(path), file, bdf);
-	igt_require_f(!access(path, W_OK), "no %s\n", path);
-	r.path = path;
+	if (file) {
+		snprintf(path, sizeof(path), file, bdf);
+		igt_require_f(!access(path, W_OK), "no %s\n", path);
+		r.path = path;
+	}
 
-	igt_qaic_busy_run(2, reset_event, &r, after_reset);
+	if (cycles > 1 && env)
+		cycles = atoi(env);
+	for (unsigned int i = 0; i < cycles; i++) {
+		if (cycles > 1)
+			igt_info("cycle %u of %u\n", i + 1, cycles);
+		igt_qaic_busy_run(2, reset_event, &r, after_reset);
+	}
 
 	/* A file opened before the reset, and untouched, works as well */
 	dbc = igt_qaic_activate(fd, QUEUE_SIZE);
@@ -125,6 +165,6 @@ igt_main
 	for (unsigned int i = 0; i < ARRAY_SIZE(resets); i++) {
 		igt_describe(resets[i].desc);
 		igt_subtest_f("%s", resets[i].name)
-			test_reset(resets[i].file, resets[i].val);
+			test_reset(resets[i].file, resets[i].val, resets[i].cycles);
 	}
 }

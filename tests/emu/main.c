@@ -312,6 +312,14 @@ static void serve(struct emu *emu, int sig_fd)
 	}
 }
 
+/* EMU_PT_SYS_ERROR */
+static void emu_sys_error(void *ctx, unsigned int ms)
+{
+	struct emu *emu = ctx;
+
+	emu_mhi_syserr_in(emu->mhi, ms);
+}
+
 /* A function-level reset: the card powers on again. */
 static void emu_flr(void *ctx)
 {
@@ -361,6 +369,7 @@ static struct emu *emu_create(const struct emu_options *o)
 	emu_mhi_bhi(emu->mhi)->corrupt_next = o->bhi_corrupt;
 	emu_mhi_set_boot(emu->mhi, o->boot);
 	emu_mhi_set_syserr_after(emu->mhi, o->syserr_after_ms);
+	emu_manager_set_sys_error_fn(emu->mgr, emu_sys_error, emu);
 	emu_dbc_attach(emu->dbc);
 	emu_dbc_connect(emu->dbc, emu->mgr);
 	if (o->dbc_mem_bytes)

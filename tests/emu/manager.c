@@ -167,6 +167,8 @@ struct emu_manager {
 	struct mgr_cont conts[MAX_CONTS];
 	uint64_t cont_stamp;
 	const struct emu_dbc_ops *dbc_ops;	/* the DBC engine, or NULL */
+	void (*sys_error_fn)(void *ctx, unsigned int ms);	/* or NULL */
+	void *sys_error_ctx;
 	void *dbc_ctx;
 	struct mgr_counters c;
 	uint8_t ans[NNC_MAX_RSP_LEN];	/* answer being built */
@@ -780,6 +782,16 @@ static void do_passthrough(struct emu_manager *mgr, struct msg_ctx *ctx,
 		mgr_log(mgr, "DBC%u: response faults set by passthrough", arg);
 		pt_status(mgr, a, op, arg, EMU_PT_OK);
 		return;
+	case EMU_PT_SYS_ERROR:
+		/* A test facility: the crash comes after this answer. */
+		if (!arg || arg > EMU_PT_SYS_ERROR_MAX_MS || !mgr->sys_error_fn) {
+			pt_status(mgr, a, op, arg, EMU_PT_E_RANGE);
+			return;
+		}
+		mgr_log(mgr, "system error in %u ms, by passthrough", arg);
+		mgr->sys_error_fn(mgr->sys_error_ctx, arg);
+		pt_status(mgr, a, op, arg, EMU_PT_OK);
+		return;
 	default:
 		pt_status(mgr, a, op, arg, EMU_PT_E_UNKNOWN_OP);
 		return;
@@ -1174,6 +1186,13 @@ void emu_manager_destroy(struct emu_manager *mgr)
 	mgr->dbc_ops = NULL;
 	emu_manager_reset(mgr);
 	free(mgr);
+}
+
+void emu_manager_set_sys_error_fn(struct emu_manager *mgr,
+				  void (*fn)(void *ctx, unsigned int ms), void *ctx)
+{
+	mgr->sys_error_fn = fn;
+	mgr->sys_error_ctx = ctx;
 }
 
 void emu_manager_set_crc(struct emu_manager *mgr, bool on)

@@ -80,6 +80,13 @@ struct emu_manager;
  * EMU_PT_E_SHORT without the parameters.
  */
 #define EMU_PT_DBC_FAULTS	8
+/*
+ * The card crashes (MHI SYS_ERROR) arg milliseconds from now (1..60000),
+ * after this answer went out. Answer: struct emu_pt_status, EMU_PT_E_RANGE
+ * for another arg or a card that cannot crash.
+ */
+#define EMU_PT_SYS_ERROR	9
+#define EMU_PT_SYS_ERROR_MAX_MS	60000
 
 struct emu_pt_faults {
 	uint32_t drop_every;
@@ -261,6 +268,13 @@ struct emu_dbc_ops {
  */
 void emu_manager_set_dbc_ops(struct emu_manager *mgr,
 			     const struct emu_dbc_ops *ops, void *ctx);
+
+/*
+ * EMU_PT_SYS_ERROR: @fn makes the card crash @ms milliseconds from now.
+ * NULL @fn: the card cannot (EMU_PT_E_RANGE).
+ */
+void emu_manager_set_sys_error_fn(struct emu_manager *mgr,
+				  void (*fn)(void *ctx, unsigned int ms), void *ctx);
 
 /*
  * The bytes DMA transfers delivered for (@handle, @tag), in order, or NULL

@@ -1340,6 +1340,14 @@ void emu_mhi_set_boot(struct emu_mhi *mhi, enum emu_mhi_boot boot)
 	power_on(mhi);
 }
 
+void emu_mhi_syserr_in(struct emu_mhi *mhi, unsigned int ms)
+{
+	emu_mhi_set_syserr_after(mhi, ms);
+	/* Armed at the next M0; the card may be there already. */
+	if (mhi->state == ST_M0)
+		arm_syserr_timer(mhi);
+}
+
 void emu_mhi_power_on(struct emu_mhi *mhi)
 {
 	emu_log(mhi->dev, "MHI: power-on reset");

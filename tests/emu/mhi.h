@@ -133,6 +133,8 @@ void emu_mhi_raise_syserr(struct emu_mhi *mhi);
  * emu_mhi_tick().
  */
 void emu_mhi_set_syserr_after(struct emu_mhi *mhi, unsigned int ms);
+/* The card enters SYS_ERROR @ms (> 0) milliseconds from now (EMU_PT_SYS_ERROR). */
+void emu_mhi_syserr_in(struct emu_mhi *mhi, unsigned int ms);
 /* poll() timeout until the next timed event, -1 for none. */
 int emu_mhi_timeout_ms(const struct emu_mhi *mhi);
 void emu_mhi_tick(struct emu_mhi *mhi);

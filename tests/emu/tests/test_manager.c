@@ -844,6 +844,48 @@ static const struct emu_dbc_ops fault_ops = {
 	.set_faults = fake_set_faults,
 };
 
+static unsigned int crash_calls, crash_ms;
+
+static void fake_crash(void *ctx, unsigned int ms)
+{
+	(void)ctx;
+	crash_calls++;
+	crash_ms = ms;
+}
+
+/* EMU_PT_SYS_ERROR: refused without a card that can crash or a delay in range */
+static void test_sys_error(void)
+{
+	static const uint32_t bad[] = { 0, EMU_PT_SYS_ERROR_MAX_MS + 1 };
+	const uint8_t *p;
+
+	setup();
+	mb_init(1, 1);
+	mb_pt(EMU_PT_SYS_ERROR, 10, NULL, 0);
+	mb_send();
+	p = pt_answer(24);
+	CHECK(p && get_le32(p) == EMU_PT_SYS_ERROR && get_le32(p + 8) == EMU_PT_E_RANGE);
+
+	emu_manager_set_sys_error_fn(mgr, fake_crash, NULL);
+	crash_calls = 0;
+	for (unsigned int i = 0; i < 2; i++) {
+		mb_init(2 + i, 1);
+		mb_pt(EMU_PT_SYS_ERROR, bad[i], NULL, 0);
+		mb_send();
+		p = pt_answer(24);
+		CHECK(p && get_le32(p + 8) == EMU_PT_E_RANGE);
+	}
+	CHECK_EQ(crash_calls, 0);
+	mb_init(4, 1);
+	mb_pt(EMU_PT_SYS_ERROR, 50, NULL, 0);
+	mb_send();
+	p = pt_answer(24);
+	CHECK(p && get_le32(p + 4) == 50 && get_le32(p + 8) == EMU_PT_OK);
+	CHECK_EQ(crash_calls, 1);
+	CHECK_EQ(crash_ms, 50);
+	emu_manager_set_sys_error_fn(mgr, NULL, NULL);
+}
+
 static void test_dbc_faults(void)
 {
 	uint8_t params[16] = { 0 };
@@ -1390,6 +1432,7 @@ int main(void)
 	RUN(test_activate);
 	RUN(test_dbc_passthrough);
 	RUN(test_dbc_faults);
+	RUN(test_sys_error);
 	RUN(test_memcpy_bw);
 	RUN(test_validate_partition);
 	RUN(test_malformed);
