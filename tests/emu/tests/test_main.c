@@ -155,6 +155,8 @@ static void test_dbc_options(void)
 		{ "--hang-dbc", "16" }, { "--hang-dbc", "x" },
 		{ "--drop-dbc-rsp", "3:0" }, { "--corrupt-dbc-rsp", "1:" },
 		{ "--dbc-mem-mb", "0" },
+		{ "--boot", "sbl" }, { "--sahara-fault", "bogus" },
+		{ "--sahara-fault", "corrupt,,x" }, { "--bhi-fault", "none" },
 	};
 	pid_t pid;
 
