@@ -97,6 +97,8 @@ struct qaic_dbc {
  * @mapped_lock: Protects @mapped.
  * @mapped: The buffer objects mapped for the card (&qaic_bo.mapped_node),
  *	    which unplug unmaps.
+ * @gone: Bit 0: the card fell off the bus (qaic_reset_check_card()); set
+ *	  once, for good.
  */
 struct qaic_device {
 	struct drm_device drm;
@@ -115,6 +117,7 @@ struct qaic_device {
 	u32 next_file_id;
 	spinlock_t mapped_lock; /* Protects @mapped */
 	struct list_head mapped;
+	unsigned long gone;
 };
 
 /**
@@ -161,6 +164,7 @@ void qaic_manage_release_all(struct qaic_device *qdev);
 /* qaic_reset.c */
 extern const struct pci_error_handlers qaic_pci_err_handlers;
 void qaic_reset_debugfs_init(struct qaic_device *qdev);
+bool qaic_reset_check_card(struct qaic_device *qdev);
 
 /* qaic_slice.c */
 int qaic_attach_slice_bo_ioctl(struct drm_device *drm, void *data, struct drm_file *file);

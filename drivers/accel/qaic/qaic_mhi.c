@@ -327,7 +327,7 @@ void qaic_mhi_stop(struct qaic_device *qdev)
 	qdev->mhi_up = false;
 	cancel_delayed_work_sync(&to_qaic_mhi(qdev->mhi)->boot_work);
 	qaic_cntl_stopping(qdev->cntl);
-	mhi_power_down(qdev->mhi, !pci_channel_offline(qdev->pdev));
+	mhi_power_down(qdev->mhi, !pci_channel_offline(qdev->pdev) && !test_bit(0, &qdev->gone));
 	mhi_unprepare_after_power_down(qdev->mhi);
 }
 

@@ -485,7 +485,11 @@ static enum drm_gpu_sched_stat qaic_queue_timedout_job(struct drm_sched_job *sch
 	 * goes back at the head (where it was) once decided; restarting the
 	 * work then frees whatever completed, this job too if it did. The
 	 * queue lock keeps completions out meanwhile.
+	 *
+	 * A card that fell off the bus is given up (the driver unbinds, which
+	 * cancels every job); until then it is handled as a hung DBC.
 	 */
+	qaic_reset_check_card(q->qdev);
 	drm_sched_wqueue_stop(sched);
 	mutex_lock(&q->lock);
 	qaic_queue_check(q, &done);

@@ -27,6 +27,12 @@
  * file does not hold: a file activates again once the card is back.
  * Powering up boots the card again, from PBL.
  *
+ * A card that fell off the bus (config space reads all-ones) is given up:
+ * the driver unbinds itself from it, which ends the work in flight as an
+ * unbind does (every ioctl then fails with -ENODEV) without waiting for a
+ * card that will not answer. A DBC's job timeout and a MANAGE answer that
+ * never came are where the driver looks (qaic_reset_check_card()).
+ *
  * The PCI core of User-Mode Linux cannot raise AER: the debugfs file
  * ``pci_error`` (in the DRM device's directory) runs the callbacks in the
  * order the PCI core's recovery would. Writing ``normal`` or ``frozen``
@@ -36,18 +42,66 @@
  * with -EBUSY if that lock is taken.
  */
 
+#include <linux/bitops.h>
 #include <linux/debugfs.h>
 #include <linux/device.h>
 #include <linux/fs.h>
 #include <linux/pci.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
+#include <linux/workqueue.h>
 
 #include <drm/drm_drv.h>
 #include <drm/drm_print.h>
 
 #include "qaic_drv.h"
 #include "qaic_mhi.h"
+
+/* Unbinds the driver from a card that fell off the bus. */
+struct qaic_reset_lost {
+	struct work_struct work;
+	struct pci_dev *pdev;	/* held until the work ran */
+};
+
+static void qaic_reset_lost_work(struct work_struct *work)
+{
+	struct qaic_reset_lost *lost = container_of(work, struct qaic_reset_lost, work);
+
+	/* Takes the device lock: a remove under way finishes first. */
+	device_release_driver(&lost->pdev->dev);
+	pci_dev_put(lost->pdev);
+	kfree(lost);
+}
+
+/**
+ * qaic_reset_check_card() - Give up a card that fell off the bus.
+ * @qdev: The card, which did not answer in time.
+ *
+ * Reads the card's vendor id: all-ones means it is gone. The first caller
+ * to find it so marks it gone (MHI then powers down without waiting for
+ * it) and has the driver unbind from it, from a work item: callers hold
+ * locks the unbind takes. Never waits; may be called from any context.
+ *
+ * Return: true if the card is gone.
+ */
+bool qaic_reset_check_card(struct qaic_device *qdev)
+{
+	struct qaic_reset_lost *lost;
+
+	if (pci_device_is_present(qdev->pdev))
+		return false;
+	if (test_and_set_bit(0, &qdev->gone))
+		return true;
+	drm_err(&qdev->drm, "the card fell off the bus: giving it up\n");
+	lost = kzalloc(sizeof(*lost), GFP_ATOMIC);
+	if (!lost)
+		return true;
+	INIT_WORK(&lost->work, qaic_reset_lost_work);
+	lost->pdev = pci_dev_get(qdev->pdev);
+	schedule_work(&lost->work);
+	return true;
+}
 
 /* Stops the card before a reset; nothing to do once it was unplugged. */
 static void qaic_reset_stop(struct qaic_device *qdev, const char *why)
