@@ -1368,6 +1368,41 @@ void igt_qaic_card_bdf(int fd, char *bdf, size_t len)
 }
 
 /**
+ * igt_qaic_open_bdf:
+ * @bdf: PCI address of a card, as igt_qaic_card_bdf() gives it
+ *
+ * Opens the accel node of the card at @bdf, waiting up to 5 s for it to
+ * appear (after a bind or a module load).
+ *
+ * Returns: the file descriptor.
+ */
+int igt_qaic_open_bdf(const char *bdf)
+{
+	uint64_t deadline = igt_qaic_now_ms() + 5000;
+	char path[128];
+
+	do {
+		for (int minor = 0; minor < 64; minor++) {
+			int fd;
+
+			snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/accel/accel%d",
+				 bdf, minor);
+			if (access(path, F_OK))
+				continue;
+			snprintf(path, sizeof(path), "/dev/accel/accel%d", minor);
+			if (access(path, F_OK))
+				continue;
+			fd = open(path, O_RDWR | O_CLOEXEC);
+			igt_assert_f(fd >= 0, "open %s: %s\n", path, strerror(errno));
+			return fd;
+		}
+		usleep(50000);
+	} while (igt_qaic_now_ms() < deadline);
+	igt_assert_f(false, "card %s has no accel node\n", bdf);
+	return -1;
+}
+
+/**
  * igt_qaic_job_timeout_ms:
  *
  * Returns: the job_timeout_ms parameter of the loaded qaic module, or its
@@ -1575,6 +1610,21 @@ int __igt_qaic_emu_hang_dbc(int fd, uint32_t dbc_id)
 	return status.status;
 }
 
+/* A request to the whole emulated card, answered with a status. */
+static int qaic_emu_card_call(int fd, uint32_t op, uint32_t ms)
+{
+	struct igt_qaic_emu_status status;
+	int len;
+
+	len = qaic_emu_call(fd, op, ms, &status, sizeof(status));
+	if (len < 0)
+		return len;
+	igt_assert_eq(len, sizeof(status));
+	igt_assert_eq_u32(status.op, op);
+
+	return status.status;
+}
+
 /**
  * __igt_qaic_emu_sys_error:
  * @fd: qaic device file descriptor
@@ -1589,16 +1639,22 @@ int __igt_qaic_emu_hang_dbc(int fd, uint32_t dbc_id)
  */
 int __igt_qaic_emu_sys_error(int fd, uint32_t ms)
 {
-	struct igt_qaic_emu_status status;
-	int len;
+	return qaic_emu_card_call(fd, IGT_QAIC_EMU_PT_SYS_ERROR, ms);
+}
 
-	len = qaic_emu_call(fd, IGT_QAIC_EMU_PT_SYS_ERROR, ms, &status, sizeof(status));
-	if (len < 0)
-		return len;
-	igt_assert_eq(len, sizeof(status));
-	igt_assert_eq_u32(status.op, IGT_QAIC_EMU_PT_SYS_ERROR);
-
-	return status.status;
+/**
+ * __igt_qaic_emu_vanish:
+ * @fd: qaic device file descriptor
+ * @ms: milliseconds from now, 1..60000
+ *
+ * Makes the emulated card go away (EMU_PT_VANISH: the emulator drops its
+ * connection, a surprise removal) @ms milliseconds after it answered.
+ *
+ * Returns: as __igt_qaic_emu_sys_error().
+ */
+int __igt_qaic_emu_vanish(int fd, uint32_t ms)
+{
+	return qaic_emu_card_call(fd, IGT_QAIC_EMU_PT_VANISH, ms);
 }
 
 /**

@@ -104,6 +104,7 @@ void *igt_qaic_unmapped_ptr(void);
 #define IGT_QAIC_EMU_PT_DBC_COUNTERS	6	/* counters of DBC arg */
 #define IGT_QAIC_EMU_PT_DBC_FAULTS	8	/* response faults of DBC arg */
 #define IGT_QAIC_EMU_PT_SYS_ERROR	9	/* the card crashes in arg ms */
+#define IGT_QAIC_EMU_PT_VANISH		10	/* the card goes away in arg ms */
 
 #define IGT_QAIC_EMU_PT_OK		0
 #define IGT_QAIC_EMU_PT_E_UNKNOWN_OP	2	/* an emulator without the op */
@@ -225,6 +226,7 @@ void igt_qaic_stall_bo(int fd, uint32_t dbc_id, uint8_t sem_index,
 		       struct igt_qaic_bo *bo);
 
 void igt_qaic_card_bdf(int fd, char *bdf, size_t len);
+int igt_qaic_open_bdf(const char *bdf);
 uint32_t igt_qaic_job_timeout_ms(void);
 int igt_qaic_module_refcount(void);
 uint64_t igt_qaic_now_ms(void);
@@ -245,6 +247,7 @@ void igt_qaic_emu_dbc_faults(int fd, uint32_t dbc_id, uint32_t drop_every,
 			     uint32_t corrupt_every, uint16_t corrupt_status);
 int __igt_qaic_emu_hang_dbc(int fd, uint32_t dbc_id);
 int __igt_qaic_emu_sys_error(int fd, uint32_t ms);
+int __igt_qaic_emu_vanish(int fd, uint32_t ms);
 void igt_qaic_emu_hang_dbc(int fd, uint32_t dbc_id);
 int __igt_qaic_emu_dbc_counters(int fd, uint32_t dbc_id,
 				struct igt_qaic_emu_counters *counters);

@@ -31,11 +31,11 @@
 /* Longest a wait of these checks may take, even on the debug kernel */
 #define BUSY_WAIT_MS	20000
 
-static void busy_start(struct igt_qaic_busy *b)
+static void busy_start(struct igt_qaic_busy *b, const char *bdf)
 {
 	struct qaic_sync after_gate;
 
-	b->fd = igt_qaic_open();
+	b->fd = bdf ? igt_qaic_open_bdf(bdf) : igt_qaic_open();
 	for (int i = 0; i < 2; i++)
 		b->dbc[i] = igt_qaic_activate(b->fd, BUSY_QUEUE);
 
@@ -116,6 +116,7 @@ static void busy_end(struct igt_qaic_busy *b)
 /**
  * igt_qaic_busy_run:
  * @nproc: processes with work in flight
+ * @bdf: the card they use (igt_qaic_card_bdf()); NULL: the first one
  * @event: what happens to the card once they all have, in this process
  * @data: for @event
  * @after: what each process checks after @event, given when it happened
@@ -124,7 +125,8 @@ static void busy_end(struct igt_qaic_busy *b)
  * then each process runs @after and ends its work (the gate opens, the
  * file closes).
  */
-void igt_qaic_busy_run(unsigned int nproc, void (*event)(void *data), void *data,
+void igt_qaic_busy_run(unsigned int nproc, const char *bdf,
+		       void (*event)(void *data), void *data,
 		       void (*after)(struct igt_qaic_busy *b, uint64_t since_ms))
 {
 	int ready[2], go[2];
@@ -137,7 +139,7 @@ void igt_qaic_busy_run(unsigned int nproc, void (*event)(void *data), void *data
 		struct igt_qaic_busy b;
 		uint64_t since;
 
-		busy_start(&b);
+		busy_start(&b, bdf);
 		igt_assert_eq(write(ready[1], "r", 1), 1);
 		igt_assert_eq(read(go[0], &since, sizeof(since)), (int)sizeof(since));
 		after(&b, since);

@@ -36,7 +36,8 @@ struct igt_qaic_busy {
 
 void igt_qaic_busy_check_ended(struct igt_qaic_busy *b, uint64_t since_ms,
 			       int err, const char *event);
-void igt_qaic_busy_run(unsigned int nproc, void (*event)(void *data), void *data,
+void igt_qaic_busy_run(unsigned int nproc, const char *bdf,
+		       void (*event)(void *data), void *data,
 		       void (*after)(struct igt_qaic_busy *b, uint64_t since_ms));
 
 #endif /* IGT_QAIC_BUSY_H */

@@ -147,7 +147,7 @@ static void test_reset(const char *file, const char *val, unsigned int cycles)
 	for (unsigned int i = 0; i < cycles; i++) {
 		if (cycles > 1)
 			igt_info("cycle %u of %u\n", i + 1, cycles);
-		igt_qaic_busy_run(2, reset_event, &r, after_reset);
+		igt_qaic_busy_run(2, NULL, reset_event, &r, after_reset);
 	}
 
 	/* A file opened before the reset, and untouched, works as well */

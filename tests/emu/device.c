@@ -107,9 +107,20 @@ void emu_device_set_irq_sink(struct emu_device *dev,
 	dev->irq = *sink;
 }
 
+void emu_device_fall_off(struct emu_device *dev)
+{
+	emu_log(dev, "fell off the bus");
+	dev->dead = true;
+}
+
 uint64_t emu_cfg_read(struct emu_device *dev, uint64_t off, uint32_t size)
 {
 	uint64_t val;
+
+	if (dev->dead) {
+		dev->counters.dead_accesses++;
+		return size >= 8 ? ~0ULL : (1ULL << (8 * size)) - 1;
+	}
 
 	dev->counters.cfg_reads++;
 	if (!emu_pci_cfg_read(&dev->pci, off, size, &val)) {
@@ -151,6 +162,10 @@ static void device_flr(struct emu_device *dev)
 void emu_cfg_write(struct emu_device *dev, uint64_t off, uint32_t size,
 		   uint64_t val)
 {
+	if (dev->dead) {
+		dev->counters.dead_accesses++;
+		return;
+	}
 	dev->counters.cfg_writes++;
 	if (emu_pci_is_flr(&dev->pci, off, size, val)) {
 		device_flr(dev);
@@ -175,6 +190,10 @@ static int mmio_check(struct emu_device *dev, unsigned int bar, uint64_t off,
 {
 	int claim;
 
+	if (dev->dead) {
+		dev->counters.dead_accesses++;
+		return -1;
+	}
 	if (bar >= EMU_PCI_NUM_BARS || !dev->bars[bar].size || !len ||
 	    off >= dev->bars[bar].size || len > dev->bars[bar].size - off) {
 		emu_log(dev, "MMIO rejected: bar %u off %#" PRIx64 " len %" PRIu64,
@@ -269,6 +288,10 @@ static enum emu_irq_route irq_raise(struct emu_device *dev, unsigned int vector)
 	struct emu_msi_msg msg;
 	enum emu_irq_route route;
 
+	if (dev->dead) {
+		dev->counters.irq_dropped++;
+		return EMU_IRQ_DROP;
+	}
 	route = emu_pci_irq_route(&dev->pci, vector, &msg);
 	switch (route) {
 	case EMU_IRQ_SEND:
@@ -336,7 +359,9 @@ static void *dma_map(struct emu_device *dev, uint64_t addr, uint64_t len,
 {
 	void *host;
 
-	if (!emu_pci_bus_master(&dev->pci)) {
+	if (dev->dead) {
+		*err = -EIO;
+	} else if (!emu_pci_bus_master(&dev->pci)) {
 		*err = -EPERM;
 		emu_log(dev, "DMA without bus mastering at %#" PRIx64, addr);
 	} else if (!dev->mem ||
@@ -413,4 +438,5 @@ void emu_counters_print(const struct emu_counters *c, FILE *out)
 	print_counter(out, "irq_lost", c->irq_lost);
 	print_counter(out, "cmd_bad", c->cmd_bad);
 	print_counter(out, "flrs", c->flrs);
+	print_counter(out, "dead_accesses", c->dead_accesses);
 }

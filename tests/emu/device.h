@@ -62,6 +62,7 @@ struct emu_counters {
 	uint64_t irq_lost;		/* transport backlog overflowed */
 	uint64_t cmd_bad;		/* malformed transport messages */
 	uint64_t flrs;			/* function-level resets done */
+	uint64_t dead_accesses;		/* config/BAR accesses after falling off */
 };
 
 struct emu_bar {
@@ -77,6 +78,8 @@ struct emu_device {
 	const struct guest_mem *mem;
 	struct emu_irq_sink irq;
 	struct emu_counters counters;
+	/* Fell off the bus (emu_device_fall_off()): reads all-ones, for good. */
+	bool dead;
 	/* What resets the device models at a function-level reset. */
 	void (*flr_hook)(void *ctx);
 	void *flr_ctx;
@@ -103,6 +106,13 @@ void emu_device_set_irq_sink(struct emu_device *dev,
  */
 void emu_device_set_flr_hook(struct emu_device *dev, void (*fn)(void *ctx),
 			     void *ctx);
+
+/*
+ * The card falls off the bus, for good: config and BAR reads return
+ * all-ones, writes are lost, no interrupt or DMA goes out (the models go
+ * on, unseen).
+ */
+void emu_device_fall_off(struct emu_device *dev);
 
 /* Config space, as the transport sees it. Bad accesses read all-ones. */
 uint64_t emu_cfg_read(struct emu_device *dev, uint64_t off, uint32_t size);

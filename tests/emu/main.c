@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "dbc.h"
@@ -70,6 +71,9 @@ struct emu {
 	struct malice *malice;		/* malicious-card mode, or NULL */
 	struct vu_dev vu;
 	struct vpci vpci;
+	/* EMU_PT_VANISH: when the card goes away, if it is to */
+	bool vanish;
+	struct timespec vanish_at;
 };
 
 static void usage(FILE *out)
@@ -272,15 +276,34 @@ static int setup_signals(void)
 	return signalfd(-1, &mask, SFD_CLOEXEC);
 }
 
+/* Milliseconds until the card vanishes (0: now), or -1 if it does not. */
+static int vanish_timeout_ms(const struct emu *emu)
+{
+	struct timespec now;
+	long long ms;
+
+	if (!emu->vanish)
+		return -1;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	ms = (emu->vanish_at.tv_sec - now.tv_sec) * 1000LL +
+	     (emu->vanish_at.tv_nsec - now.tv_nsec) / 1000000;
+	return ms > 0 ? (int)ms : 0;
+}
+
 /* The nearer of the timed events; -1 if there is none. */
 static int poll_timeout(const struct emu *emu)
 {
-	int a = emu_mhi_timeout_ms(emu->mhi);
-	int b = emu_device_timeout_ms(&emu->dev);
+	int t[] = {
+		emu_mhi_timeout_ms(emu->mhi),
+		emu_device_timeout_ms(&emu->dev),
+		vanish_timeout_ms(emu),
+	};
+	int min = -1;
 
-	if (a < 0)
-		return b;
-	return b < 0 || a < b ? a : b;
+	for (unsigned int i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (t[i] >= 0 && (min < 0 || t[i] < min))
+			min = t[i];
+	return min;
 }
 
 /* Returns when the frontend disconnects or a termination signal comes. */
@@ -302,6 +325,10 @@ static void serve(struct emu *emu, int sig_fd)
 		}
 		emu_mhi_tick(emu->mhi);	/* timed fault injection */
 		emu_device_tick(&emu->dev);	/* malice: MSI storms */
+		if (!vanish_timeout_ms(emu)) {
+			emu->vanish = false;
+			emu_device_fall_off(&emu->dev);
+		}
 		if (!ret)
 			continue;
 		if (pfds[0].revents) {
@@ -322,6 +349,26 @@ static void emu_sys_error(void *ctx, unsigned int ms)
 
 	emu_mhi_syserr_in(emu->mhi, ms);
 }
+
+/* EMU_PT_VANISH: serve() makes the card fall off the bus once the time comes. */
+static void emu_vanish(void *ctx, unsigned int ms)
+{
+	struct emu *emu = ctx;
+
+	clock_gettime(CLOCK_MONOTONIC, &emu->vanish_at);
+	emu->vanish_at.tv_sec += ms / 1000;
+	emu->vanish_at.tv_nsec += (long)(ms % 1000) * 1000000;
+	if (emu->vanish_at.tv_nsec >= 1000000000) {
+		emu->vanish_at.tv_sec++;
+		emu->vanish_at.tv_nsec -= 1000000000;
+	}
+	emu->vanish = true;
+}
+
+static const struct emu_card_ops emu_card_ops = {
+	.sys_error = emu_sys_error,
+	.vanish = emu_vanish,
+};
 
 /* A function-level reset: the card powers on again. */
 static void emu_flr(void *ctx)
@@ -372,7 +419,7 @@ static struct emu *emu_create(const struct emu_options *o)
 	emu_mhi_bhi(emu->mhi)->corrupt_next = o->bhi_corrupt;
 	emu_mhi_set_boot(emu->mhi, o->boot);
 	emu_mhi_set_syserr_after(emu->mhi, o->syserr_after_ms);
-	emu_manager_set_sys_error_fn(emu->mgr, emu_sys_error, emu);
+	emu_manager_set_card_ops(emu->mgr, &emu_card_ops, emu);
 	emu_dbc_attach(emu->dbc);
 	emu_dbc_connect(emu->dbc, emu->mgr);
 	if (o->dbc_mem_bytes)

@@ -167,8 +167,8 @@ struct emu_manager {
 	struct mgr_cont conts[MAX_CONTS];
 	uint64_t cont_stamp;
 	const struct emu_dbc_ops *dbc_ops;	/* the DBC engine, or NULL */
-	void (*sys_error_fn)(void *ctx, unsigned int ms);	/* or NULL */
-	void *sys_error_ctx;
+	const struct emu_card_ops *card_ops;	/* or NULL */
+	void *card_ctx;
 	void *dbc_ctx;
 	struct mgr_counters c;
 	uint8_t ans[NNC_MAX_RSP_LEN];	/* answer being built */
@@ -783,15 +783,22 @@ static void do_passthrough(struct emu_manager *mgr, struct msg_ctx *ctx,
 		pt_status(mgr, a, op, arg, EMU_PT_OK);
 		return;
 	case EMU_PT_SYS_ERROR:
-		/* A test facility: the crash comes after this answer. */
-		if (!arg || arg > EMU_PT_SYS_ERROR_MAX_MS || !mgr->sys_error_fn) {
+	case EMU_PT_VANISH: {
+		/* Test facilities: what they do comes after this answer. */
+		void (*fn)(void *ctx, unsigned int ms) = NULL;
+
+		if (mgr->card_ops)
+			fn = op == EMU_PT_VANISH ? mgr->card_ops->vanish : mgr->card_ops->sys_error;
+		if (!arg || arg > EMU_PT_CARD_MAX_MS || !fn) {
 			pt_status(mgr, a, op, arg, EMU_PT_E_RANGE);
 			return;
 		}
-		mgr_log(mgr, "system error in %u ms, by passthrough", arg);
-		mgr->sys_error_fn(mgr->sys_error_ctx, arg);
+		mgr_log(mgr, "%s in %u ms, by passthrough",
+			op == EMU_PT_VANISH ? "surprise removal" : "system error", arg);
+		fn(mgr->card_ctx, arg);
 		pt_status(mgr, a, op, arg, EMU_PT_OK);
 		return;
+	}
 	default:
 		pt_status(mgr, a, op, arg, EMU_PT_E_UNKNOWN_OP);
 		return;
@@ -1188,11 +1195,11 @@ void emu_manager_destroy(struct emu_manager *mgr)
 	free(mgr);
 }
 
-void emu_manager_set_sys_error_fn(struct emu_manager *mgr,
-				  void (*fn)(void *ctx, unsigned int ms), void *ctx)
+void emu_manager_set_card_ops(struct emu_manager *mgr,
+			      const struct emu_card_ops *ops, void *ctx)
 {
-	mgr->sys_error_fn = fn;
-	mgr->sys_error_ctx = ctx;
+	mgr->card_ops = ops;
+	mgr->card_ctx = ctx;
 }
 
 void emu_manager_set_crc(struct emu_manager *mgr, bool on)

@@ -86,7 +86,16 @@ struct emu_manager;
  * for another arg or a card that cannot crash.
  */
 #define EMU_PT_SYS_ERROR	9
-#define EMU_PT_SYS_ERROR_MAX_MS	60000
+/*
+ * The card falls off the bus arg milliseconds from now (1..60000), after
+ * this answer went out, for good: config and BAR reads return all-ones,
+ * writes are lost, no MSI, no DMA; what a host sees of a card pulled out
+ * of its slot before the PCI core removes it. (Dropping the vhost-user
+ * connection instead makes UML's virtio_uml WARN and its virt-pci crash.)
+ * Answer: as EMU_PT_SYS_ERROR.
+ */
+#define EMU_PT_VANISH		10
+#define EMU_PT_CARD_MAX_MS	60000
 
 struct emu_pt_faults {
 	uint32_t drop_every;
@@ -270,11 +279,19 @@ void emu_manager_set_dbc_ops(struct emu_manager *mgr,
 			     const struct emu_dbc_ops *ops, void *ctx);
 
 /*
- * EMU_PT_SYS_ERROR: @fn makes the card crash @ms milliseconds from now.
- * NULL @fn: the card cannot (EMU_PT_E_RANGE).
+ * What the manager needs of the card around it, for the passthroughs that
+ * act on the whole card; any member may be NULL (the request then answers
+ * EMU_PT_E_RANGE). @ctx of emu_manager_set_card_ops() is passed to each.
  */
-void emu_manager_set_sys_error_fn(struct emu_manager *mgr,
-				  void (*fn)(void *ctx, unsigned int ms), void *ctx);
+struct emu_card_ops {
+	/* EMU_PT_SYS_ERROR: the card crashes @ms milliseconds from now. */
+	void (*sys_error)(void *ctx, unsigned int ms);
+	/* EMU_PT_VANISH: the card falls off the bus @ms milliseconds from now. */
+	void (*vanish)(void *ctx, unsigned int ms);
+};
+
+void emu_manager_set_card_ops(struct emu_manager *mgr,
+			      const struct emu_card_ops *ops, void *ctx);
 
 /*
  * The bytes DMA transfers delivered for (@handle, @tag), in order, or NULL

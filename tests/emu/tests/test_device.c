@@ -340,6 +340,29 @@ static void test_flr(void)
 	CHECK_EQ(emu_cfg_read(&dev, devctl, 2) & PCI_EXP_DEVCTL_CERE, PCI_EXP_DEVCTL_CERE);
 }
 
+/* A card that fell off the bus: all-ones, writes lost, no MSI, no DMA */
+static void test_fall_off(void)
+{
+	uint8_t buf[8];
+
+	setup(true);
+	enable(PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER);
+	mmio_wr32(4, 0x10, 0x1234);
+	emu_device_fall_off(&dev);
+	CHECK_EQ(emu_cfg_read(&dev, PCI_VENDOR_ID, 2), 0xffff);
+	CHECK_EQ(emu_cfg_read(&dev, PCI_VENDOR_ID, 4), 0xffffffff);
+	CHECK_EQ(mmio_rd32(4, 0x10), 0xffffffff);
+	mmio_wr32(4, 0x10, 0x5678);
+	emu_cfg_write(&dev, PCI_COMMAND, 2, 0);
+	emu_irq_raise(&dev, 0);
+	CHECK_EQ(sent.count, 0);
+	CHECK(emu_dma_read(&dev, 0x1000, buf, sizeof(buf)) < 0);
+	CHECK_EQ(dev.counters.dead_accesses, 5);
+	/* The models go on unseen: the register file kept its value */
+	dev.dead = false;
+	CHECK_EQ(mmio_rd32(4, 0x10), 0x1234);
+}
+
 int main(void)
 {
 	RUN(test_register_files);
@@ -350,6 +373,7 @@ int main(void)
 	RUN(test_dma_bounds);
 	RUN(test_guest_mem_regions);
 	RUN(test_flr);
+	RUN(test_fall_off);
 	emu_device_fini(&dev);
 	return emu_test_exit();
 }

@@ -844,46 +844,63 @@ static const struct emu_dbc_ops fault_ops = {
 	.set_faults = fake_set_faults,
 };
 
-static unsigned int crash_calls, crash_ms;
+static unsigned int card_calls[2], card_ms;
 
 static void fake_crash(void *ctx, unsigned int ms)
 {
 	(void)ctx;
-	crash_calls++;
-	crash_ms = ms;
+	card_calls[0]++;
+	card_ms = ms;
 }
 
-/* EMU_PT_SYS_ERROR: refused without a card that can crash or a delay in range */
-static void test_sys_error(void)
+static void fake_vanish(void *ctx, unsigned int ms)
 {
-	static const uint32_t bad[] = { 0, EMU_PT_SYS_ERROR_MAX_MS + 1 };
+	(void)ctx;
+	card_calls[1]++;
+	card_ms = ms;
+}
+
+/*
+ * EMU_PT_SYS_ERROR and EMU_PT_VANISH: refused without a card that can do
+ * it or a delay in range; else the card's hook runs, with the delay.
+ */
+static void test_card_ops(void)
+{
+	static const struct emu_card_ops ops = { .sys_error = fake_crash, .vanish = fake_vanish };
+	static const uint32_t bad[] = { 0, EMU_PT_CARD_MAX_MS + 1 };
+	static const uint32_t op[] = { EMU_PT_SYS_ERROR, EMU_PT_VANISH };
 	const uint8_t *p;
+	uint32_t seq = 1;
 
 	setup();
-	mb_init(1, 1);
-	mb_pt(EMU_PT_SYS_ERROR, 10, NULL, 0);
-	mb_send();
-	p = pt_answer(24);
-	CHECK(p && get_le32(p) == EMU_PT_SYS_ERROR && get_le32(p + 8) == EMU_PT_E_RANGE);
-
-	emu_manager_set_sys_error_fn(mgr, fake_crash, NULL);
-	crash_calls = 0;
-	for (unsigned int i = 0; i < 2; i++) {
-		mb_init(2 + i, 1);
-		mb_pt(EMU_PT_SYS_ERROR, bad[i], NULL, 0);
+	for (unsigned int k = 0; k < 2; k++) {
+		emu_manager_set_card_ops(mgr, NULL, NULL);
+		mb_init(seq++, 1);
+		mb_pt(op[k], 10, NULL, 0);
 		mb_send();
 		p = pt_answer(24);
-		CHECK(p && get_le32(p + 8) == EMU_PT_E_RANGE);
+		CHECK(p && get_le32(p) == op[k] && get_le32(p + 8) == EMU_PT_E_RANGE);
+
+		emu_manager_set_card_ops(mgr, &ops, NULL);
+		memset(card_calls, 0, sizeof(card_calls));
+		for (unsigned int i = 0; i < 2; i++) {
+			mb_init(seq++, 1);
+			mb_pt(op[k], bad[i], NULL, 0);
+			mb_send();
+			p = pt_answer(24);
+			CHECK(p && get_le32(p + 8) == EMU_PT_E_RANGE);
+		}
+		CHECK_EQ(card_calls[k], 0);
+		mb_init(seq++, 1);
+		mb_pt(op[k], 50, NULL, 0);
+		mb_send();
+		p = pt_answer(24);
+		CHECK(p && get_le32(p + 4) == 50 && get_le32(p + 8) == EMU_PT_OK);
+		CHECK_EQ(card_calls[k], 1);
+		CHECK_EQ(card_calls[!k], 0);
+		CHECK_EQ(card_ms, 50);
 	}
-	CHECK_EQ(crash_calls, 0);
-	mb_init(4, 1);
-	mb_pt(EMU_PT_SYS_ERROR, 50, NULL, 0);
-	mb_send();
-	p = pt_answer(24);
-	CHECK(p && get_le32(p + 4) == 50 && get_le32(p + 8) == EMU_PT_OK);
-	CHECK_EQ(crash_calls, 1);
-	CHECK_EQ(crash_ms, 50);
-	emu_manager_set_sys_error_fn(mgr, NULL, NULL);
+	emu_manager_set_card_ops(mgr, NULL, NULL);
 }
 
 static void test_dbc_faults(void)
@@ -1432,7 +1449,7 @@ int main(void)
 	RUN(test_activate);
 	RUN(test_dbc_passthrough);
 	RUN(test_dbc_faults);
-	RUN(test_sys_error);
+	RUN(test_card_ops);
 	RUN(test_memcpy_bw);
 	RUN(test_validate_partition);
 	RUN(test_malformed);
