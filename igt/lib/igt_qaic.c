@@ -1658,6 +1658,20 @@ int __igt_qaic_emu_vanish(int fd, uint32_t ms)
 }
 
 /**
+ * __igt_qaic_emu_silence:
+ * @fd: qaic device file descriptor
+ *
+ * Makes the emulated card's manager answer nothing after this request
+ * (EMU_PT_SILENCE), until the card is reset.
+ *
+ * Returns: as __igt_qaic_emu_sys_error().
+ */
+int __igt_qaic_emu_silence(int fd)
+{
+	return qaic_emu_card_call(fd, IGT_QAIC_EMU_PT_SILENCE, 0);
+}
+
+/**
  * igt_qaic_emu_hang_dbc:
  * @fd: qaic device file descriptor
  * @dbc_id: an active DMA Bridge Channel

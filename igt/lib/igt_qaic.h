@@ -105,6 +105,7 @@ void *igt_qaic_unmapped_ptr(void);
 #define IGT_QAIC_EMU_PT_DBC_FAULTS	8	/* response faults of DBC arg */
 #define IGT_QAIC_EMU_PT_SYS_ERROR	9	/* the card crashes in arg ms */
 #define IGT_QAIC_EMU_PT_VANISH		10	/* the card goes away in arg ms */
+#define IGT_QAIC_EMU_PT_SILENCE		11	/* the manager goes silent */
 
 #define IGT_QAIC_EMU_PT_OK		0
 #define IGT_QAIC_EMU_PT_E_UNKNOWN_OP	2	/* an emulator without the op */
@@ -248,6 +249,7 @@ void igt_qaic_emu_dbc_faults(int fd, uint32_t dbc_id, uint32_t drop_every,
 int __igt_qaic_emu_hang_dbc(int fd, uint32_t dbc_id);
 int __igt_qaic_emu_sys_error(int fd, uint32_t ms);
 int __igt_qaic_emu_vanish(int fd, uint32_t ms);
+int __igt_qaic_emu_silence(int fd);
 void igt_qaic_emu_hang_dbc(int fd, uint32_t dbc_id);
 int __igt_qaic_emu_dbc_counters(int fd, uint32_t dbc_id,
 				struct igt_qaic_emu_counters *counters);

@@ -39,6 +39,10 @@
  * SUBTEST: sys-error-cycles
  * Description: Check the same for 20 crashes in a row (QAIC_RESET_CYCLES sets how many).
  * Run type: FULL
+ *
+ * SUBTEST: manager-silent
+ * Description: Check the same when the card's manager stops answering: the MANAGE call that gets no answer fails with ETIMEDOUT and the driver resets the card by itself.
+ * Run type: FULL
  */
 
 IGT_TEST_DESCRIPTION("The card is reset under work in flight (PCI error recovery, function reset, its own crash) and comes back.");
@@ -47,11 +51,14 @@ IGT_TEST_DESCRIPTION("The card is reset under work in flight (PCI error recovery
 #define DEV_ADDR	(40ull << 20)
 #define QUEUE_SIZE	64
 
-/* How the card is reset: a file written, or a crash asked of the card */
+/* How the card is reset: a file written, or something asked of the card */
 struct reset {
-	const char *path;	/* written to reset the card; NULL: a crash */
+	const char *path;	/* written to reset the card; NULL: ask the card */
 	const char *val;
+	bool silence;		/* asked: its manager goes silent; else a crash */
 };
+
+#define RESP_TIMEOUT	"/sys/module/qaic/parameters/control_resp_timeout_s"
 
 static void write_str(const char *path, const char *val)
 {
@@ -74,12 +81,40 @@ static void crash(void)
 	close(fd);
 }
 
+/*
+ * The manager goes silent: the next MANAGE call waits for an answer (2 s
+ * here), fails with ETIMEDOUT, and the driver resets the card.
+ */
+static void silence(void)
+{
+	char old[16] = "60";
+	uint32_t dbc;
+	int fd, ret;
+
+	fd = open(RESP_TIMEOUT, O_RDONLY);
+	igt_require_f(fd >= 0, "no %s\n", RESP_TIMEOUT);
+	igt_assert_lt(0, read(fd, old, sizeof(old) - 1));
+	close(fd);
+	write_str(RESP_TIMEOUT, "2");
+
+	fd = igt_qaic_open();
+	ret = __igt_qaic_emu_silence(fd);
+	igt_require_f(ret != IGT_QAIC_EMU_PT_E_UNKNOWN_OP, "the emulator has no EMU_PT_SILENCE\n");
+	igt_assert_eq(ret, 0);
+	ret = __igt_qaic_activate(fd, QUEUE_SIZE, &dbc);
+	write_str(RESP_TIMEOUT, old);
+	igt_assert_eq(ret, -ETIMEDOUT);
+	close(fd);
+}
+
 static void reset_event(void *data)
 {
 	const struct reset *r = data;
 
 	if (r->path)
 		write_str(r->path, r->val);
+	else if (r->silence)
+		silence();
 	else
 		crash();
 }
@@ -92,12 +127,17 @@ static void reset_event(void *data)
 static void after_reset(struct igt_qaic_busy *b, uint64_t since_ms)
 {
 	uint32_t dbc;
+	int ret;
 
 	igt_qaic_busy_check_ended(b, since_ms, ECANCELED, "reset");
 	for (int i = 0; i < 2; i++)
 		igt_assert_eq(__igt_qaic_execute_bo(b->fd, b->dbc[i], b->gated.handle,
 						    IGT_QAIC_DIR_TO_DEV), -EPERM);
-	dbc = igt_qaic_activate(b->fd, QUEUE_SIZE);
+	/* A MANAGE call the reset overtakes fails with ENODEV: try again */
+	while ((ret = __igt_qaic_activate(b->fd, QUEUE_SIZE, &dbc)) == -ENODEV &&
+	       igt_qaic_now_ms() - since_ms < 20000)
+		usleep(50000);
+	igt_assert_eq(ret, 0);
 	igt_info("card back %llu ms after the reset\n",
 		 (unsigned long long)(igt_qaic_now_ms() - since_ms));
 	igt_qaic_round_trip(b->fd, dbc, DEV_ADDR + (1 + getpid() % 64) * SZ_4K, SZ_4K, 61);
@@ -106,31 +146,35 @@ static void after_reset(struct igt_qaic_busy *b, uint64_t since_ms)
 static const struct {
 	const char *name;
 	const char *desc;
-	const char *file;	/* under debugfs (pci_error) or sysfs (reset); NULL: a crash */
+	const char *file;	/* under debugfs (pci_error) or sysfs (reset); NULL: ask the card */
 	const char *val;
 	unsigned int cycles;
+	bool silence;
 } resets[] = {
 	{ "pci-error-normal",
 	  "Check that recovery from a PCI error with the link working ends every job of two processes with an error, keeps their mappings, and that the same files then activate DBCs and run work again.",
-	  "/sys/kernel/debug/accel/%s/pci_error", "normal", 1 },
+	  "/sys/kernel/debug/accel/%s/pci_error", "normal", 1, false },
 	{ "pci-error-frozen",
 	  "Check the same for a PCI error with the link frozen.",
-	  "/sys/kernel/debug/accel/%s/pci_error", "frozen", 1 },
+	  "/sys/kernel/debug/accel/%s/pci_error", "frozen", 1, false },
 	{ "function-reset",
 	  "Check the same for a function-level reset through sysfs.",
-	  "/sys/bus/pci/devices/%s/reset", "1", 1 },
+	  "/sys/bus/pci/devices/%s/reset", "1", 1, false },
 	{ "sys-error",
 	  "Check the same for a crash of the card (MHI SYS_ERROR), which the card reports itself.",
-	  NULL, NULL, 1 },
+	  NULL, NULL, 1, false },
 	{ "sys-error-cycles",
 	  "Check the same for 20 crashes in a row (QAIC_RESET_CYCLES sets how many).",
-	  NULL, NULL, 20 },
+	  NULL, NULL, 20, false },
+	{ "manager-silent",
+	  "Check the same when the card's manager stops answering: the MANAGE call that gets no answer fails with ETIMEDOUT and the driver resets the card by itself.",
+	  NULL, NULL, 1, true },
 };
 
-static void test_reset(const char *file, const char *val, unsigned int cycles)
+static void test_reset(const char *file, const char *val, unsigned int cycles, bool silent)
 {
 	const char *env = getenv("QAIC_RESET_CYCLES");
-	struct reset r = { .val = val };
+	struct reset r = { .val = val, .silence = silent };
 	char bdf[32], path[128];
 	uint32_t dbc;
 	int fd = igt_qaic_open();
@@ -165,6 +209,7 @@ igt_main
 	for (unsigned int i = 0; i < ARRAY_SIZE(resets); i++) {
 		igt_describe(resets[i].desc);
 		igt_subtest_f("%s", resets[i].name)
-			test_reset(resets[i].file, resets[i].val, resets[i].cycles);
+			test_reset(resets[i].file, resets[i].val, resets[i].cycles,
+				   resets[i].silence);
 	}
 }

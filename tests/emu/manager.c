@@ -168,6 +168,8 @@ struct emu_manager {
 	uint64_t cont_stamp;
 	const struct emu_dbc_ops *dbc_ops;	/* the DBC engine, or NULL */
 	const struct emu_card_ops *card_ops;	/* or NULL */
+	bool silent;				/* EMU_PT_SILENCE, until reset */
+	bool silence_next;			/* after the answer being built */
 	void *card_ctx;
 	void *dbc_ctx;
 	struct mgr_counters c;
@@ -782,6 +784,11 @@ static void do_passthrough(struct emu_manager *mgr, struct msg_ctx *ctx,
 		mgr_log(mgr, "DBC%u: response faults set by passthrough", arg);
 		pt_status(mgr, a, op, arg, EMU_PT_OK);
 		return;
+	case EMU_PT_SILENCE:
+		mgr_log(mgr, "silent from the next message on, by passthrough");
+		mgr->silence_next = true;
+		pt_status(mgr, a, op, arg, EMU_PT_OK);
+		return;
 	case EMU_PT_SYS_ERROR:
 	case EMU_PT_VANISH: {
 		/* Test facilities: what they do comes after this answer. */
@@ -1058,6 +1065,14 @@ size_t emu_manager_handle(struct emu_manager *mgr, const void *req, size_t len,
 	uint32_t st, count, off;
 
 	mgr->c.msgs++;
+	if (mgr->silence_next) {
+		mgr->silence_next = false;
+		mgr->silent = true;
+	}
+	if (mgr->silent) {
+		mgr->c.dropped++;
+		return 0;
+	}
 	if (cap > NNC_MAX_RSP_LEN)
 		cap = NNC_MAX_RSP_LEN;
 	/* Without a header or the magic there is nobody to answer to. */
@@ -1176,6 +1191,8 @@ struct emu_manager *emu_manager_create(struct emu_device *dev)
 
 void emu_manager_reset(struct emu_manager *mgr)
 {
+	mgr->silent = false;
+	mgr->silence_next = false;
 	for (unsigned int i = 0; i < EMU_NUM_DBC; i++)
 		dbc_release(mgr, i);
 	for (unsigned int i = 0; i < MAX_TAGS; i++)

@@ -96,6 +96,12 @@ struct emu_manager;
  */
 #define EMU_PT_VANISH		10
 #define EMU_PT_CARD_MAX_MS	60000
+/*
+ * The manager goes silent after this answer: it answers no message until
+ * it is reset (the card's MHI reset, a SoC reset, a function-level reset),
+ * as a card whose firmware hung. Answer: struct emu_pt_status.
+ */
+#define EMU_PT_SILENCE		11
 
 struct emu_pt_faults {
 	uint32_t drop_every;

@@ -97,8 +97,10 @@ struct qaic_dbc {
  * @mapped_lock: Protects @mapped.
  * @mapped: The buffer objects mapped for the card (&qaic_bo.mapped_node),
  *	    which unplug unmaps.
- * @gone: Bit 0: the card fell off the bus (qaic_reset_check_card()); set
- *	  once, for good.
+ * @card_state: %QAIC_CARD_GONE: the card fell off the bus
+ *	        (qaic_reset_check_card()), set once for good;
+ *	        %QAIC_CARD_RESETTING: a reset of the whole card is on its way
+ *	        (qaic_reset_card()).
  */
 struct qaic_device {
 	struct drm_device drm;
@@ -117,8 +119,12 @@ struct qaic_device {
 	u32 next_file_id;
 	spinlock_t mapped_lock; /* Protects @mapped */
 	struct list_head mapped;
-	unsigned long gone;
+	unsigned long card_state;
 };
+
+/* Bits of &qaic_device.card_state */
+#define QAIC_CARD_GONE		0
+#define QAIC_CARD_RESETTING	1
 
 /**
  * struct qaic_file_priv - State of one open file of a card.
@@ -165,6 +171,7 @@ void qaic_manage_release_all(struct qaic_device *qdev);
 extern const struct pci_error_handlers qaic_pci_err_handlers;
 void qaic_reset_debugfs_init(struct qaic_device *qdev);
 bool qaic_reset_check_card(struct qaic_device *qdev);
+void qaic_reset_card(struct qaic_device *qdev, const char *why);
 
 /* qaic_slice.c */
 int qaic_attach_slice_bo_ioctl(struct drm_device *drm, void *data, struct drm_file *file);

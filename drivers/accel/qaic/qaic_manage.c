@@ -674,9 +674,13 @@ static int qaic_manage_exchange(struct qaic_manage_call *call, void *rsp, size_t
 		if (ret) {
 			drm_dbg(drm, "manage: no answer: %d\n", ret);
 			call->unanswered = ret == -EINTR || ret == -ETIMEDOUT;
-			/* A silent card may be one that fell off the bus */
-			if (ret == -ETIMEDOUT && qaic_reset_check_card(qdev))
-				ret = -ENODEV;
+			/* A silent card fell off the bus, or its firmware hung */
+			if (ret == -ETIMEDOUT) {
+				if (qaic_reset_check_card(qdev))
+					ret = -ENODEV;
+				else
+					qaic_reset_card(qdev, "the card's manager did not answer");
+			}
 			break;
 		}
 		ret = qaic_nnc_check_cont(&req, rsp, *rsp_len);

@@ -327,7 +327,9 @@ void qaic_mhi_stop(struct qaic_device *qdev)
 	qdev->mhi_up = false;
 	cancel_delayed_work_sync(&to_qaic_mhi(qdev->mhi)->boot_work);
 	qaic_cntl_stopping(qdev->cntl);
-	mhi_power_down(qdev->mhi, !pci_channel_offline(qdev->pdev) && !test_bit(0, &qdev->gone));
+	/* Nothing to wait for from a card that is off the bus */
+	mhi_power_down(qdev->mhi, !pci_channel_offline(qdev->pdev) &&
+		       !test_bit(QAIC_CARD_GONE, &qdev->card_state));
 	mhi_unprepare_after_power_down(qdev->mhi);
 }
 

@@ -27,6 +27,14 @@
  * file does not hold: a file activates again once the card is back.
  * Powering up boots the card again, from PBL.
  *
+ * A card whose manager stops answering while it is still on the bus (its
+ * firmware hung) cannot be helped through the control path, and DBC resets
+ * do not reach the manager: a MANAGE call that gets no answer in time
+ * resets the whole card (qaic_reset_card()), by a function-level reset when
+ * the card has one, else by a SoC reset through MHI between stopping and
+ * powering up the card, as above. The call fails with -ETIMEDOUT; the
+ * card boots again.
+ *
  * A card that fell off the bus (config space reads all-ones) is given up:
  * the driver unbinds itself from it, which ends the work in flight as an
  * unbind does (every ioctl then fails with -ENODEV) without waiting for a
@@ -46,6 +54,7 @@
 #include <linux/debugfs.h>
 #include <linux/device.h>
 #include <linux/fs.h>
+#include <linux/mhi.h>
 #include <linux/pci.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -91,7 +100,7 @@ bool qaic_reset_check_card(struct qaic_device *qdev)
 
 	if (pci_device_is_present(qdev->pdev))
 		return false;
-	if (test_and_set_bit(0, &qdev->gone))
+	if (test_and_set_bit(QAIC_CARD_GONE, &qdev->card_state))
 		return true;
 	drm_err(&qdev->drm, "the card fell off the bus: giving it up\n");
 	lost = kzalloc(sizeof(*lost), GFP_ATOMIC);
@@ -101,6 +110,68 @@ bool qaic_reset_check_card(struct qaic_device *qdev)
 	lost->pdev = pci_dev_get(qdev->pdev);
 	schedule_work(&lost->work);
 	return true;
+}
+
+static void qaic_reset_stop(struct qaic_device *qdev, const char *why);
+static void qaic_reset_start(struct qaic_device *qdev, const char *why);
+
+/* Resets a card whose manager went silent. */
+struct qaic_reset_work {
+	struct work_struct work;
+	struct pci_dev *pdev;	/* held until the work ran */
+};
+
+static void qaic_reset_card_work(struct work_struct *work)
+{
+	struct qaic_reset_work *r = container_of(work, struct qaic_reset_work, work);
+	struct pci_dev *pdev = r->pdev;
+	struct qaic_device *qdev;
+
+	/* reset_prepare() and reset_done() do the work; -ENOTTY: no way to */
+	if (pci_reset_function(pdev) == -ENOTTY) {
+		device_lock(&pdev->dev);
+		qdev = pci_get_drvdata(pdev);
+		if (qdev) {
+			qaic_reset_stop(qdev, "card reset");
+			mhi_soc_reset(qdev->mhi);
+			qaic_reset_start(qdev, "card reset");
+		}
+		device_unlock(&pdev->dev);
+	}
+	/* Still bound: the next silence may reset it again */
+	device_lock(&pdev->dev);
+	qdev = pci_get_drvdata(pdev);
+	if (qdev)
+		clear_bit(QAIC_CARD_RESETTING, &qdev->card_state);
+	device_unlock(&pdev->dev);
+	pci_dev_put(pdev);
+	kfree(r);
+}
+
+/**
+ * qaic_reset_card() - Reset a card whose manager stopped answering.
+ * @qdev: The card, still on the bus.
+ * @why: For the log.
+ *
+ * Schedules the reset (callers hold locks it takes) unless one is on its
+ * way already or the card fell off the bus. Never waits.
+ */
+void qaic_reset_card(struct qaic_device *qdev, const char *why)
+{
+	struct qaic_reset_work *r;
+
+	if (test_bit(QAIC_CARD_GONE, &qdev->card_state) ||
+	    test_and_set_bit(QAIC_CARD_RESETTING, &qdev->card_state))
+		return;
+	drm_err(&qdev->drm, "%s: resetting the card\n", why);
+	r = kzalloc(sizeof(*r), GFP_ATOMIC);
+	if (!r) {
+		clear_bit(QAIC_CARD_RESETTING, &qdev->card_state);
+		return;
+	}
+	INIT_WORK(&r->work, qaic_reset_card_work);
+	r->pdev = pci_dev_get(qdev->pdev);
+	schedule_work(&r->work);
 }
 
 /* Stops the card before a reset; nothing to do once it was unplugged. */

@@ -903,6 +903,26 @@ static void test_card_ops(void)
 	emu_manager_set_card_ops(mgr, NULL, NULL);
 }
 
+/* EMU_PT_SILENCE: answered, then nothing is, until a reset */
+static void test_silence(void)
+{
+	const uint8_t *p;
+
+	setup();
+	mb_init(1, 1);
+	mb_pt(EMU_PT_SILENCE, 0, NULL, 0);
+	mb_send();
+	p = pt_answer(24);
+	CHECK(p && get_le32(p) == EMU_PT_SILENCE && get_le32(p + 8) == EMU_PT_OK);
+	mb_init(2, 1);
+	mb_pt(EMU_PT_ECHO, 0, NULL, 0);
+	CHECK_EQ(mb_send(), 0);
+	emu_manager_reset(mgr);
+	mb_init(3, 1);
+	mb_pt(EMU_PT_ECHO, 0, NULL, 0);
+	CHECK(mb_send() > 0);
+}
+
 static void test_dbc_faults(void)
 {
 	uint8_t params[16] = { 0 };
@@ -1450,6 +1470,7 @@ int main(void)
 	RUN(test_dbc_passthrough);
 	RUN(test_dbc_faults);
 	RUN(test_card_ops);
+	RUN(test_silence);
 	RUN(test_memcpy_bw);
 	RUN(test_validate_partition);
 	RUN(test_malformed);
