@@ -59,6 +59,10 @@
  * Description: Check the allocation failures of ATTACH_SLICE_BO.
  * Run type: FULL
  *
+ * SUBTEST: attach-untouched
+ * Description: Check the allocation failures of ATTACH_SLICE_BO of an object whose pages were never touched (the attach allocates and pins them).
+ * Run type: FULL
+ *
  * SUBTEST: detach-slice
  * Description: Check the allocation failures of DETACH_SLICE_BO.
  * Run type: FULL
@@ -77,6 +81,10 @@
  *
  * SUBTEST: submit
  * Description: Check the allocation failures of SUBMIT with an in-syncobj and a timeline out-point.
+ * Run type: FULL
+ *
+ * SUBTEST: submit-two-fences
+ * Description: Check the allocation failures of SUBMIT waiting for two syncobjs that hold fences of two other contexts (vgem).
  * Run type: FULL
  *
  * SUBTEST: submit-partial
@@ -106,6 +114,10 @@
  * SUBTEST: attach-import
  * Description: Check the allocation failures of ATTACH_SLICE_BO of an imported object.
  * Run type: FULL
+ *
+ * SUBTEST: bind
+ * Description: Check the allocation failures of binding the driver to the card (its probe); only with QAIC_FAILNTH_PROBE=1, as one of them crashes Linux 6.12's DRM core.
+ * Run type: FULL
  */
 
 IGT_TEST_DESCRIPTION("Every allocation an ioctl makes fails in turn (fault injection through /proc/thread-self/fail-nth); each failure gives an errno and leaves the file, the channel and the card usable.");
@@ -131,7 +143,8 @@ struct ctx {
 	struct igt_qaic_bo bo[2];
 	struct igt_qaic_dumb dumb;
 	uint32_t in_sync, out_sync;
-	struct qaic_sync in;
+	struct qaic_sync in, ins[2];
+	struct igt_qaic_gate gates[2];
 	struct qaic_attach_slice_entry slices[4];
 	struct qaic_execute_entry exec[2];
 	struct qaic_partial_execute_entry partial;
@@ -150,6 +163,7 @@ struct ctx {
 		struct drm_prime_handle prime;
 	} arg;
 	uint8_t *xfer;
+	int sysfs;
 };
 
 struct scenario {
@@ -161,7 +175,12 @@ struct scenario {
 	void (*check)(struct ctx *c);
 };
 
+#define DRIVER_DIR	"/sys/bus/pci/drivers/qaic"
+
 static char node[32];
+/* Whether the call being checked had a failure injected */
+static bool injected_now;
+static char bdf[64];
 static int nth_fd = -1;
 
 static int failnth_ioctl(int fd, unsigned long req, void *arg)
@@ -275,10 +294,15 @@ static void ctx_close(struct ctx *c)
 			munmap(c->bo[i].ptr, c->bo[i].size);
 	if (c->dumb.ptr)
 		munmap(c->dumb.ptr, c->dumb.size);
+	for (unsigned int i = 0; i < ARRAY_SIZE(c->gates); i++)
+		if (c->gates[i].vgem > 0)
+			igt_qaic_gate_open(&c->gates[i]);
 	if (c->xfer)
 		munmap(c->xfer, BO_SIZE);
 	if (c->dmabuf >= 0)
 		close(c->dmabuf);
+	if (c->sysfs > 0)
+		close(c->sysfs);
 	if (c->vgem >= 0)
 		close(c->vgem);
 	if (c->fd >= 0)
@@ -496,6 +520,13 @@ static void setup_attach(struct ctx *c)
 	attach_arg(c, c->bo[0].handle);
 }
 
+static void setup_attach_untouched(struct ctx *c)
+{
+	ctx_open(c);
+	c->dbc = igt_qaic_activate(c->fd, QUEUE_SIZE);
+	attach_arg(c, igt_qaic_create_bo(c->fd, BO_SIZE));
+}
+
 static int op_attach(struct ctx *c)
 {
 	return failnth_ioctl(c->fd, DRM_IOCTL_QAIC_ATTACH_SLICE_BO, &c->arg.attach);
@@ -645,6 +676,29 @@ static void check_submit(struct ctx *c)
 	check_bo_runs(c, c->bo[0].handle);
 }
 
+/* Two gates: fences of two vgem contexts, which the job must both wait for */
+static void setup_submit_two(struct ctx *c)
+{
+	setup_attached(c, 1);
+	for (unsigned int i = 0; i < ARRAY_SIZE(c->gates); i++) {
+		c->ins[i].handle = igt_qaic_syncobj_create(c->fd);
+		igt_qaic_gate_init(c->fd, c->ins[i].handle, 0, &c->gates[i]);
+	}
+	c->out_sync = igt_qaic_syncobj_create(c->fd);
+	c->arg.submit.in_syncs = to_user_pointer(c->ins);
+	c->arg.submit.in_sync_count = ARRAY_SIZE(c->ins);
+	c->arg.submit.out_sync.handle = c->out_sync;
+}
+
+static void check_submit_two(struct ctx *c)
+{
+	for (unsigned int i = 0; i < ARRAY_SIZE(c->gates); i++) {
+		igt_qaic_gate_open(&c->gates[i]);
+		c->gates[i].vgem = 0;
+	}
+	check_submit(c);
+}
+
 /* PRIME */
 
 static void setup_export(struct ctx *c)
@@ -724,6 +778,72 @@ static void setup_attach_import(struct ctx *c)
 	attach_arg(c, igt_qaic_prime_import(c->fd, c->dmabuf));
 }
 
+/* bind: the probe, run by the writer of the driver's bind file */
+
+static bool card_bound(void)
+{
+	char path[96];
+
+	snprintf(path, sizeof(path), DRIVER_DIR "/%s", bdf);
+	return !access(path, F_OK);
+}
+
+static void setup_bind(struct ctx *c)
+{
+	/*
+	 * Linux 6.12's drm_minor_alloc() keeps the ERR_PTR of a failed
+	 * drm_sysfs_minor_alloc() in minor->kdev, and its release action
+	 * then calls put_device() on it: a kernel crash, in the DRM core,
+	 * when that allocation of devm_drm_dev_alloc() fails.
+	 */
+	igt_require_f(getenv("QAIC_FAILNTH_PROBE"),
+		      "fail-nth in probe crashes Linux 6.12 in drm_minor_alloc_release(); set QAIC_FAILNTH_PROBE=1 on a kernel with that fixed\n");
+	setup_none(c);
+	if (card_bound()) {
+		int fd = open(DRIVER_DIR "/unbind", O_WRONLY);
+
+		igt_assert(fd >= 0);
+		igt_assert_eq(write(fd, bdf, strlen(bdf)), (ssize_t)strlen(bdf));
+		close(fd);
+	}
+	igt_assert(!card_bound());
+	c->sysfs = open(DRIVER_DIR "/bind", O_WRONLY);
+	igt_assert(c->sysfs >= 0);
+}
+
+static int op_bind(struct ctx *c)
+{
+	return write(c->sysfs, bdf, strlen(bdf)) < 0 ? -errno : 0;
+}
+
+/*
+ * Probe only starts the card's boot; the control path comes up later. After
+ * a failure the probe absorbed, the card may stay down: on the bench, a
+ * failed GFP_ATOMIC allocation of UML's virt-pci can lose an MMIO write of
+ * the boot. The driver must then stay bound and quiet, and unbind cleanly
+ * (the next try starts with that); without an injected failure the card
+ * must come up.
+ */
+static void check_bind(struct ctx *c)
+{
+	uint64_t end = igt_qaic_now_ms() + WAIT_MS;
+	int err;
+
+	igt_assert(card_bound());
+	while (access(node, F_OK) && igt_qaic_now_ms() < end)
+		usleep(10000);
+	c->fd = igt_qaic_open();
+	while ((err = __igt_qaic_activate(c->fd, QUEUE_SIZE, &c->dbc)) == -ENODEV &&
+	       igt_qaic_now_ms() < end)
+		usleep(100000);
+	if (err == -ENODEV && injected_now) {
+		igt_info("bind: the card did not come up after a failure the probe absorbed\n");
+		return;
+	}
+	igt_assert_f(!err, "activate after bind: %s\n", igt_qaic_err_name(-err));
+	igt_qaic_round_trip(c->fd, c->dbc, DEV_ADDR, SZ_4K, 8);
+}
+
 static const struct scenario scenarios[] = {
 	{ "open", setup_none, op_open, check_open },
 	{ "create-bo", setup_open, op_create, check_create },
@@ -733,11 +853,13 @@ static const struct scenario scenarios[] = {
 	{ "status", setup_status, op_manage, check_status },
 	{ "dma-xfer", setup_xfer, op_manage, check_xfer },
 	{ "attach-slice", setup_attach, op_attach, check_attach },
+	{ "attach-untouched", setup_attach_untouched, op_attach, check_attach },
 	{ "detach-slice", setup_detach, op_detach, check_detach },
 	{ "execute", setup_exec1, op_execute, check_execute },
 	{ "execute-two", setup_exec2, op_execute, check_execute },
 	{ "partial-execute", setup_partial, op_partial, check_partial },
 	{ "submit", setup_submit, op_submit, check_submit },
+	{ "submit-two-fences", setup_submit_two, op_submit, check_submit_two },
 	{ "submit-partial", setup_submit_partial, op_submit, check_submit },
 	{ "wait-bo", setup_wait, op_wait, check_wait },
 	{ "perf-stats", setup_perf, op_perf, check_wait },
@@ -745,6 +867,7 @@ static const struct scenario scenarios[] = {
 	{ "prime-to-vgem", setup_to_vgem, op_to_vgem, check_to_vgem },
 	{ "prime-from-vgem", setup_from_vgem, op_from_vgem, check_from_vgem },
 	{ "attach-import", setup_attach_import, op_attach, check_attach },
+	{ "bind", setup_bind, op_bind, check_bind },
 };
 
 /*
@@ -777,6 +900,7 @@ static void run_scenario(const struct scenario *s)
 		} else if (injected) {
 			absorbed++;
 		}
+		injected_now = injected;
 		if (!ret)
 			s->check(&c);
 		ctx_close(&c);
@@ -798,9 +922,20 @@ igt_main
 		struct stat st;
 		int fd = igt_qaic_open();
 
+		char path[64], target[256];
+		const char *base;
+		ssize_t n;
+
 		igt_assert_eq(fstat(fd, &st), 0);
 		snprintf(node, sizeof(node), "/dev/accel/accel%u",
 			 minor(st.st_rdev));
+		snprintf(path, sizeof(path), "/sys/dev/char/%u:%u/device",
+			 major(st.st_rdev), minor(st.st_rdev));
+		n = readlink(path, target, sizeof(target) - 1);
+		igt_assert(n > 0);
+		target[n] = 0;
+		base = strrchr(target, '/');
+		snprintf(bdf, sizeof(bdf), "%.63s", base ? base + 1 : target);
 		close(fd);
 		igt_require_f(!access("/proc/thread-self/fail-nth", W_OK),
 			      "no fail-nth (CONFIG_FAULT_INJECTION)\n");
@@ -824,5 +959,8 @@ igt_main
 		if (nth_fd >= 0)
 			close(nth_fd);
 		knobs_restore();
+		/* Leave the card bound, whatever the bind subtest did. */
+		if (bdf[0] && !card_bound())
+			write_str(DRIVER_DIR "/bind", bdf);
 	}
 }
