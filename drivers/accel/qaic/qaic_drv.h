@@ -101,6 +101,7 @@ struct qaic_dbc {
  *	        (qaic_reset_check_card()), set once for good;
  *	        %QAIC_CARD_RESETTING: a reset of the whole card is on its way
  *	        (qaic_reset_card()).
+ * @silent_calls: MANAGE calls in a row that got no answer in time.
  */
 struct qaic_device {
 	struct drm_device drm;
@@ -120,6 +121,7 @@ struct qaic_device {
 	spinlock_t mapped_lock; /* Protects @mapped */
 	struct list_head mapped;
 	unsigned long card_state;
+	atomic_t silent_calls;
 };
 
 /* Bits of &qaic_device.card_state */
@@ -172,6 +174,8 @@ extern const struct pci_error_handlers qaic_pci_err_handlers;
 void qaic_reset_debugfs_init(struct qaic_device *qdev);
 bool qaic_reset_check_card(struct qaic_device *qdev);
 void qaic_reset_card(struct qaic_device *qdev, const char *why);
+void qaic_reset_manager_silent(struct qaic_device *qdev);
+void qaic_reset_manager_answered(struct qaic_device *qdev);
 
 /* qaic_slice.c */
 int qaic_attach_slice_bo_ioctl(struct drm_device *drm, void *data, struct drm_file *file);

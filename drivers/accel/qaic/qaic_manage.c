@@ -671,16 +671,15 @@ static int qaic_manage_exchange(struct qaic_manage_call *call, void *rsp, size_t
 		WRITE_ONCE(call->priv->nnc_used, true);
 		call->sent = true;
 		ret = qaic_cntl_xfer(qdev->cntl, wbuf, len, rsp, rsp_len);
+		if (ret == -ETIMEDOUT && qaic_reset_check_card(qdev))
+			ret = -ENODEV;
+		else if (ret == -ETIMEDOUT)
+			qaic_reset_manager_silent(qdev);
+		else if (!ret)
+			qaic_reset_manager_answered(qdev);
 		if (ret) {
 			drm_dbg(drm, "manage: no answer: %d\n", ret);
 			call->unanswered = ret == -EINTR || ret == -ETIMEDOUT;
-			/* A silent card fell off the bus, or its firmware hung */
-			if (ret == -ETIMEDOUT) {
-				if (qaic_reset_check_card(qdev))
-					ret = -ENODEV;
-				else
-					qaic_reset_card(qdev, "the card's manager did not answer");
-			}
 			break;
 		}
 		ret = qaic_nnc_check_cont(&req, rsp, *rsp_len);

@@ -29,10 +29,11 @@
  *
  * A card whose manager stops answering while it is still on the bus (its
  * firmware hung) cannot be helped through the control path, and DBC resets
- * do not reach the manager: a MANAGE call that gets no answer in time
- * resets the whole card (qaic_reset_card()), by a function-level reset when
- * the card has one, else by a SoC reset through MHI between stopping and
- * powering up the card, as above. The call fails with -ETIMEDOUT; the
+ * do not reach the manager: %QAIC_RESET_SILENT_CALLS MANAGE calls in a row
+ * that get no answer in time (one lost answer is not a hung manager) reset
+ * the whole card (qaic_reset_card()), by a function-level reset when the
+ * card has one, else by a SoC reset through MHI between stopping and
+ * powering up the card, as above. The calls fail with -ETIMEDOUT; the
  * card boots again.
  *
  * A card that fell off the bus (config space reads all-ones) is given up:
@@ -57,6 +58,7 @@
 #include <linux/mhi.h>
 #include <linux/pci.h>
 #include <linux/slab.h>
+#include <linux/stringify.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <linux/workqueue.h>
@@ -172,6 +174,33 @@ void qaic_reset_card(struct qaic_device *qdev, const char *why)
 	INIT_WORK(&r->work, qaic_reset_card_work);
 	r->pdev = pci_dev_get(qdev->pdev);
 	schedule_work(&r->work);
+}
+
+/* MANAGE calls in a row without an answer that make a silent manager */
+#define QAIC_RESET_SILENT_CALLS	3
+
+/**
+ * qaic_reset_manager_silent() - A MANAGE call got no answer in time.
+ * @qdev: The card, still on the bus.
+ *
+ * The %QAIC_RESET_SILENT_CALLS-th such call in a row resets the card.
+ */
+void qaic_reset_manager_silent(struct qaic_device *qdev)
+{
+	if (atomic_inc_return(&qdev->silent_calls) < QAIC_RESET_SILENT_CALLS)
+		return;
+	atomic_set(&qdev->silent_calls, 0);
+	qaic_reset_card(qdev, "the card's manager did not answer "
+			__stringify(QAIC_RESET_SILENT_CALLS) " calls in a row");
+}
+
+/**
+ * qaic_reset_manager_answered() - A MANAGE message got an answer.
+ * @qdev: The card.
+ */
+void qaic_reset_manager_answered(struct qaic_device *qdev)
+{
+	atomic_set(&qdev->silent_calls, 0);
 }
 
 /* Stops the card before a reset; nothing to do once it was unplugged. */
