@@ -131,7 +131,15 @@ void igt_qaic_busy_run(unsigned int nproc, const char *bdf,
 {
 	int ready[2], go[2];
 	uint64_t start;
+	uint32_t obj;
 	char c;
+	int fd;
+
+	/* The work waits behind syncobjs: a driver without them cannot */
+	fd = bdf ? igt_qaic_open_bdf(bdf) : igt_qaic_open();
+	igt_require_f(!drmSyncobjCreate(fd, 0, &obj), "no syncobjs: %s\n", strerror(errno));
+	drmSyncobjDestroy(fd, obj);
+	close(fd);
 
 	igt_assert_eq(pipe(ready), 0);
 	igt_assert_eq(pipe(go), 0);
@@ -145,6 +153,9 @@ void igt_qaic_busy_run(unsigned int nproc, const char *bdf,
 		after(&b, since);
 		busy_end(&b);
 	}
+	/* A child that fails before it is ready ends the wait (EOF) */
+	close(ready[1]);
+	close(go[0]);
 	for (unsigned int i = 0; i < nproc; i++)
 		igt_assert_eq(read(ready[0], &c, 1), 1);
 	/* Let the waiters block */
@@ -154,8 +165,6 @@ void igt_qaic_busy_run(unsigned int nproc, const char *bdf,
 	for (unsigned int i = 0; i < nproc; i++)
 		igt_assert_eq(write(go[1], &start, sizeof(start)), (int)sizeof(start));
 	igt_waitchildren();
-	for (int i = 0; i < 2; i++) {
-		close(ready[i]);
-		close(go[i]);
-	}
+	close(ready[0]);
+	close(go[1]);
 }
