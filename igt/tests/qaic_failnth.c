@@ -207,8 +207,8 @@ static struct knob knobs[] = {
 	/*
 	 * On the bench a failed GFP_ATOMIC allocation of UML's virt-pci, made
 	 * for a posted MMIO write, can delay a doorbell of the control channel
-	 * until the next one: the message's answer comes after the timeout.
-	 * Wait 2 s for it, not 60.
+	 * until the next one: the message's answer comes after the timeout,
+	 * and the driver resets the card. Wait 2 s for it, not 60.
 	 */
 	{ .path = "/sys/module/qaic/parameters/control_resp_timeout_s", .val = "2" },
 };
@@ -871,6 +871,25 @@ static const struct scenario scenarios[] = {
 };
 
 /*
+ * A MANAGE call that timed out gets the card reset (the manager is taken
+ * for dead): wait until it answers again, as a runtime would.
+ */
+static void wait_card_up(void)
+{
+	struct qaic_manage_trans_status_from_dev status;
+	uint64_t end = igt_qaic_now_ms() + WAIT_MS;
+	int fd = igt_qaic_open();
+	int err;
+
+	while ((err = __igt_qaic_status(fd, &status)) == -ENODEV &&
+	       igt_qaic_now_ms() < end)
+		usleep(100000);
+	igt_assert_f(!err, "the card did not come back: %s\n",
+		     igt_qaic_err_name(-err));
+	close(fd);
+}
+
+/*
  * Fails the 1st, 2nd, ... injectable allocation of the call in turn, each
  * time on a fresh file, until the call gets through without reaching the
  * point to fail. A failing call must give an errno; every file is closed
@@ -904,6 +923,8 @@ static void run_scenario(const struct scenario *s)
 		if (!ret)
 			s->check(&c);
 		ctx_close(&c);
+		if (ret == -ETIMEDOUT || ret == -ENODEV)
+			wait_card_up();
 	}
 	igt_assert_f(!injected, "%s: still failing after %u injected faults\n",
 		     s->name, MAX_NTH);
