@@ -168,6 +168,16 @@ static unsigned long qaic_cntl_timeout(void)
 	return (unsigned long)control_resp_timeout_s * HZ;
 }
 
+/**
+ * qaic_cntl_answer_timeout() - How long a request waits for its answer.
+ *
+ * Return: ``control_resp_timeout_s``, in jiffies.
+ */
+unsigned long qaic_cntl_answer_timeout(void)
+{
+	return qaic_cntl_timeout();
+}
+
 /* Fails every waiter with @err; the control path becomes @state. */
 static void qaic_cntl_fail_all_locked(struct qaic_cntl *cntl, int err,
 				      enum qaic_cntl_state state)

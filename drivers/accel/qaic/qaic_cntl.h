@@ -32,6 +32,7 @@ void qaic_cntl_stopping(struct qaic_cntl *cntl);
 int qaic_cntl_wait_up(struct qaic_cntl *cntl);
 bool qaic_cntl_refused(struct qaic_cntl *cntl);
 bool qaic_cntl_is_up(struct qaic_cntl *cntl);
+unsigned long qaic_cntl_answer_timeout(void);
 int qaic_cntl_xfer(struct qaic_cntl *cntl, const void *msg, size_t len,
 		   void *rsp, size_t *rsp_len);
 

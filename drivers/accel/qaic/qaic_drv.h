@@ -101,7 +101,8 @@ struct qaic_dbc {
  *	        (qaic_reset_check_card()), set once for good;
  *	        %QAIC_CARD_RESETTING: a reset of the whole card is on its way
  *	        (qaic_reset_card()).
- * @silent_calls: MANAGE calls in a row that got no answer in time.
+ * @last_answer: jiffies when a MANAGE message last got an answer (or, if
+ *		 none did yet, when one first went unanswered); 0 before.
  */
 struct qaic_device {
 	struct drm_device drm;
@@ -121,7 +122,7 @@ struct qaic_device {
 	spinlock_t mapped_lock; /* Protects @mapped */
 	struct list_head mapped;
 	unsigned long card_state;
-	atomic_t silent_calls;
+	unsigned long last_answer;
 };
 
 /* Bits of &qaic_device.card_state */

@@ -29,9 +29,11 @@
  *
  * A card whose manager stops answering while it is still on the bus (its
  * firmware hung) cannot be helped through the control path, and DBC resets
- * do not reach the manager: %QAIC_RESET_SILENT_CALLS MANAGE calls in a row
- * that get no answer in time (one lost answer is not a hung manager) reset
- * the whole card (qaic_reset_card()), by a function-level reset when the
+ * do not reach the manager: a MANAGE call that times out when no answer came
+ * for %QAIC_RESET_SILENT_CALLS answer timeouts (one lost answer, or one lost
+ * interrupt that times out every call in flight at once, is not a hung
+ * manager) resets the whole card (qaic_reset_card()), by a function-level
+ * reset when the
  * card has one, else by a SoC reset through MHI between stopping and
  * powering up the card, as above. The calls fail with -ETIMEDOUT; the
  * card boots again.
@@ -54,6 +56,7 @@
 #include <linux/bitops.h>
 #include <linux/debugfs.h>
 #include <linux/device.h>
+#include <linux/jiffies.h>
 #include <linux/fs.h>
 #include <linux/mhi.h>
 #include <linux/pci.h>
@@ -66,6 +69,7 @@
 #include <drm/drm_drv.h>
 #include <drm/drm_print.h>
 
+#include "qaic_cntl.h"
 #include "qaic_drv.h"
 #include "qaic_mhi.h"
 
@@ -176,22 +180,30 @@ void qaic_reset_card(struct qaic_device *qdev, const char *why)
 	schedule_work(&r->work);
 }
 
-/* MANAGE calls in a row without an answer that make a silent manager */
+/* Answer timeouts without any answer that make a silent manager */
 #define QAIC_RESET_SILENT_CALLS	3
 
 /**
  * qaic_reset_manager_silent() - A MANAGE call got no answer in time.
  * @qdev: The card, still on the bus.
  *
- * The %QAIC_RESET_SILENT_CALLS-th such call in a row resets the card.
+ * Resets the card if no MANAGE message got an answer for
+ * %QAIC_RESET_SILENT_CALLS answer timeouts.
  */
 void qaic_reset_manager_silent(struct qaic_device *qdev)
 {
-	if (atomic_inc_return(&qdev->silent_calls) < QAIC_RESET_SILENT_CALLS)
+	unsigned long last = READ_ONCE(qdev->last_answer);
+
+	if (!last) {
+		/* Nothing answered since the card came up: count from now */
+		WRITE_ONCE(qdev->last_answer, jiffies);
 		return;
-	atomic_set(&qdev->silent_calls, 0);
-	qaic_reset_card(qdev, "the card's manager did not answer "
-			__stringify(QAIC_RESET_SILENT_CALLS) " calls in a row");
+	}
+	if (time_before(jiffies, last + QAIC_RESET_SILENT_CALLS * qaic_cntl_answer_timeout()))
+		return;
+	WRITE_ONCE(qdev->last_answer, jiffies);
+	qaic_reset_card(qdev, "the card's manager did not answer for "
+			__stringify(QAIC_RESET_SILENT_CALLS) " answer timeouts");
 }
 
 /**
@@ -200,7 +212,7 @@ void qaic_reset_manager_silent(struct qaic_device *qdev)
  */
 void qaic_reset_manager_answered(struct qaic_device *qdev)
 {
-	atomic_set(&qdev->silent_calls, 0);
+	WRITE_ONCE(qdev->last_answer, jiffies);
 }
 
 /* Stops the card before a reset; nothing to do once it was unplugged. */
