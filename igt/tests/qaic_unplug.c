@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Copyright (c) 2026 The qaic authors.
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+
+#include "igt_qaic.h"
+#include "igt_qaic_busy.h"
+
+/**
+ * TEST: qaic unplug
+ * Category: Core
+ * Description: The card goes away under open files and work in flight (driver unbind, module unload), and comes back.
+ * Feature: qaic
+ *
+ * SUBTEST: unbind-idle
+ * Description: Check that after an unbind every ioctl of an open file fails with ENODEV, and that the card works again once bound.
+ * Run type: FULL
+ *
+ * SUBTEST: unbind-busy
+ * Description: Check that an unbind with jobs queued, waiting and hung on several DBCs of two processes signals every fence, wakes every waiter, keeps every mapping readable, and that the card works again once bound.
+ * Run type: FULL
+ *
+ * SUBTEST: unbind-unload-load
+ * Description: Check that the module cannot go while an unbound card's file is open, goes once it is closed, and binds the card again when loaded.
+ * Run type: FULL
+ *
+ * SUBTEST: surprise-removal
+ * Description: Check that when a card falls off the bus under work of two processes, the driver gives it up by itself: every job ends with an error, mappings stay readable, every ioctl fails with ENODEV, and another card goes on working.
+ * Run type: FULL
+ */
+
+IGT_TEST_DESCRIPTION("The card goes away under open files and work in flight (driver unbind, module unload), and comes back.");
+
+#define SZ_4K		4096ull
+#define DEV_ADDR	(32ull << 20)
+#define QUEUE_SIZE	64
+#define DRIVER_DIR	"/sys/bus/pci/drivers/qaic"
+
+static void write_str(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY);
+
+	igt_assert_f(fd >= 0, "open %s: %s\n", path, strerror(errno));
+	igt_assert_f(write(fd, val, strlen(val)) == (ssize_t)strlen(val),
+		     "write %s to %s: %s\n", val, path, strerror(errno));
+	close(fd);
+}
+
+static void unbind(const char *bdf)
+{
+	write_str(DRIVER_DIR "/unbind", bdf);
+}
+
+/* Binds the card again and checks that it runs work: the round trip waits for its boot */
+static void bind_and_check(const char *bdf)
+{
+	uint32_t dbc;
+	int fd;
+
+	write_str(DRIVER_DIR "/bind", bdf);
+	fd = igt_qaic_open_bdf(bdf);
+	dbc = igt_qaic_activate(fd, QUEUE_SIZE);
+	igt_qaic_round_trip(fd, dbc, DEV_ADDR, SZ_4K, 77);
+	close(fd);
+}
+
+static void check_enodev(int fd)
+{
+	uint32_t handle;
+
+	igt_assert_eq(__igt_qaic_create_bo(fd, SZ_4K, &handle), -ENODEV);
+	igt_assert_eq(__igt_qaic_activate(fd, QUEUE_SIZE, &handle), -ENODEV);
+}
+
+static void test_unbind_idle(void)
+{
+	char bdf[32];
+	int fd = igt_qaic_open();
+
+	igt_qaic_card_bdf(fd, bdf, sizeof(bdf));
+	unbind(bdf);
+	check_enodev(fd);
+	close(fd);
+	bind_and_check(bdf);
+}
+
+static void unbind_event(void *data)
+{
+	unbind(data);
+}
+
+/* What each process checks after the unbind: its work ended, ioctls are refused */
+static void after_unbind(struct igt_qaic_busy *b, uint64_t since_ms)
+{
+	igt_qaic_busy_check_ended(b, since_ms, ECANCELED, "unbind");
+	check_enodev(b->fd);
+}
+
+static void test_unbind_busy(void)
+{
+	char bdf[32];
+	int fd = igt_qaic_open();
+
+	igt_qaic_card_bdf(fd, bdf, sizeof(bdf));
+	close(fd);
+	igt_qaic_busy_run(2, NULL, unbind_event, bdf, after_unbind);
+	bind_and_check(bdf);
+}
+
+/* The bench's second card, which falls off the bus (igt/run gives two) */
+#define LOST_BDF	"0000:00:01.0"
+
+static void fall_off_event(void *data)
+{
+	int fd = igt_qaic_open_bdf(data);
+	int ret = __igt_qaic_emu_vanish(fd, 50);
+
+	igt_require_f(ret != IGT_QAIC_EMU_PT_E_UNKNOWN_OP, "the emulator has no EMU_PT_VANISH\n");
+	igt_assert_eq(ret, 0);
+	close(fd);
+}
+
+/*
+ * The hung job's timeout (2 s by default) finds the card gone; the
+ * driver unbinds, which ends the rest.
+ */
+static void after_fall_off(struct igt_qaic_busy *b, uint64_t since_ms)
+{
+	char path[128];
+
+	igt_qaic_busy_check_ended(b, since_ms, ECANCELED, "fall off the bus");
+	check_enodev(b->fd);
+	snprintf(path, sizeof(path), "%s/%s", DRIVER_DIR, LOST_BDF);
+	igt_assert_f(access(path, F_OK), "the driver is still bound to %s\n", LOST_BDF);
+}
+
+static void test_surprise_removal(void)
+{
+	char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s", LOST_BDF);
+	igt_require_f(!access(path, F_OK), "no second card at %s\n", LOST_BDF);
+	igt_qaic_busy_run(2, LOST_BDF, fall_off_event, (void *)LOST_BDF, after_fall_off);
+
+	/* The other card did not notice */
+	fd = igt_qaic_open();
+	igt_qaic_round_trip(fd, igt_qaic_activate(fd, QUEUE_SIZE), DEV_ADDR, SZ_4K, 79);
+	close(fd);
+}
+
+static void test_unbind_unload_load(void)
+{
+	const char *ko = getenv("QAIC_KO");
+	const char *args = getenv("QAIC_MODULE_ARGS");
+	char bdf[32];
+	int fd, kfd, ret;
+
+	igt_require_f(ko && *ko, "QAIC_KO names no module to load again\n");
+	fd = igt_qaic_open();
+	igt_qaic_card_bdf(fd, bdf, sizeof(bdf));
+	unbind(bdf);
+	/* The open file holds the module */
+	ret = syscall(SYS_delete_module, "qaic", O_NONBLOCK);
+	igt_assert_f(ret < 0 && (errno == EBUSY || errno == EWOULDBLOCK),
+		     "rmmod with a file open: %s\n", ret ? strerror(errno) : "success");
+	close(fd);
+	igt_assert_eq(igt_qaic_module_refcount(), 0);
+	igt_assert_eq(syscall(SYS_delete_module, "qaic", O_NONBLOCK), 0);
+
+	kfd = open(ko, O_RDONLY | O_CLOEXEC);
+	igt_assert_f(kfd >= 0, "open %s: %s\n", ko, strerror(errno));
+	igt_assert_f(!syscall(SYS_finit_module, kfd, args ? args : "", 0),
+		     "loading %s: %s\n", ko, strerror(errno));
+	close(kfd);
+	/* Loading bound the card: check that it works */
+	fd = igt_qaic_open_bdf(bdf);
+	igt_qaic_round_trip(fd, igt_qaic_activate(fd, QUEUE_SIZE), DEV_ADDR, SZ_4K, 78);
+	close(fd);
+}
+
+igt_main
+{
+	igt_fixture {
+		close(igt_qaic_open());
+		igt_require_f(!access(DRIVER_DIR "/unbind", W_OK), "no %s/unbind\n", DRIVER_DIR);
+	}
+
+	igt_describe("Check that after an unbind every ioctl of an open file fails with ENODEV, and that the card works again once bound.");
+	igt_subtest("unbind-idle")
+		test_unbind_idle();
+
+	igt_describe("Check that an unbind with jobs queued, waiting and hung on several DBCs of two processes signals every fence, wakes every waiter, keeps every mapping readable, and that the card works again once bound.");
+	igt_subtest("unbind-busy")
+		test_unbind_busy();
+
+	igt_describe("Check that the module cannot go while an unbound card's file is open, goes once it is closed, and binds the card again when loaded.");
+	igt_subtest("unbind-unload-load")
+		test_unbind_unload_load();
+
+	igt_describe("Check that when a card falls off the bus under work of two processes, the driver gives it up by itself: every job ends with an error, mappings stay readable, every ioctl fails with ENODEV, and another card goes on working.");
+	igt_subtest("surprise-removal")
+		test_surprise_removal();
+}
