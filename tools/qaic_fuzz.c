@@ -1660,7 +1660,12 @@ static void op_passthrough(struct tctx *t)
 			op = EMU_PT_DBC_COUNTERS;
 		break;
 	default:
-		op = 9 + rnd(t, 100);	/* unknown to the manager */
+		/*
+		 * Unknown to the manager. Not just past the ops above: 8..11
+		 * are test facilities (response faults, a crash, falling off
+		 * the bus, a silent manager) that would end the run.
+		 */
+		op = 1000 + rnd(t, 100);
 		a = (uint32_t)rnd64(t);
 		break;
 	}
