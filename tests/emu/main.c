@@ -365,9 +365,18 @@ static void emu_vanish(void *ctx, unsigned int ms)
 	emu->vanish = true;
 }
 
+/* EMU_PT_SSR */
+static int emu_ssr(void *ctx, unsigned int dbc, unsigned int mode)
+{
+	struct emu *emu = ctx;
+
+	return emu_mhi_ssr(emu->mhi, dbc, mode);
+}
+
 static const struct emu_card_ops emu_card_ops = {
 	.sys_error = emu_sys_error,
 	.vanish = emu_vanish,
+	.ssr = emu_ssr,
 };
 
 /* A function-level reset: the card powers on again. */

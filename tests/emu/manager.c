@@ -31,6 +31,7 @@
 #include "dbc.h"		/* struct emu_dbc_counters */
 #include "device.h"
 #include "manager.h"
+#include "ssr.h"
 #include "le_bytes.h"
 
 /* Transaction types: the QAIC_TRANS_* values of the uapi header. */
@@ -169,6 +170,7 @@ struct emu_manager {
 	const struct emu_dbc_ops *dbc_ops;	/* the DBC engine, or NULL */
 	const struct emu_card_ops *card_ops;	/* or NULL */
 	bool silent;				/* EMU_PT_SILENCE, until reset */
+	bool in_ssr[EMU_NUM_DBC];		/* EMU_PT_SSR, until its end */
 	bool silence_next;			/* after the answer being built */
 	void *card_ctx;
 	void *dbc_ctx;
@@ -622,6 +624,38 @@ static uint64_t ns_between(const struct timespec *a, const struct timespec *b)
 }
 
 /*
+ * EMU_PT_SSR: the subsystem behind DBC @id crashes. Its workload goes at
+ * once, as on a real card (the DBC engine stops it); the events follow.
+ */
+static void pt_ssr(struct emu_manager *mgr, struct answer *a, uint32_t id,
+		   uint32_t mode)
+{
+	int ret;
+
+	if (!mgr->card_ops || !mgr->card_ops->ssr || mode >= EMU_SSR_NR_MODES) {
+		pt_status(mgr, a, EMU_PT_SSR, id, EMU_PT_E_RANGE);
+		return;
+	}
+	if (id >= EMU_NUM_DBC || (mode != EMU_SSR_RESUME &&
+				  (!mgr->dbc[id].active || mgr->in_ssr[id]))) {
+		pt_status(mgr, a, EMU_PT_SSR, id, EMU_PT_E_DBC);
+		return;
+	}
+	ret = mgr->card_ops->ssr(mgr->card_ctx, id, mode);
+	if (ret) {
+		pt_status(mgr, a, EMU_PT_SSR, id,
+			  ret == -EBUSY ? EMU_PT_E_BUSY : EMU_PT_E_RANGE);
+		return;
+	}
+	if (mode != EMU_SSR_RESUME) {
+		mgr_log(mgr, "DBC%u: subsystem restart, by passthrough", id);
+		mgr->in_ssr[id] = true;
+		dbc_release(mgr, id);
+	}
+	pt_status(mgr, a, EMU_PT_SSR, id, EMU_PT_OK);
+}
+
+/*
  * EMU_PT_MEMCPY_BW: how fast this process copies memory, the ceiling of
  * every byte the emulated DMA moves (it is a memcpy() from the guest's
  * mapped memory). Both buffers are written once before the clock starts
@@ -788,6 +822,9 @@ static void do_passthrough(struct emu_manager *mgr, struct msg_ctx *ctx,
 		mgr_log(mgr, "silent from the next message on, by passthrough");
 		mgr->silence_next = true;
 		pt_status(mgr, a, op, arg, EMU_PT_OK);
+		return;
+	case EMU_PT_SSR:
+		pt_ssr(mgr, a, arg, plen >= 12 ? get_le32(pl + 8) : 0);
 		return;
 	case EMU_PT_SYS_ERROR:
 	case EMU_PT_VANISH: {
@@ -965,7 +1002,7 @@ static void do_activate(struct emu_manager *mgr, struct msg_ctx *ctx,
 	if (req_n != rsp_n || !ring_ok(req, rsp, req_n, buf_len)) {
 		status = EMU_NNC_E_RANGE;
 	} else {
-		while (id < EMU_NUM_DBC && mgr->dbc[id].active)
+		while (id < EMU_NUM_DBC && (mgr->dbc[id].active || mgr->in_ssr[id]))
 			id++;
 		if (id == EMU_NUM_DBC)
 			status = EMU_NNC_E_NO_DBC;
@@ -1189,9 +1226,16 @@ struct emu_manager *emu_manager_create(struct emu_device *dev)
 	return mgr;
 }
 
+void emu_manager_ssr_done(struct emu_manager *mgr, unsigned int id)
+{
+	if (id < EMU_NUM_DBC)
+		mgr->in_ssr[id] = false;
+}
+
 void emu_manager_reset(struct emu_manager *mgr)
 {
 	mgr->silent = false;
+	memset(mgr->in_ssr, 0, sizeof(mgr->in_ssr));
 	mgr->silence_next = false;
 	for (unsigned int i = 0; i < EMU_NUM_DBC; i++)
 		dbc_release(mgr, i);

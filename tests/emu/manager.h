@@ -102,6 +102,18 @@ struct emu_manager;
  * as a card whose firmware hung. Answer: struct emu_pt_status.
  */
 #define EMU_PT_SILENCE		11
+/*
+ * The subsystem behind active DBC arg crashes and restarts (ssr.h): the
+ * DBC's workload is dropped at once, the card then walks the host through
+ * the SSR events, and grants the DBC again only after the last one. Any
+ * user may do it to any DBC (a test facility). A u32 after the request is
+ * the enum emu_ssr_mode (default EMU_SSR_NORMAL; a u32 of padding follows,
+ * as a transaction is whole 8-byte words); EMU_SSR_RESUME continues
+ * a stalled SSR and needs no active DBC. Answer: struct emu_pt_status,
+ * EMU_PT_E_DBC for a DBC that is not active (or under SSR), EMU_PT_E_RANGE
+ * for a bad mode or a card that cannot, EMU_PT_E_BUSY if an SSR runs.
+ */
+#define EMU_PT_SSR		12
 
 struct emu_pt_faults {
 	uint32_t drop_every;
@@ -177,6 +189,7 @@ struct emu_pt_memcpy_bw {
 #define EMU_PT_E_NO_ROOM	6	/* XFER_EXPECT: tag table full */
 #define EMU_PT_E_RANGE		7	/* MEMCPY_BW: arg out of range */
 #define EMU_PT_E_NO_MEM		8	/* MEMCPY_BW: the emulator is out of memory */
+#define EMU_PT_E_BUSY		9	/* SSR: another one runs */
 
 /*
  * Status codes the manager puts in the status field of STATUS_FROM_DEV,
@@ -294,7 +307,19 @@ struct emu_card_ops {
 	void (*sys_error)(void *ctx, unsigned int ms);
 	/* EMU_PT_VANISH: the card falls off the bus @ms milliseconds from now. */
 	void (*vanish)(void *ctx, unsigned int ms);
+	/*
+	 * EMU_PT_SSR: DBC @dbc's subsystem restarts (its workload already
+	 * dropped), or a stalled restart goes on. 0 or -errno as
+	 * emu_ssr_start().
+	 */
+	int (*ssr)(void *ctx, unsigned int dbc, unsigned int mode);
 };
+
+/*
+ * DBC @id's subsystem is back from an EMU_PT_SSR: it can be granted
+ * again. A card reset does the same for every DBC.
+ */
+void emu_manager_ssr_done(struct emu_manager *mgr, unsigned int id);
 
 void emu_manager_set_card_ops(struct emu_manager *mgr,
 			      const struct emu_card_ops *ops, void *ctx);

@@ -29,6 +29,7 @@
 #include "le_bytes.h"
 #include "malice.h"
 #include "sahara.h"
+#include "ssr.h"
 
 /* Registers (drivers/bus/mhi/common.h). */
 #define R_MHIREGLEN		0x00
@@ -161,7 +162,7 @@ struct ul_msg {
 	bool bad;
 };
 
-enum { Q_CONTROL, Q_SAHARA, NR_Q };
+enum { Q_CONTROL, Q_SAHARA, Q_SSR, NR_Q };
 
 struct channel {
 	unsigned int state;	/* CH_DISABLED, CH_RUNNING, CH_STOP */
@@ -190,6 +191,7 @@ struct emu_mhi {
 	uint32_t bhie[BHIE_SIZE / 4];
 	enum emu_mhi_boot boot;		/* where power-on starts */
 	struct emu_sahara *sahara;	/* QAIC_SAHARA, in SBL */
+	struct emu_ssr *ssr;		/* QAIC_SSR, in AMSS */
 
 	bool ee_sent;			/* EE event sent since reset */
 	bool amss_pending;		/* AMSS once Sahara's last packet is out */
@@ -549,6 +551,9 @@ static int chan_q(unsigned int chid)
 	case EMU_SAHARA_CH_UL:
 	case EMU_SAHARA_CH_DL:
 		return Q_SAHARA;
+	case EMU_SSR_CH_UL:
+	case EMU_SSR_CH_DL:
+		return Q_SSR;
 	default:
 		return -1;
 	}
@@ -579,6 +584,8 @@ static void mhi_reset(struct emu_mhi *mhi)
 	}
 	if (mhi->sahara)
 		emu_sahara_stop(mhi->sahara);
+	if (mhi->ssr)
+		emu_ssr_reset(mhi->ssr);
 	if (mhi->mgr)
 		emu_manager_reset(mhi->mgr);
 }
@@ -752,6 +759,9 @@ static void ul_message(struct emu_mhi *mhi, unsigned int chid)
 	if (chid == EMU_MHI_CH_CONTROL_UL) {
 		if (!m->bad && m->len)
 			control_message(mhi);
+	} else if (chid == EMU_SSR_CH_UL) {
+		if (!m->bad && mhi->ssr)
+			emu_ssr_rx(mhi->ssr, m->buf, m->len);
 	} else if (!m->bad && mhi->sahara) {
 		emu_sahara_rx(mhi->sahara, m->buf, m->len);
 	}
@@ -920,9 +930,9 @@ static unsigned int cmd_reset(struct emu_mhi *mhi, unsigned int chid)
 	if (ch->state != CH_DISABLED)
 		chan_ctx_set_state(mhi, chid, CH_DISABLED);
 	memset(ch, 0, sizeof(*ch));
-	if (chid == EMU_MHI_CH_CONTROL_UL || chid == EMU_SAHARA_CH_UL)
+	if (chan_q(chid) >= 0 && (chid & 1) == 0)
 		ul_msg_reset(&mhi->ul[chan_q(chid)]);
-	if (chid == EMU_MHI_CH_CONTROL_DL || chid == EMU_SAHARA_CH_DL)
+	if (chan_q(chid) >= 0 && (chid & 1) == 1)
 		held_clear(mhi, chan_q(chid));
 	if (chan_q(chid) == Q_SAHARA && mhi->sahara)
 		emu_sahara_stop(mhi->sahara);
@@ -1293,6 +1303,31 @@ static const struct emu_sahara_ops mhi_sahara_ops = {
 	.booted = sahara_booted,
 };
 
+/* SSR's messages go out on its downlink channel. */
+static void ssr_send(void *ctx, const void *msg, size_t len)
+{
+	struct emu_mhi *mhi = ctx;
+
+	if (!held_push(mhi, Q_SSR, msg, len)) {
+		emu_log(mhi->dev, "MHI: SSR message dropped");
+		return;
+	}
+	dl_deliver(mhi, EMU_SSR_CH_DL);
+}
+
+static void ssr_restored(void *ctx, unsigned int dbc)
+{
+	struct emu_mhi *mhi = ctx;
+
+	if (mhi->mgr)
+		emu_manager_ssr_done(mhi->mgr, dbc);
+}
+
+static const struct emu_ssr_ops mhi_ssr_ops = {
+	.send = ssr_send,
+	.restored = ssr_restored,
+};
+
 struct emu_mhi *emu_mhi_create(struct emu_device *dev, struct emu_manager *mgr)
 {
 	struct emu_mhi *mhi = calloc(1, sizeof(*mhi));
@@ -1303,10 +1338,14 @@ struct emu_mhi *emu_mhi_create(struct emu_device *dev, struct emu_manager *mgr)
 	mhi->ul[Q_CONTROL].cap = EMU_MHI_MAX_MSG;
 	mhi->ul[Q_SAHARA].buf = malloc(EMU_SAHARA_MAX_MSG);
 	mhi->ul[Q_SAHARA].cap = EMU_SAHARA_MAX_MSG;
+	/* Room for more than a host may send: longer messages are seen whole. */
+	mhi->ul[Q_SSR].buf = malloc(4 * SSR_MAX_MSG);
+	mhi->ul[Q_SSR].cap = 4 * SSR_MAX_MSG;
 	mhi->answer = malloc(EMU_MHI_MAX_ANSWER);
 	mhi->sahara = emu_sahara_create(dev, &mhi_sahara_ops, mhi);
+	mhi->ssr = emu_ssr_create(dev, &mhi_ssr_ops, mhi);
 	if (!mhi->ul[Q_CONTROL].buf || !mhi->ul[Q_SAHARA].buf ||
-	    !mhi->answer || !mhi->sahara) {
+	    !mhi->ul[Q_SSR].buf || !mhi->answer || !mhi->sahara || !mhi->ssr) {
 		emu_mhi_destroy(mhi);
 		return NULL;
 	}
@@ -1330,6 +1369,7 @@ void emu_mhi_destroy(struct emu_mhi *mhi)
 		free(mhi->ul[q].buf);
 	}
 	emu_sahara_destroy(mhi->sahara);
+	emu_ssr_destroy(mhi->ssr);
 	free(mhi->answer);
 	free(mhi);
 }
@@ -1352,6 +1392,13 @@ void emu_mhi_power_on(struct emu_mhi *mhi)
 {
 	emu_log(mhi->dev, "MHI: power-on reset");
 	power_on(mhi);
+}
+
+int emu_mhi_ssr(struct emu_mhi *mhi, unsigned int dbc, unsigned int mode)
+{
+	if (mhi->bhi.ee != EMU_EE_AMSS)
+		return -EINVAL;
+	return emu_ssr_start(mhi->ssr, dbc, mode);
 }
 
 struct emu_sahara *emu_mhi_sahara(struct emu_mhi *mhi)
@@ -1457,4 +1504,5 @@ void emu_mhi_counters_print(const struct emu_mhi *mhi, FILE *out)
 		c->control_msgs_dropped);
 	emu_bhi_counters_print(&mhi->bhi, out);
 	emu_sahara_counters_print(mhi->sahara, out);
+	emu_ssr_counters_print(mhi->ssr, out);
 }

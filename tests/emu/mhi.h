@@ -106,6 +106,11 @@ void emu_mhi_set_boot(struct emu_mhi *mhi, enum emu_mhi_boot boot);
  * with everything the host set up forgotten, the manager's state too.
  */
 void emu_mhi_power_on(struct emu_mhi *mhi);
+/*
+ * DBC @dbc's subsystem restarts (enum emu_ssr_mode @mode): the events go
+ * out on QAIC_SSR. 0, or -errno of emu_ssr_start(); -EINVAL outside AMSS.
+ */
+int emu_mhi_ssr(struct emu_mhi *mhi, unsigned int dbc, unsigned int mode);
 /* The Sahara and BHI models, for their fault options and tests. */
 struct emu_sahara *emu_mhi_sahara(struct emu_mhi *mhi);
 struct emu_bhi *emu_mhi_bhi(struct emu_mhi *mhi);

@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Subsystem restart of one DBC on the QAIC_SSR channel (see ssr.h).
+ *
+ * Copyright (c) 2026 The qaic authors.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "device.h"
+#include "le_bytes.h"
+#include "ssr.h"
+
+/* The events in the order the card sends them. */
+static const uint32_t ssr_events[] = {
+	SSR_EV_BEFORE_SHUTDOWN,
+	SSR_EV_AFTER_SHUTDOWN,
+	SSR_EV_BEFORE_POWER_UP,
+	SSR_EV_AFTER_POWER_UP,
+};
+#define NR_EVENTS	(sizeof(ssr_events) / sizeof(ssr_events[0]))
+
+struct emu_ssr_counters {
+	uint64_t started;	/* SSRs begun */
+	uint64_t completed;	/* AFTER_POWER_UP acknowledged */
+	uint64_t events_sent;	/* SSR_EVENTs, repeats included */
+	uint64_t acks;		/* SSR_EVENT_RSPs that moved the SSR on */
+	uint64_t nacks;		/* NACKs and answers to the wrong event */
+	uint64_t bad_msgs;	/* host messages that made no sense */
+	uint64_t garbage_sent;	/* malformed messages sent (EMU_SSR_GARBAGE) */
+};
+
+struct emu_ssr {
+	struct emu_device *dev;
+	const struct emu_ssr_ops *ops;
+	void *ctx;
+
+	bool running;
+	bool stall;		/* EMU_SSR_STALL: hold after AFTER_SHUTDOWN */
+	bool stalled;		/* held there now */
+	unsigned int dbc;
+	unsigned int step;	/* index in ssr_events[] of the event sent */
+
+	struct emu_ssr_counters c;
+};
+
+static void ssr_send_raw(struct emu_ssr *s, uint32_t cmd, uint32_t len,
+			 uint32_t dbc, uint32_t event, size_t bytes)
+{
+	uint8_t msg[SSR_MAX_MSG] = { 0 };
+
+	put_le32(msg, cmd);
+	put_le32(msg + 4, len);
+	put_le32(msg + 8, dbc);
+	put_le32(msg + 12, event);
+	s->ops->send(s->ctx, msg, bytes);
+}
+
+static void ssr_send_event(struct emu_ssr *s)
+{
+	s->c.events_sent++;
+	emu_log(s->dev, "SSR: DBC%u: event %#x", s->dbc, ssr_events[s->step]);
+	ssr_send_raw(s, SSR_CMD_EVENT, SSR_EVENT_LEN, s->dbc,
+		     ssr_events[s->step], SSR_EVENT_LEN);
+}
+
+/*
+ * What a confused card might send: each must be dropped by the host, and
+ * none may stop the SSR that follows.
+ */
+static void ssr_send_garbage(struct emu_ssr *s)
+{
+	/* A DBC the card does not have. */
+	ssr_send_raw(s, SSR_CMD_EVENT, SSR_EVENT_LEN, 16, SSR_EV_BEFORE_SHUTDOWN,
+		     SSR_EVENT_LEN);
+	/* A length longer than the message. */
+	ssr_send_raw(s, SSR_CMD_EVENT, SSR_MAX_MSG + 4, s->dbc,
+		     SSR_EV_BEFORE_SHUTDOWN, SSR_EVENT_LEN);
+	/* A message shorter than its header. */
+	ssr_send_raw(s, SSR_CMD_EVENT, 8, s->dbc, 0, 8);
+	/* A command the host does not know. */
+	ssr_send_raw(s, 0x4000, SSR_EVENT_LEN, s->dbc, 0, SSR_EVENT_LEN);
+	/* An event out of order: power-up before any shutdown. */
+	ssr_send_raw(s, SSR_CMD_EVENT, SSR_EVENT_LEN, s->dbc,
+		     SSR_EV_AFTER_POWER_UP, SSR_EVENT_LEN);
+	/* An event that is none of the four. */
+	ssr_send_raw(s, SSR_CMD_EVENT, SSR_EVENT_LEN, s->dbc, 0x80,
+		     SSR_EVENT_LEN);
+	s->c.garbage_sent += 6;
+}
+
+struct emu_ssr *emu_ssr_create(struct emu_device *dev,
+			       const struct emu_ssr_ops *ops, void *ctx)
+{
+	struct emu_ssr *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	s->dev = dev;
+	s->ops = ops;
+	s->ctx = ctx;
+	return s;
+}
+
+void emu_ssr_destroy(struct emu_ssr *s)
+{
+	free(s);
+}
+
+int emu_ssr_start(struct emu_ssr *s, unsigned int dbc, enum emu_ssr_mode mode)
+{
+	if (mode >= EMU_SSR_NR_MODES)
+		return -EINVAL;
+	if (mode == EMU_SSR_RESUME) {
+		if (!s->running || !s->stalled || s->dbc != dbc)
+			return -EINVAL;
+		s->stalled = false;
+		s->stall = false;
+		s->step++;
+		ssr_send_event(s);
+		return 0;
+	}
+	if (s->running)
+		return -EBUSY;
+
+	s->running = true;
+	s->stall = mode == EMU_SSR_STALL;
+	s->stalled = false;
+	s->dbc = dbc;
+	s->step = 0;
+	s->c.started++;
+	emu_log(s->dev, "SSR: DBC%u: subsystem crashed", dbc);
+	if (mode == EMU_SSR_GARBAGE)
+		ssr_send_garbage(s);
+	ssr_send_event(s);
+	return 0;
+}
+
+void emu_ssr_rx(struct emu_ssr *s, const void *msg, size_t len)
+{
+	const uint8_t *p = msg;
+	uint32_t cmd, mlen, dbc, event;
+
+	if (len < SSR_EVENT_LEN) {
+		s->c.bad_msgs++;
+		emu_log(s->dev, "SSR: host message of %zu bytes dropped", len);
+		return;
+	}
+	cmd = get_le32(p);
+	mlen = get_le32(p + 4);
+	dbc = get_le32(p + 8);
+	event = get_le32(p + 12);
+	if (cmd != SSR_CMD_EVENT_RSP || mlen != len) {
+		s->c.bad_msgs++;
+		emu_log(s->dev, "SSR: host message cmd %#x len %u (%zu bytes) dropped",
+			cmd, mlen, len);
+		return;
+	}
+	if (!s->running || s->stalled || dbc != s->dbc) {
+		s->c.bad_msgs++;
+		emu_log(s->dev, "SSR: answer for DBC%u out of turn", dbc);
+		return;
+	}
+	if (event != ssr_events[s->step]) {
+		/* Not taken: the card waits for the answer it wants. */
+		s->c.nacks++;
+		emu_log(s->dev, "SSR: DBC%u: host answered %#x to %#x", dbc,
+			event, ssr_events[s->step]);
+		return;
+	}
+
+	s->c.acks++;
+	if (ssr_events[s->step] == SSR_EV_AFTER_SHUTDOWN && s->stall) {
+		s->stalled = true;
+		emu_log(s->dev, "SSR: DBC%u: stalled after shutdown", dbc);
+		return;
+	}
+	if (s->step + 1 < NR_EVENTS) {
+		s->step++;
+		ssr_send_event(s);
+		return;
+	}
+	s->running = false;
+	s->c.completed++;
+	emu_log(s->dev, "SSR: DBC%u: subsystem back", dbc);
+	if (s->ops->restored)
+		s->ops->restored(s->ctx, dbc);
+}
+
+void emu_ssr_reset(struct emu_ssr *s)
+{
+	s->running = false;
+	s->stalled = false;
+	s->stall = false;
+}
+
+void emu_ssr_counters_print(const struct emu_ssr *s, FILE *out)
+{
+	fprintf(out, "ssr_started %" PRIu64 "\n", s->c.started);
+	fprintf(out, "ssr_completed %" PRIu64 "\n", s->c.completed);
+	fprintf(out, "ssr_events_sent %" PRIu64 "\n", s->c.events_sent);
+	fprintf(out, "ssr_acks %" PRIu64 "\n", s->c.acks);
+	fprintf(out, "ssr_nacks %" PRIu64 "\n", s->c.nacks);
+	fprintf(out, "ssr_bad_msgs %" PRIu64 "\n", s->c.bad_msgs);
+	fprintf(out, "ssr_garbage_sent %" PRIu64 "\n", s->c.garbage_sent);
+}

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The card side of subsystem restart (SSR) on the QAIC_SSR channel pair
+ * (6 up, 7 down) of the emulated AIC100.
+ *
+ * When the neural signal processor behind one DMA Bridge Channel crashes,
+ * the card drops that DBC's workload (the manager releases the DBC and
+ * refuses to grant it again) and restarts the subsystem alone, telling the
+ * host each step as an SSR_EVENT: BEFORE_SHUTDOWN, AFTER_SHUTDOWN,
+ * BEFORE_POWER_UP, AFTER_POWER_UP. It waits for the host's SSR_EVENT_RSP
+ * to each before it sends the next; once AFTER_POWER_UP is acknowledged
+ * the DBC can be activated again. The other DBCs never notice.
+ *
+ * Wire format, as Linux 6.19's qaic has it: every message begins with
+ * cmd, len (bytes of the whole message) and dbc_id, little-endian u32;
+ * SSR_EVENT and SSR_EVENT_RSP add the event, u32. An answer with NACK,
+ * or with the wrong event, is counted and the card waits on; an SSR
+ * whose host never acknowledges stays where it is until a card reset.
+ * The host's buffers on the downlink channel hold 32 bytes.
+ *
+ * One SSR runs at a time. A card reset forgets it.
+ *
+ * Copyright (c) 2026 The qaic authors.
+ */
+#ifndef QAIC_EMU_SSR_H
+#define QAIC_EMU_SSR_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct emu_device;
+struct emu_ssr;
+
+/* The channel pair (drivers/accel/qaic/mhi_controller.c in Linux 6.12). */
+#define EMU_SSR_CH_UL		6
+#define EMU_SSR_CH_DL		7
+
+/* Commands (hdr.cmd) */
+#define SSR_CMD_DEBUG_XFER_INFO		0x001
+#define SSR_CMD_DEBUG_XFER_INFO_RSP	0x002
+#define SSR_CMD_EVENT			0x100
+#define SSR_CMD_EVENT_RSP		0x200
+
+/* Events (the u32 after the header) */
+#define SSR_EV_NACK		0x01
+#define SSR_EV_BEFORE_SHUTDOWN	0x02
+#define SSR_EV_AFTER_SHUTDOWN	0x04
+#define SSR_EV_BEFORE_POWER_UP	0x08
+#define SSR_EV_AFTER_POWER_UP	0x10
+
+#define SSR_HDR_LEN		12
+#define SSR_EVENT_LEN		16
+/* The host's receive buffers. */
+#define SSR_MAX_MSG		32
+
+/* How an SSR started by emu_ssr_start() goes. */
+enum emu_ssr_mode {
+	EMU_SSR_NORMAL,		/* the four events, each once acknowledged */
+	EMU_SSR_STALL,		/* stops after AFTER_SHUTDOWN until RESUME */
+	EMU_SSR_GARBAGE,	/* malformed messages first, then NORMAL */
+	EMU_SSR_RESUME,		/* a stalled SSR goes on */
+	EMU_SSR_NR_MODES,
+};
+
+struct emu_ssr_ops {
+	/* One message for the host, on the downlink channel. */
+	void (*send)(void *ctx, const void *msg, size_t len);
+	/* DBC @dbc's subsystem is back: it may be activated again. */
+	void (*restored)(void *ctx, unsigned int dbc);
+};
+
+struct emu_ssr *emu_ssr_create(struct emu_device *dev,
+			       const struct emu_ssr_ops *ops, void *ctx);
+void emu_ssr_destroy(struct emu_ssr *s);
+
+/*
+ * DBC @dbc's subsystem crashed (the caller already dropped its workload),
+ * or, with EMU_SSR_RESUME, a stalled SSR of @dbc goes on. 0, or -EBUSY
+ * if another SSR runs, -EINVAL for a bad @mode or a RESUME of nothing.
+ */
+int emu_ssr_start(struct emu_ssr *s, unsigned int dbc, enum emu_ssr_mode mode);
+
+/* A message the host sent on the uplink channel. */
+void emu_ssr_rx(struct emu_ssr *s, const void *msg, size_t len);
+
+/* The card was reset: the SSR in progress, if any, is forgotten. */
+void emu_ssr_reset(struct emu_ssr *s);
+
+/* "key value" lines: ssr_started, ssr_completed, ssr_bad_msgs, ... */
+void emu_ssr_counters_print(const struct emu_ssr *s, FILE *out);
+
+#endif /* QAIC_EMU_SSR_H */
