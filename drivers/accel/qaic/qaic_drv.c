@@ -39,6 +39,7 @@
 #include "qaic_mhi.h"
 #include "qaic_queue.h"
 #include "qaic_sahara.h"
+#include "qaic_ssr.h"
 
 /* DBC i's registers start here in BAR2; the BAR must cover all of them. */
 #define QAIC_DBC_BASE		0x20000
@@ -289,7 +290,11 @@ static int qaic_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 
 	qaic_debugfs_init(qdev);
 	qaic_reset_debugfs_init(qdev);
-	return drm_dev_register(&qdev->drm, 0);
+	ret = drm_dev_register(&qdev->drm, 0);
+	if (ret)
+		return ret;
+	qaic_sysfs_init(qdev);
+	return 0;
 }
 
 /*
@@ -314,6 +319,7 @@ static void qaic_unplug(struct qaic_device *qdev)
 
 	pci_clear_master(qdev->pdev);
 	qaic_manage_release_all(qdev);
+	qaic_sysfs_fini(qdev);
 	drm_dev_unplug(&qdev->drm);
 	qaic_gem_unmap_all(qdev);
 }
@@ -356,11 +362,17 @@ static int __init qaic_init(void)
 	if (ret)
 		goto unregister_cntl;
 
-	ret = pci_register_driver(&qaic_pci_driver);
+	ret = qaic_ssr_register();
 	if (ret)
 		goto unregister_sahara;
+
+	ret = pci_register_driver(&qaic_pci_driver);
+	if (ret)
+		goto unregister_ssr;
 	return 0;
 
+unregister_ssr:
+	qaic_ssr_unregister();
 unregister_sahara:
 	qaic_sahara_unregister();
 unregister_cntl:
@@ -371,6 +383,7 @@ unregister_cntl:
 static void __exit qaic_exit(void)
 {
 	pci_unregister_driver(&qaic_pci_driver);
+	qaic_ssr_unregister();
 	qaic_sahara_unregister();
 	qaic_cntl_unregister();
 }

@@ -41,6 +41,20 @@ struct mhi_controller;
 struct qaic_cntl;
 struct qaic_queue;
 
+/*
+ * What sysfs dbc<N>_state shows and a DBC_STATE= uevent carries; the names
+ * and values are upstream Linux's (Documentation/ABI/testing/sysfs-driver-qaic here).
+ * The last four are the steps of a subsystem restart (qaic_ssr.c).
+ */
+enum qaic_dbc_state {
+	QAIC_DBC_IDLE,
+	QAIC_DBC_ASSIGNED,
+	QAIC_DBC_BEFORE_SHUTDOWN,
+	QAIC_DBC_AFTER_SHUTDOWN,
+	QAIC_DBC_BEFORE_POWER_UP,
+	QAIC_DBC_AFTER_POWER_UP,
+};
+
 /**
  * struct qaic_dbc - Host side of one DMA Bridge Channel.
  * @owner: Id of the file the channel is activated for; 0 if it is free.
@@ -56,6 +70,11 @@ struct qaic_queue;
  *	  DBC, so that it cannot go away under them.
  * @queue: The scheduler and rings' state while the DBC is active; read
  *	   without the lock by the interrupt handlers.
+ * @ssr: The step of the subsystem restart under way (an &enum
+ *	 qaic_dbc_state from %QAIC_DBC_BEFORE_SHUTDOWN on), or 0 for none.
+ *	 While set every ioctl naming the DBC fails with -EPIPE. Changes under
+ *	 the same locks as @owner.
+ * @reported: The state the last DBC_STATE uevent announced; under @lock.
  */
 struct qaic_dbc {
 	u32 owner;
@@ -66,6 +85,8 @@ struct qaic_dbc {
 	u32 nelem;
 	struct mutex lock; /* Protects the DBC's use; see above */
 	struct qaic_queue *queue;
+	u8 ssr;
+	u8 reported;
 };
 
 /**
@@ -103,6 +124,7 @@ struct qaic_dbc {
  *	        (qaic_reset_card()).
  * @last_answer: jiffies when a MANAGE message last got an answer (or, if
  *		 none did yet, when one first went unanswered); 0 before.
+ * @sysfs_added: The dbc<N>_state files exist (qaic_sysfs_init()).
  */
 struct qaic_device {
 	struct drm_device drm;
@@ -123,6 +145,7 @@ struct qaic_device {
 	struct list_head mapped;
 	unsigned long card_state;
 	unsigned long last_answer;
+	bool sysfs_added;
 };
 
 /* Bits of &qaic_device.card_state */
@@ -167,6 +190,7 @@ int qaic_dbc_check_owned(struct qaic_device *qdev, struct drm_file *file, u32 db
 
 /* qaic_manage.c */
 int qaic_manage_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
+bool qaic_manage_ssr_step(struct qaic_device *qdev, u32 dbc_id, enum qaic_dbc_state step);
 void qaic_manage_release_file(struct qaic_device *qdev, struct qaic_file_priv *priv);
 void qaic_manage_release_all(struct qaic_device *qdev);
 
@@ -177,6 +201,12 @@ bool qaic_reset_check_card(struct qaic_device *qdev);
 void qaic_reset_card(struct qaic_device *qdev, const char *why);
 void qaic_reset_manager_silent(struct qaic_device *qdev);
 void qaic_reset_manager_answered(struct qaic_device *qdev);
+
+/* qaic_sysfs.c */
+enum qaic_dbc_state qaic_dbc_state(const struct qaic_dbc *dbc);
+void qaic_dbc_state_changed(struct qaic_device *qdev, u32 dbc_id);
+void qaic_sysfs_init(struct qaic_device *qdev);
+void qaic_sysfs_fini(struct qaic_device *qdev);
 
 /* qaic_slice.c */
 int qaic_attach_slice_bo_ioctl(struct drm_device *drm, void *data, struct drm_file *file);

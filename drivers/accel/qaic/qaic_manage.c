@@ -520,13 +520,17 @@ static void qaic_manage_set_draining_locked(struct qaic_device *qdev, u32 id,
 	}
 }
 
-/* Stops the DBC's queue, then frees its rings: the card is done with them. */
-static void qaic_manage_release_dbc_locked(struct qaic_device *qdev, struct qaic_dbc *dbc)
+/*
+ * Stops the DBC's queue, its jobs failing with @error, then frees its
+ * rings: the card is done with them.
+ */
+static void qaic_manage_release_dbc_locked(struct qaic_device *qdev, struct qaic_dbc *dbc,
+					   int error)
 {
 	lockdep_assert_held(&qdev->dbc_lock);
 
 	guard(mutex)(&dbc->lock);
-	qaic_queue_destroy(qdev, dbc);
+	qaic_queue_destroy(qdev, dbc, error);
 	qaic_manage_free_ring(qdev, dbc->ring, dbc->ring_dma, dbc->ring_size);
 	dbc->owner = 0;
 	dbc->draining = false;
@@ -534,6 +538,7 @@ static void qaic_manage_release_dbc_locked(struct qaic_device *qdev, struct qaic
 	dbc->ring_dma = 0;
 	dbc->ring_size = 0;
 	dbc->nelem = 0;
+	qaic_dbc_state_changed(qdev, dbc - qdev->dbc);
 }
 
 /* Acts on what the card activated and released. */
@@ -559,7 +564,7 @@ static void qaic_manage_account(struct qaic_manage_call *call, const struct qaic
 		if (dbc->owner)
 			drm_dbg(drm, "manage: DBC %u granted again, was file %u's\n",
 				ans->dbc_id, dbc->owner);
-		qaic_manage_release_dbc_locked(qdev, dbc);
+		qaic_manage_release_dbc_locked(qdev, dbc, -ECANCELED);
 		mutex_lock(&dbc->lock);
 		dbc->owner = id;
 		dbc->ring = call->ring_cpu;
@@ -569,6 +574,7 @@ static void qaic_manage_account(struct qaic_manage_call *call, const struct qaic
 		call->ring_cpu = NULL;
 		/* Without a queue the DBC is the file's, but execute fails. */
 		qaic_queue_create(qdev, dbc, ans->dbc_id);
+		qaic_dbc_state_changed(qdev, ans->dbc_id);
 		mutex_unlock(&dbc->lock);
 	}
 
@@ -583,7 +589,7 @@ static void qaic_manage_account(struct qaic_manage_call *call, const struct qaic
 				i, id);
 			continue;
 		}
-		qaic_manage_release_dbc_locked(qdev, &qdev->dbc[i]);
+		qaic_manage_release_dbc_locked(qdev, &qdev->dbc[i], -ECANCELED);
 	}
 }
 
@@ -1013,7 +1019,7 @@ void qaic_manage_release_file(struct qaic_device *qdev, struct qaic_file_priv *p
 	guard(mutex)(&qdev->dbc_lock);
 	for (i = 0; i < QAIC_NUM_DBC; i++)
 		if (qdev->dbc[i].owner == priv->id)
-			qaic_manage_release_dbc_locked(qdev, &qdev->dbc[i]);
+			qaic_manage_release_dbc_locked(qdev, &qdev->dbc[i], -ECANCELED);
 	qaic_manage_free_stale_locked(qdev, priv);
 }
 
@@ -1025,7 +1031,8 @@ void qaic_manage_release_file(struct qaic_device *qdev, struct qaic_file_priv *p
  *
  * Every DBC is released: its jobs fail and its rings are freed. So is
  * what each open file had parked for the card (rings and pages of
- * messages whose answer never came).
+ * messages whose answer never came). A subsystem restart under way is
+ * over: the card forgot it.
  */
 void qaic_manage_release_all(struct qaic_device *qdev)
 {
@@ -1034,8 +1041,51 @@ void qaic_manage_release_all(struct qaic_device *qdev)
 
 	guard(mutex)(&qdev->drm.filelist_mutex);
 	guard(mutex)(&qdev->dbc_lock);
-	for (i = 0; i < QAIC_NUM_DBC; i++)
-		qaic_manage_release_dbc_locked(qdev, &qdev->dbc[i]);
+	for (i = 0; i < QAIC_NUM_DBC; i++) {
+		struct qaic_dbc *dbc = &qdev->dbc[i];
+
+		scoped_guard(mutex, &dbc->lock)
+			WRITE_ONCE(dbc->ssr, 0);
+		qaic_manage_release_dbc_locked(qdev, dbc, -ECANCELED);
+	}
 	list_for_each_entry(file, &qdev->drm.filelist, lhead)
 		qaic_manage_free_stale_locked(qdev, file->driver_priv);
+}
+
+/**
+ * qaic_manage_ssr_step() - Take a step of a DBC's subsystem restart.
+ * @qdev: The card.
+ * @dbc_id: The DBC the card names, < %QAIC_NUM_DBC.
+ * @step: What the card reports: %QAIC_DBC_BEFORE_SHUTDOWN to
+ *	  %QAIC_DBC_AFTER_POWER_UP, or %QAIC_DBC_IDLE once the host answered
+ *	  the last one.
+ *
+ * At BEFORE_SHUTDOWN the card has already dropped the DBC's workload: the
+ * DBC is released as a deactivate would, its jobs failing with -EPIPE, and
+ * until the restart is over every ioctl naming it fails with -EPIPE. Its
+ * owner activates a DBC again afterwards. A BEFORE_SHUTDOWN during a
+ * restart begins it again (the subsystem crashed again); any other step
+ * must follow the one before.
+ *
+ * Return: false if @step does not follow, and nothing changed.
+ */
+bool qaic_manage_ssr_step(struct qaic_device *qdev, u32 dbc_id, enum qaic_dbc_state step)
+{
+	struct qaic_dbc *dbc = &qdev->dbc[dbc_id];
+
+	guard(mutex)(&qdev->dbc_lock);
+	scoped_guard(mutex, &dbc->lock) {
+		u8 from = dbc->ssr;
+
+		if (step == QAIC_DBC_IDLE ? from != QAIC_DBC_AFTER_POWER_UP :
+		    step != QAIC_DBC_BEFORE_SHUTDOWN && from != step - 1) {
+			drm_dbg(&qdev->drm, "ssr: DBC %u: step %u after %u\n", dbc_id, step, from);
+			return false;
+		}
+		WRITE_ONCE(dbc->ssr, step);
+		qaic_dbc_state_changed(qdev, dbc_id);
+	}
+	if (step == QAIC_DBC_BEFORE_SHUTDOWN)
+		qaic_manage_release_dbc_locked(qdev, dbc, -EPIPE);
+	return true;
 }

@@ -767,8 +767,10 @@ fail:
  * qaic_queue_destroy() - Stop the queue of a DBC that goes away.
  * @qdev: The card.
  * @dbc: The DBC; its lock and &qaic_device.dbc_lock are held.
+ * @error: What its jobs fail with: -ECANCELED when the DBC is released,
+ *	   -EPIPE when the card lost its workload (subsystem restart).
  *
- * Jobs on the ring fail with -ECANCELED, and so do the jobs not on it yet,
+ * Jobs on the ring fail with @error, and so do the jobs not on it yet,
  * whatever they wait for: every fence of the queue is signalled, in order,
  * before this returns. It waits for nothing outside the driver: jobs still
  * waiting for a foreign fence are freed by the scheduler when that fence
@@ -776,7 +778,7 @@ fail:
  * queue, which holds the DRM device and the module until then. Returns once
  * no job can touch the rings any more, so they can go.
  */
-void qaic_queue_destroy(struct qaic_device *qdev, struct qaic_dbc *dbc)
+void qaic_queue_destroy(struct qaic_device *qdev, struct qaic_dbc *dbc, int error)
 {
 	struct qaic_queue *q = dbc->queue;
 	struct qaic_job *job, *next;
@@ -791,12 +793,12 @@ void qaic_queue_destroy(struct qaic_device *qdev, struct qaic_dbc *dbc)
 	mutex_lock(&q->lock);
 	q->dead = true;
 	list_for_each_entry_safe(job, next, &q->inflight, node)
-		qaic_queue_retire(q, job, -ECANCELED, &done);
+		qaic_queue_retire(q, job, error, &done);
 	qaic_queue_scrub(q);
 	list_for_each_entry(job, &q->jobs, link) {
 		if (job->ran || dma_fence_is_signaled(job->hw_fence))
 			continue;
-		job->error = -ECANCELED;
+		job->error = error;
 		qaic_job_note_error(job);
 		list_add_tail(&job->node, &done);
 	}
@@ -829,8 +831,9 @@ void qaic_queue_destroy(struct qaic_device *qdev, struct qaic_dbc *dbc)
  * @what: The ioctl, for debug lines.
  *
  * Return: the DBC, locked (mutex_unlock() its &qaic_dbc.lock), or an
- * ERR_PTR(): -EINVAL for no such DBC, -EPERM if the file does not hold it
- * or it has no queue, -EINTR on a signal.
+ * ERR_PTR(): -EINVAL for no such DBC, -EPIPE while its subsystem restarts
+ * (whoever held it), -EPERM if the file does not hold it or it has no
+ * queue, -EINTR on a signal.
  */
 struct qaic_dbc *qaic_dbc_lock_owned(struct qaic_device *qdev, struct drm_file *file,
 				     u32 dbc_id, const char *what)
@@ -845,6 +848,11 @@ struct qaic_dbc *qaic_dbc_lock_owned(struct qaic_device *qdev, struct drm_file *
 	dbc = &qdev->dbc[dbc_id];
 	if (mutex_lock_interruptible(&dbc->lock))
 		return ERR_PTR(-EINTR);
+	if (dbc->ssr) {
+		drm_dbg(&qdev->drm, "%s: DBC %u: subsystem restart in progress\n", what, dbc_id);
+		mutex_unlock(&dbc->lock);
+		return ERR_PTR(-EPIPE);
+	}
 	if (dbc->owner != priv->id || dbc->draining || !dbc->queue) {
 		drm_dbg(&qdev->drm, "%s: DBC %u is not activated by file %u\n",
 			what, dbc_id, priv->id);

@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Copyright (c) 2026 The qaic authors.
+ */
+
+#ifndef _QAIC_SSR_H_
+#define _QAIC_SSR_H_
+
+int qaic_ssr_register(void);
+void qaic_ssr_unregister(void);
+
+#endif /* _QAIC_SSR_H_ */

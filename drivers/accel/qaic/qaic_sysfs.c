@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The qaic authors.
+ */
+
+/**
+ * DOC: qaic DBC state in sysfs
+ *
+ * Each DMA Bridge Channel's state is a file of the accel device,
+ * /sys/class/accel/accelN/dbc<N>_state, and every change of it is a
+ * KOBJ_CHANGE uevent of that device carrying DBC_ID=<N> and DBC_STATE=<state>,
+ * with upstream Linux's names and numbers (&enum qaic_dbc_state): a
+ * runtime learns that a DBC it used went through a subsystem restart, or
+ * was released under it by a reset of the card, without polling.
+ *
+ * The state is derived, not stored: a restart step if one is under way,
+ * else ASSIGNED while a file holds the DBC, else IDLE. Whoever changes
+ * what it derives from calls qaic_dbc_state_changed(), which announces the
+ * new state if it differs from the last one announced.
+ */
+
+#include <linux/device.h>
+#include <linux/kobject.h>
+#include <linux/sysfs.h>
+
+#include <drm/drm_accel.h>
+#include <drm/drm_drv.h>
+#include <drm/drm_file.h>
+
+#include "qaic_drv.h"
+
+/**
+ * qaic_dbc_state() - What a DBC's state file shows.
+ * @dbc: The DBC; read without locks by sysfs, so a value may be stale.
+ *
+ * Return: the &enum qaic_dbc_state.
+ */
+enum qaic_dbc_state qaic_dbc_state(const struct qaic_dbc *dbc)
+{
+	u8 ssr = READ_ONCE(dbc->ssr);
+
+	if (ssr)
+		return ssr;
+	return READ_ONCE(dbc->owner) ? QAIC_DBC_ASSIGNED : QAIC_DBC_IDLE;
+}
+
+/**
+ * qaic_dbc_state_changed() - Announce a DBC's state if it changed.
+ * @qdev: The card.
+ * @dbc_id: The DBC, whose &qaic_dbc.lock is held.
+ *
+ * Sends nothing once the DRM device is unplugged: its accel device is
+ * gone from sysfs, and with it whoever listened.
+ */
+void qaic_dbc_state_changed(struct qaic_device *qdev, u32 dbc_id)
+{
+	struct qaic_dbc *dbc = &qdev->dbc[dbc_id];
+	char id_env[16], state_env[16];
+	char *envp[3];
+	enum qaic_dbc_state state;
+	int idx;
+
+	lockdep_assert_held(&dbc->lock);
+
+	state = qaic_dbc_state(dbc);
+	if (state == dbc->reported)
+		return;
+	dbc->reported = state;
+
+	if (!READ_ONCE(qdev->sysfs_added) || !drm_dev_enter(&qdev->drm, &idx))
+		return;
+	snprintf(id_env, sizeof(id_env), "DBC_ID=%u", dbc_id);
+	snprintf(state_env, sizeof(state_env), "DBC_STATE=%u", state);
+	envp[0] = id_env;
+	envp[1] = state_env;
+	envp[2] = NULL;
+	kobject_uevent_env(&qdev->drm.accel->kdev->kobj, KOBJ_CHANGE, envp);
+	drm_dev_exit(idx);
+}
+
+struct qaic_dbc_attr {
+	struct device_attribute attr;
+	u32 dbc_id;
+};
+
+static ssize_t qaic_dbc_state_show(struct device *kdev, struct device_attribute *attr, char *buf)
+{
+	struct qaic_dbc_attr *a = container_of(attr, struct qaic_dbc_attr, attr);
+	struct drm_minor *minor = dev_get_drvdata(kdev);
+	struct qaic_device *qdev = to_qaic_device(minor->dev);
+
+	return sysfs_emit(buf, "%u\n", qaic_dbc_state(&qdev->dbc[a->dbc_id]));
+}
+
+#define QAIC_DBC_STATE_ATTR(n)						\
+	static struct qaic_dbc_attr qaic_dbc##n##_state = {		\
+		.attr = __ATTR(dbc##n##_state, 0444, qaic_dbc_state_show, NULL), \
+		.dbc_id = (n),						\
+	}
+
+QAIC_DBC_STATE_ATTR(0);
+QAIC_DBC_STATE_ATTR(1);
+QAIC_DBC_STATE_ATTR(2);
+QAIC_DBC_STATE_ATTR(3);
+QAIC_DBC_STATE_ATTR(4);
+QAIC_DBC_STATE_ATTR(5);
+QAIC_DBC_STATE_ATTR(6);
+QAIC_DBC_STATE_ATTR(7);
+QAIC_DBC_STATE_ATTR(8);
+QAIC_DBC_STATE_ATTR(9);
+QAIC_DBC_STATE_ATTR(10);
+QAIC_DBC_STATE_ATTR(11);
+QAIC_DBC_STATE_ATTR(12);
+QAIC_DBC_STATE_ATTR(13);
+QAIC_DBC_STATE_ATTR(14);
+QAIC_DBC_STATE_ATTR(15);
+
+static struct attribute *qaic_dbc_state_attrs[] = {
+	&qaic_dbc0_state.attr.attr, &qaic_dbc1_state.attr.attr,
+	&qaic_dbc2_state.attr.attr, &qaic_dbc3_state.attr.attr,
+	&qaic_dbc4_state.attr.attr, &qaic_dbc5_state.attr.attr,
+	&qaic_dbc6_state.attr.attr, &qaic_dbc7_state.attr.attr,
+	&qaic_dbc8_state.attr.attr, &qaic_dbc9_state.attr.attr,
+	&qaic_dbc10_state.attr.attr, &qaic_dbc11_state.attr.attr,
+	&qaic_dbc12_state.attr.attr, &qaic_dbc13_state.attr.attr,
+	&qaic_dbc14_state.attr.attr, &qaic_dbc15_state.attr.attr,
+	NULL
+};
+
+static_assert(ARRAY_SIZE(qaic_dbc_state_attrs) == QAIC_NUM_DBC + 1);
+
+static const struct attribute_group qaic_dbc_state_group = {
+	.attrs = qaic_dbc_state_attrs,
+};
+
+/**
+ * qaic_sysfs_init() - Add the dbc<N>_state files to the accel device.
+ * @qdev: The card, its DRM device registered.
+ *
+ * The card works without them, so a failure is only logged.
+ */
+void qaic_sysfs_init(struct qaic_device *qdev)
+{
+	int ret;
+
+	ret = sysfs_create_group(&qdev->drm.accel->kdev->kobj, &qaic_dbc_state_group);
+	if (ret) {
+		drm_warn(&qdev->drm, "no dbc<N>_state files: %d\n", ret);
+		return;
+	}
+	qdev->sysfs_added = true;
+}
+
+/**
+ * qaic_sysfs_fini() - Remove the dbc<N>_state files, before unplug.
+ * @qdev: The card.
+ */
+void qaic_sysfs_fini(struct qaic_device *qdev)
+{
+	if (!qdev->sysfs_added)
+		return;
+	WRITE_ONCE(qdev->sysfs_added, false);
+	sysfs_remove_group(&qdev->drm.accel->kdev->kobj, &qaic_dbc_state_group);
+}
