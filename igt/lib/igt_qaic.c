@@ -1672,6 +1672,37 @@ int __igt_qaic_emu_silence(int fd)
 }
 
 /**
+ * __igt_qaic_emu_ssr:
+ * @fd: qaic device file descriptor
+ * @dbc_id: an active DMA Bridge Channel (any file's)
+ * @mode: IGT_QAIC_EMU_SSR_*
+ *
+ * Makes the subsystem behind @dbc_id crash and restart (EMU_PT_SSR): the
+ * card drops the channel's work at once and walks the driver through the
+ * restart on QAIC_SSR. IGT_QAIC_EMU_SSR_RESUME lets a stalled restart of
+ * @dbc_id go on.
+ *
+ * Returns: as __igt_qaic_emu_hang_dbc().
+ */
+int __igt_qaic_emu_ssr(int fd, uint32_t dbc_id, uint32_t mode)
+{
+	/* Transactions are whole 8-byte words: the mode and a pad */
+	uint32_t params[2] = { mode, 0 };
+	struct igt_qaic_emu_status status;
+	int len;
+
+	len = qaic_emu_call_params(fd, IGT_QAIC_EMU_PT_SSR, dbc_id, params, sizeof(params),
+				   &status, sizeof(status));
+	if (len < 0)
+		return len;
+	igt_assert_eq(len, sizeof(status));
+	igt_assert_eq_u32(status.op, IGT_QAIC_EMU_PT_SSR);
+	igt_assert_eq_u32(status.arg, dbc_id);
+
+	return status.status;
+}
+
+/**
  * igt_qaic_emu_hang_dbc:
  * @fd: qaic device file descriptor
  * @dbc_id: an active DMA Bridge Channel

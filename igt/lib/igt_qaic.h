@@ -106,6 +106,13 @@ void *igt_qaic_unmapped_ptr(void);
 #define IGT_QAIC_EMU_PT_SYS_ERROR	9	/* the card crashes in arg ms */
 #define IGT_QAIC_EMU_PT_VANISH		10	/* the card goes away in arg ms */
 #define IGT_QAIC_EMU_PT_SILENCE		11	/* the manager goes silent */
+#define IGT_QAIC_EMU_PT_SSR		12	/* DBC arg's subsystem restarts */
+
+/* How an EMU_PT_SSR restart goes (the emulator's enum emu_ssr_mode) */
+#define IGT_QAIC_EMU_SSR_NORMAL		0
+#define IGT_QAIC_EMU_SSR_STALL		1	/* holds after AFTER_SHUTDOWN */
+#define IGT_QAIC_EMU_SSR_GARBAGE	2	/* malformed messages first */
+#define IGT_QAIC_EMU_SSR_RESUME		3	/* a stalled restart goes on */
 
 #define IGT_QAIC_EMU_PT_OK		0
 #define IGT_QAIC_EMU_PT_E_UNKNOWN_OP	2	/* an emulator without the op */
@@ -250,6 +257,7 @@ int __igt_qaic_emu_hang_dbc(int fd, uint32_t dbc_id);
 int __igt_qaic_emu_sys_error(int fd, uint32_t ms);
 int __igt_qaic_emu_vanish(int fd, uint32_t ms);
 int __igt_qaic_emu_silence(int fd);
+int __igt_qaic_emu_ssr(int fd, uint32_t dbc_id, uint32_t mode);
 void igt_qaic_emu_hang_dbc(int fd, uint32_t dbc_id);
 int __igt_qaic_emu_dbc_counters(int fd, uint32_t dbc_id,
 				struct igt_qaic_emu_counters *counters);

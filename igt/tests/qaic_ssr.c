@@ -1,0 +1,376 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Copyright (c) 2026 The qaic authors.
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/netlink.h>
+#include <poll.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "igt_qaic.h"
+
+/**
+ * TEST: qaic ssr
+ * Category: Core
+ * Description: One DBC's subsystem restarts under work: its jobs and ioctls fail with EPIPE, the other DBCs never notice, and the DBC comes back idle; its state is in sysfs and every change is a uevent.
+ * Feature: qaic
+ *
+ * SUBTEST: state-files
+ * Description: Check that every DBC has a dbc<N>_state file showing IDLE (0) or ASSIGNED (1), and that an activate and the release at close are DBC_STATE uevents.
+ * Run type: BAT
+ *
+ * SUBTEST: restart
+ * Description: Check that a restart of one DBC under work fails its jobs and wakes its waiter with EPIPE, makes every ioctl naming it fail with EPIPE until it is over, keeps its objects mapped and readable, never disturbs another DBC of the same file or of another process, announces BEFORE_SHUTDOWN, AFTER_SHUTDOWN, BEFORE_POWER_UP, AFTER_POWER_UP and IDLE, and that the file then activates a DBC and runs work.
+ * Run type: FULL
+ *
+ * SUBTEST: restart-garbage
+ * Description: Check the same when the card first sends malformed SSR messages (a DBC it does not have, bad lengths, an unknown command, an event out of order, an unknown event): they change nothing.
+ * Run type: FULL
+ *
+ * SUBTEST: restart-then-card-crash
+ * Description: Check that a card crash in the middle of a restart ends it: the DBC is idle once the card is back, and new activations run work.
+ * Run type: FULL
+ */
+
+IGT_TEST_DESCRIPTION("One DBC's subsystem restarts under work: its jobs and ioctls fail with EPIPE, the other DBCs never notice, and the DBC comes back idle.");
+
+#define SZ_4K		4096ull
+#define DEV_ADDR	(48ull << 20)
+#define QUEUE_SIZE	64
+#define STATE_WAIT_MS	10000
+
+/* Upstream Linux's dbc<N>_state values */
+enum {
+	DBC_IDLE,
+	DBC_ASSIGNED,
+	DBC_BEFORE_SHUTDOWN,
+	DBC_AFTER_SHUTDOWN,
+	DBC_BEFORE_POWER_UP,
+	DBC_AFTER_POWER_UP,
+};
+
+static int accel_minor(int fd)
+{
+	struct stat st;
+
+	igt_assert_eq(fstat(fd, &st), 0);
+	return minor(st.st_rdev);
+}
+
+/* What /sys/class/accel/accelN/dbc<id>_state shows; -1 without the file */
+static int dbc_state(int fd, uint32_t dbc_id)
+{
+	char path[128], buf[16] = "";
+	int sfd, n;
+
+	snprintf(path, sizeof(path), "/sys/class/accel/accel%d/dbc%u_state",
+		 accel_minor(fd), dbc_id);
+	sfd = open(path, O_RDONLY);
+	if (sfd < 0)
+		return -1;
+	n = read(sfd, buf, sizeof(buf) - 1);
+	close(sfd);
+	igt_assert_f(n > 0, "read %s: %s\n", path, strerror(errno));
+	return atoi(buf);
+}
+
+static void wait_state(int fd, uint32_t dbc_id, int want)
+{
+	uint64_t start = igt_qaic_now_ms();
+	int got;
+
+	while ((got = dbc_state(fd, dbc_id)) != want &&
+	       igt_qaic_now_ms() - start < STATE_WAIT_MS)
+		usleep(10000);
+	igt_assert_f(got == want, "DBC %u: state %d, not %d after %d ms\n",
+		     dbc_id, got, want, STATE_WAIT_MS);
+}
+
+/* Kernel uevents, as udev receives them */
+static int uevent_open(void)
+{
+	struct sockaddr_nl addr = {
+		.nl_family = AF_NETLINK,
+		.nl_groups = 1,
+	};
+	int s = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
+		       NETLINK_KOBJECT_UEVENT);
+
+	igt_require_f(s >= 0, "no uevent socket: %s\n", strerror(errno));
+	igt_assert_f(bind(s, (struct sockaddr *)&addr, sizeof(addr)) == 0,
+		     "bind: %s\n", strerror(errno));
+	return s;
+}
+
+/* The DBC_STATE uevents of the card seen so far, all DBCs, in order */
+static struct {
+	int id, state;
+} seen[256];
+static int nseen;
+
+/* Adds the DBC_STATE uevents of accel node @minor that arrived to seen[] */
+static void uevent_drain(int s, int minor)
+{
+	char buf[4096], node[32];
+	ssize_t len;
+
+	snprintf(node, sizeof(node), "/accel%d", minor);
+	while ((len = recv(s, buf, sizeof(buf) - 1, 0)) > 0) {
+		const char *p, *end = buf + len;
+		int id = -1, state = -1;
+		bool ours = false;
+
+		buf[len] = '\0';
+		for (p = buf; p < end; p += strlen(p) + 1) {
+			if (!strncmp(p, "DEVPATH=", 8)) {
+				size_t l = strlen(p), nl = strlen(node);
+
+				ours = l >= nl && !strcmp(p + l - nl, node);
+			} else if (!strncmp(p, "DBC_ID=", 7)) {
+				id = atoi(p + 7);
+			} else if (!strncmp(p, "DBC_STATE=", 10)) {
+				state = atoi(p + 10);
+			}
+		}
+		igt_assert(nseen < (int)(sizeof(seen) / sizeof(seen[0])));
+		if (ours && id >= 0 && state >= 0) {
+			seen[nseen].id = id;
+			seen[nseen++].state = state;
+		}
+	}
+}
+
+/* The DBC_STATE uevents for DBC @dbc_id so far are @want, in order */
+static void assert_states(int s, int minor, uint32_t dbc_id, const int *want, int nwant)
+{
+	int got[32], n = 0;
+
+	uevent_drain(s, minor);
+	for (int i = 0; i < nseen && n < 32; i++) {
+		if (seen[i].id != (int)dbc_id)
+			continue;
+		igt_debug("DBC %u: uevent DBC_STATE=%d\n", dbc_id, seen[i].state);
+		got[n++] = seen[i].state;
+	}
+	igt_assert_f(n == nwant, "DBC %u: %d DBC_STATE uevents, not %d\n", dbc_id, n, nwant);
+	for (int i = 0; i < n; i++)
+		igt_assert_f(got[i] == want[i], "DBC %u: uevent %d has DBC_STATE=%d, not %d\n",
+			     dbc_id, i, got[i], want[i]);
+}
+
+static void require_ssr(int fd, uint32_t dbc_id)
+{
+	igt_require_f(dbc_state(fd, dbc_id) >= 0, "the driver has no dbc<N>_state files\n");
+}
+
+/* Round trips on its own file and DBC until told to stop; exits 0 if all came back right */
+static pid_t bystander(int *stop_wr)
+{
+	int p[2];
+	pid_t pid;
+
+	igt_assert_eq(pipe(p), 0);
+	pid = fork();
+	igt_assert(pid >= 0);
+	if (pid == 0) {
+		struct pollfd pfd = { .fd = p[0], .events = POLLIN };
+		uint32_t dbc, seed = 1;
+		int fd;
+
+		close(p[1]);
+		fd = igt_qaic_open_dbc(QUEUE_SIZE, &dbc);
+		while (poll(&pfd, 1, 0) == 0)
+			igt_qaic_round_trip(fd, dbc, DEV_ADDR + 32 * SZ_4K, SZ_4K, seed++);
+		igt_info("bystander: %u round trips on DBC %u\n", seed - 1, dbc);
+		close(fd);
+		_exit(seed > 1 ? 0 : 1);
+	}
+	close(p[0]);
+	*stop_wr = p[1];
+	return pid;
+}
+
+static void bystander_check(pid_t pid, int stop_wr)
+{
+	int st;
+
+	close(stop_wr);
+	igt_assert_eq(waitpid(pid, &st, 0), pid);
+	igt_assert_f(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+		     "the process on another DBC saw something wrong (status %#x)\n", st);
+}
+
+/* A process blocked in WAIT_BO on @handle; exits with the errno it ended with */
+static pid_t waiter(int fd, uint32_t handle, uint32_t dbc_id)
+{
+	pid_t pid = fork();
+
+	igt_assert(pid >= 0);
+	if (pid == 0)
+		_exit(-__igt_qaic_wait(fd, handle, dbc_id, 60000));
+	usleep(200000);
+	return pid;
+}
+
+static int waiter_errno(pid_t pid)
+{
+	int st;
+
+	igt_assert_eq(waitpid(pid, &st, 0), pid);
+	igt_assert(WIFEXITED(st));
+	return WEXITSTATUS(st);
+}
+
+/* Every ioctl that names a DBC, on @dbc_id, with objects that would do */
+static void assert_ioctls_fail(int fd, uint32_t dbc_id, uint32_t handle, int err)
+{
+	struct qaic_execute_entry exec = { .handle = handle, .dir = IGT_QAIC_DIR_TO_DEV };
+	struct qaic_partial_execute_entry pexec = {
+		.handle = handle, .dir = IGT_QAIC_DIR_TO_DEV, .resize = SZ_4K,
+	};
+	struct qaic_perf_stats_entry stats = { .handle = handle };
+	struct igt_qaic_bo fresh;
+
+	igt_qaic_bo_create(fd, SZ_4K, &fresh);
+	igt_assert_eq(__igt_qaic_execute(fd, dbc_id, &exec, 1), -err);
+	igt_assert_eq(__igt_qaic_partial_execute(fd, dbc_id, &pexec, 1), -err);
+	igt_assert_eq(__igt_qaic_wait(fd, handle, dbc_id, 100), -err);
+	igt_assert_eq(__igt_qaic_perf_stats(fd, dbc_id, &stats, 1), -err);
+	igt_assert_eq(__igt_qaic_attach_simple(fd, fresh.handle, dbc_id, IGT_QAIC_DIR_TO_DEV,
+					       SZ_4K, DEV_ADDR), -err);
+	igt_qaic_bo_destroy(fd, &fresh);
+}
+
+static const struct {
+	const char *name;
+	uint32_t mode;		/* of the restart */
+	bool crash;		/* the card crashes while the restart is stalled */
+} cases[] = {
+	{ "restart", IGT_QAIC_EMU_SSR_STALL, false },
+	{ "restart-garbage", IGT_QAIC_EMU_SSR_GARBAGE, false },
+	{ "restart-then-card-crash", IGT_QAIC_EMU_SSR_STALL, true },
+};
+
+static void restart(uint32_t mode, bool crash)
+{
+	static const int full[] = {
+		DBC_ASSIGNED, DBC_BEFORE_SHUTDOWN, DBC_AFTER_SHUTDOWN,
+		DBC_BEFORE_POWER_UP, DBC_AFTER_POWER_UP, DBC_IDLE,
+	};
+	static const int crashed[] = {
+		DBC_ASSIGNED, DBC_BEFORE_SHUTDOWN, DBC_AFTER_SHUTDOWN, DBC_IDLE,
+	};
+	int fd = igt_qaic_open(), ue, minor, stop = -1, ret;
+	uint32_t victim, other, again;
+	struct igt_qaic_bo stall;
+	uint8_t pattern[SZ_4K];
+	pid_t by = -1, w;
+
+	require_ssr(fd, 0);
+	minor = accel_minor(fd);
+	ue = uevent_open();
+	victim = igt_qaic_activate(fd, QUEUE_SIZE);
+	other = igt_qaic_activate(fd, QUEUE_SIZE);
+	igt_assert_eq(dbc_state(fd, victim), DBC_ASSIGNED);
+	/* Another process at work on its own DBC; not across a card crash */
+	if (!crash)
+		by = bystander(&stop);
+
+	/* A job in flight on the victim, and a process waiting for it */
+	igt_qaic_stall_bo(fd, victim, 0, &stall);
+	igt_qaic_fill_pattern(pattern, sizeof(pattern), 7);
+	memcpy(stall.ptr, pattern, sizeof(pattern));
+	igt_qaic_execute_bo(fd, victim, stall.handle, IGT_QAIC_DIR_TO_DEV);
+	w = waiter(fd, stall.handle, victim);
+
+	ret = __igt_qaic_emu_ssr(fd, victim, mode);
+	igt_require_f(ret != IGT_QAIC_EMU_PT_E_UNKNOWN_OP, "the emulator has no EMU_PT_SSR\n");
+	igt_assert_eq(ret, 0);
+
+	if (mode == IGT_QAIC_EMU_SSR_STALL) {
+		wait_state(fd, victim, DBC_AFTER_SHUTDOWN);
+		igt_assert_eq(waiter_errno(w), EPIPE);
+		assert_ioctls_fail(fd, victim, stall.handle, EPIPE);
+	}
+	/* The other DBC of the same file works meanwhile */
+	igt_qaic_round_trip(fd, other, DEV_ADDR + SZ_4K, SZ_4K, 11);
+
+	if (crash) {
+		igt_assert_eq(__igt_qaic_emu_sys_error(fd, 20), 0);
+	} else if (mode == IGT_QAIC_EMU_SSR_STALL) {
+		igt_assert_eq(__igt_qaic_emu_ssr(fd, victim, IGT_QAIC_EMU_SSR_RESUME), 0);
+	}
+	wait_state(fd, victim, DBC_IDLE);
+	if (mode != IGT_QAIC_EMU_SSR_STALL)
+		igt_assert_eq(waiter_errno(w), EPIPE);
+	if (!crash)
+		bystander_check(by, stop);
+
+	/* The objects are still mapped and readable */
+	igt_qaic_assert_bytes(stall.ptr, pattern, sizeof(pattern), "stalled object");
+
+	/* The DBC is nobody's now; its owner activates again */
+	assert_ioctls_fail(fd, victim, stall.handle, EPERM);
+	if (crash) {
+		assert_states(ue, minor, victim, crashed, 4);
+		/* The card is back once MANAGE works again */
+		while ((ret = __igt_qaic_activate(fd, QUEUE_SIZE, &again)) == -ENODEV)
+			usleep(50000);
+		igt_assert_eq(ret, 0);
+	} else {
+		assert_states(ue, minor, victim, full, 6);
+		assert_states(ue, minor, other, full, 1);
+		again = igt_qaic_activate(fd, QUEUE_SIZE);
+	}
+	igt_qaic_round_trip(fd, again, DEV_ADDR + 2 * SZ_4K, SZ_4K, 13);
+	igt_qaic_bo_destroy(fd, &stall);
+	close(ue);
+	close(fd);
+}
+
+static void state_files(void)
+{
+	static const int seq[] = { DBC_ASSIGNED, DBC_IDLE };
+	int fd = igt_qaic_open(), ue, minor, user;
+	uint32_t dbc;
+
+	require_ssr(fd, 0);
+	minor = accel_minor(fd);
+	for (uint32_t i = 0; i < 16; i++)
+		igt_assert_f(dbc_state(fd, i) == DBC_IDLE || dbc_state(fd, i) == DBC_ASSIGNED,
+			     "DBC %u: state %d\n", i, dbc_state(fd, i));
+	igt_assert_eq(dbc_state(fd, 16), -1);
+	ue = uevent_open();
+	/* The card releases a DBC when its file closes */
+	user = igt_qaic_open();
+	dbc = igt_qaic_activate(user, QUEUE_SIZE);
+	igt_assert_eq(dbc_state(fd, dbc), DBC_ASSIGNED);
+	close(user);
+	igt_assert_eq(dbc_state(fd, dbc), DBC_IDLE);
+	assert_states(ue, minor, dbc, seq, 2);
+	close(ue);
+	close(fd);
+}
+
+igt_main
+{
+	igt_describe("Check that every DBC has a state file, and that an activate and its release are uevents.");
+	igt_subtest("state-files")
+		state_files();
+
+	for (unsigned int i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		igt_describe("Check a restart of one DBC under work.");
+		igt_subtest_f("%s", cases[i].name)
+			restart(cases[i].mode, cases[i].crash);
+	}
+}
