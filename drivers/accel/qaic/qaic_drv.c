@@ -347,6 +347,7 @@ static struct pci_driver qaic_pci_driver = {
 	.remove		= qaic_pci_remove,
 	.shutdown	= qaic_pci_shutdown,
 	.err_handler	= &qaic_pci_err_handlers,
+	.driver.pm	= pm_sleep_ptr(&qaic_pm_ops),
 };
 
 static int __init qaic_init(void)

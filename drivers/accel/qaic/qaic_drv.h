@@ -125,6 +125,7 @@ struct qaic_dbc {
  * @last_answer: jiffies when a MANAGE message last got an answer (or, if
  *		 none did yet, when one first went unanswered); 0 before.
  * @sysfs_added: The dbc<N>_state files exist (qaic_sysfs_init()).
+ * @pm_stopped: System sleep stopped the card; it starts once awake.
  */
 struct qaic_device {
 	struct drm_device drm;
@@ -146,6 +147,7 @@ struct qaic_device {
 	unsigned long card_state;
 	unsigned long last_answer;
 	bool sysfs_added;
+	bool pm_stopped;
 };
 
 /* Bits of &qaic_device.card_state */
@@ -196,6 +198,7 @@ void qaic_manage_release_all(struct qaic_device *qdev);
 
 /* qaic_reset.c */
 extern const struct pci_error_handlers qaic_pci_err_handlers;
+extern const struct dev_pm_ops qaic_pm_ops;
 void qaic_reset_debugfs_init(struct qaic_device *qdev);
 bool qaic_reset_check_card(struct qaic_device *qdev);
 void qaic_reset_card(struct qaic_device *qdev, const char *why);

@@ -824,6 +824,29 @@ void qaic_queue_destroy(struct qaic_device *qdev, struct qaic_dbc *dbc, int erro
 }
 
 /**
+ * qaic_queue_busy() - Does a DBC have work that is not done?
+ * @dbc: The DBC; its lock is held.
+ *
+ * Return: true if a job of its queue has not signalled its fence: queued,
+ * waiting for a fence, or on the ring.
+ */
+bool qaic_queue_busy(struct qaic_dbc *dbc)
+{
+	struct qaic_queue *q = dbc->queue;
+	struct qaic_job *job;
+
+	lockdep_assert_held(&dbc->lock);
+
+	if (!q)
+		return false;
+	guard(mutex)(&q->lock);
+	list_for_each_entry(job, &q->jobs, link)
+		if (!dma_fence_is_signaled(job->hw_fence))
+			return true;
+	return false;
+}
+
+/**
  * qaic_dbc_lock_owned() - Lock a DBC the file activated and may use.
  * @qdev: The card.
  * @file: The file.

@@ -180,6 +180,7 @@ int qaic_execute_run(struct drm_device *drm, struct drm_file *file, u32 dbc_id, 
 
 int qaic_queue_create(struct qaic_device *qdev, struct qaic_dbc *dbc, unsigned int id);
 void qaic_queue_destroy(struct qaic_device *qdev, struct qaic_dbc *dbc, int error);
+bool qaic_queue_busy(struct qaic_dbc *dbc);
 
 struct qaic_job *qaic_job_alloc(struct qaic_queue *q, struct qaic_bo *bo, u32 nreqs,
 				struct qaic_dbc_req *own_reqs, size_t own_bytes, u64 client_id);

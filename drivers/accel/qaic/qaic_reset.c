@@ -4,7 +4,7 @@
  */
 
 /**
- * DOC: qaic resets and PCI errors
+ * DOC: qaic resets, PCI errors and system sleep
  *
  * Besides the system errors the card reports itself, which the MHI core
  * recovers (qaic_mhi.c), the card is reset from the host side:
@@ -44,6 +44,14 @@
  * card that will not answer. A DBC's job timeout and a MANAGE answer that
  * never came are where the driver looks (qaic_reset_check_card()).
  *
+ * System sleep is a reset the host chooses: suspend is refused with -EBUSY
+ * while a job of any DBC is not done (the work would be lost), else the
+ * card is stopped as above and left to the PCI core, which saves its
+ * state and puts it in D3hot; once the machine is awake it is powered up
+ * again and boots.
+ * What userspace sees is what it sees of a reset: its DBCs are released,
+ * it activates again.
+ *
  * The PCI core of User-Mode Linux cannot raise AER: the debugfs file
  * ``pci_error`` (in the DRM device's directory) runs the callbacks in the
  * order the PCI core's recovery would. Writing ``normal`` or ``frozen``
@@ -72,6 +80,7 @@
 #include "qaic_cntl.h"
 #include "qaic_drv.h"
 #include "qaic_mhi.h"
+#include "qaic_queue.h"
 
 /* Unbinds the driver from a card that fell off the bus. */
 struct qaic_reset_lost {
@@ -277,6 +286,58 @@ static void qaic_pci_reset_done(struct pci_dev *pdev)
 {
 	qaic_reset_start(pci_get_drvdata(pdev), "function reset done");
 }
+
+/* Is a job of any DBC not done? */
+static bool qaic_pm_busy(struct qaic_device *qdev)
+{
+	unsigned int i;
+
+	guard(mutex)(&qdev->dbc_lock);
+	for (i = 0; i < QAIC_NUM_DBC; i++) {
+		struct qaic_dbc *dbc = &qdev->dbc[i];
+
+		guard(mutex)(&dbc->lock);
+		if (qaic_queue_busy(dbc)) {
+			drm_info(&qdev->drm, "suspend refused: DBC %u has work queued\n", i);
+			return true;
+		}
+	}
+	return false;
+}
+
+static int qaic_pm_suspend(struct device *dev)
+{
+	struct qaic_device *qdev = pci_get_drvdata(to_pci_dev(dev));
+
+	if (qaic_pm_busy(qdev))
+		return -EBUSY;
+	/* Userspace is frozen: no work can come in before the card stops. */
+	qaic_reset_stop(qdev, "suspend");
+	qdev->pm_stopped = true;
+	return 0;
+}
+
+/*
+ * The card is powered up once every device resumed, not at resume: the
+ * devices of its MHI channels appear as it boots, under the MHI
+ * controller's device, which resumes after ours. Also called when a
+ * suspend failed, maybe before ours stopped the card.
+ */
+static void qaic_pm_complete(struct device *dev)
+{
+	struct qaic_device *qdev = pci_get_drvdata(to_pci_dev(dev));
+
+	if (!qdev->pm_stopped)
+		return;
+	qdev->pm_stopped = false;
+	qaic_reset_start(qdev, "resume");
+}
+
+/* Hibernation is not supported; these serve suspend to RAM and to idle. */
+const struct dev_pm_ops qaic_pm_ops = {
+	.suspend = qaic_pm_suspend,
+	.complete = qaic_pm_complete,
+};
 
 const struct pci_error_handlers qaic_pci_err_handlers = {
 	.error_detected = qaic_pci_error_detected,
