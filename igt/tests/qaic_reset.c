@@ -40,6 +40,14 @@
  * Description: Check the same for 20 crashes in a row (QAIC_RESET_CYCLES sets how many).
  * Run type: FULL
  *
+ * SUBTEST: suspend-busy
+ * Description: Check that system sleep is refused with EBUSY while a job is not done, and that the card was not touched.
+ * Run type: FULL
+ *
+ * SUBTEST: suspend-resume
+ * Description: Check that after suspend to RAM and resume, files of two processes keep their objects and mappings, their DBCs are released, and they activate again and run work.
+ * Run type: FULL
+ *
  * SUBTEST: manager-silent
  * Description: Check the same when the card's manager stops answering: MANAGE calls that get no answer fail with ETIMEDOUT, and after three in a row the driver resets the card by itself.
  * Run type: FULL
@@ -176,6 +184,96 @@ static const struct {
 	  NULL, NULL, 1, true },
 };
 
+/*
+ * Suspends the machine to RAM, the bench waking it WAKE_MS later
+ * (tests/uml/run --wake). Returns 0 once resumed, or -errno if refused.
+ */
+#define WAKE_MS		300
+
+static int suspend_to_ram(void)
+{
+	const char *run = getenv("QAIC_RUN");
+	char wake[256], ms[16];
+	int fd, wfd, ret = 0;
+
+	igt_require_f(run && getenv("QAIC_WAKE") && !strcmp(getenv("QAIC_WAKE"), "1"),
+		      "the bench cannot wake the kernel (tests/uml/run --wake)\n");
+	fd = open("/sys/power/state", O_WRONLY);
+	igt_require_f(fd >= 0, "no /sys/power/state: %s\n", strerror(errno));
+
+	snprintf(wake, sizeof(wake), "%s/wake", run);
+	snprintf(ms, sizeof(ms), "%d", WAKE_MS);
+	wfd = open(wake, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	igt_assert_f(wfd >= 0, "open %s: %s\n", wake, strerror(errno));
+	igt_assert_eq(write(wfd, ms, strlen(ms)), (ssize_t)strlen(ms));
+	close(wfd);
+	if (write(fd, "mem", 3) != 3)
+		ret = -errno;
+	close(fd);
+	if (ret)
+		unlink(wake);
+	return ret;
+}
+
+static void test_suspend_busy(void)
+{
+	struct igt_qaic_bo stall;
+	uint32_t dbc, other;
+	int fd = igt_qaic_open();
+
+	dbc = igt_qaic_activate(fd, QUEUE_SIZE);
+	igt_qaic_stall_bo(fd, dbc, 0, &stall);
+	igt_qaic_execute_bo(fd, dbc, stall.handle, IGT_QAIC_DIR_TO_DEV);
+	igt_assert_eq(suspend_to_ram(), -EBUSY);
+
+	/* Nothing was stopped: the job is still in flight, the card works */
+	igt_assert_eq(__igt_qaic_wait(fd, stall.handle, dbc, 0), -ETIMEDOUT);
+	other = igt_qaic_activate(fd, QUEUE_SIZE);
+	igt_qaic_round_trip(fd, other, DEV_ADDR, SZ_4K, 63);
+	igt_qaic_bo_destroy(fd, &stall);
+	close(fd);
+}
+
+static void test_suspend_resume(void)
+{
+	uint8_t pattern[SZ_4K];
+	struct igt_qaic_bo bo;
+	int fd[2], ret;
+	uint32_t dbc[2];
+	uint64_t t0;
+
+	for (int i = 0; i < 2; i++) {
+		fd[i] = igt_qaic_open();
+		dbc[i] = igt_qaic_activate(fd[i], QUEUE_SIZE);
+		igt_qaic_round_trip(fd[i], dbc[i], DEV_ADDR + i * SZ_4K, SZ_4K, 64 + i);
+	}
+	igt_qaic_bo_create(fd[0], SZ_4K, &bo);
+	igt_qaic_fill_pattern(pattern, sizeof(pattern), 65);
+	memcpy(bo.ptr, pattern, sizeof(pattern));
+
+	t0 = igt_qaic_now_ms();
+	igt_assert_eq(suspend_to_ram(), 0);
+	igt_info("resumed %llu ms after the suspend began\n",
+		 (unsigned long long)(igt_qaic_now_ms() - t0));
+
+	igt_qaic_assert_bytes(bo.ptr, pattern, sizeof(pattern), "object across sleep");
+	for (int i = 0; i < 2; i++) {
+		uint32_t again;
+
+		igt_assert_eq(__igt_qaic_execute_bo(fd[i], dbc[i], bo.handle,
+						    IGT_QAIC_DIR_TO_DEV), -EPERM);
+		/* The card boots again; MANAGE waits for it */
+		while ((ret = __igt_qaic_activate(fd[i], QUEUE_SIZE, &again)) == -ENODEV &&
+		       igt_qaic_now_ms() - t0 < 20000)
+			usleep(50000);
+		igt_assert_eq(ret, 0);
+		igt_qaic_round_trip(fd[i], again, DEV_ADDR + i * SZ_4K, SZ_4K, 66 + i);
+	}
+	igt_qaic_bo_destroy(fd[0], &bo);
+	close(fd[0]);
+	close(fd[1]);
+}
+
 static void test_reset(const char *file, const char *val, unsigned int cycles, bool silent)
 {
 	const char *env = getenv("QAIC_RESET_CYCLES");
@@ -217,4 +315,12 @@ igt_main
 			test_reset(resets[i].file, resets[i].val, resets[i].cycles,
 				   resets[i].silence);
 	}
+
+	igt_describe("Check that system sleep is refused while a job is not done.");
+	igt_subtest("suspend-busy")
+		test_suspend_busy();
+
+	igt_describe("Check that files keep their objects across suspend and resume, and activate again.");
+	igt_subtest("suspend-resume")
+		test_suspend_resume();
 }
