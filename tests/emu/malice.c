@@ -57,6 +57,8 @@ static const char *const kind_names[MALICE_NUM_KINDS] = {
 	[MALICE_MHI_STATE] = "mhi_state",
 	[MALICE_MHI_EE] = "mhi_ee",
 	[MALICE_MHI_SYSERR] = "mhi_syserr",
+	[MALICE_PROTO_FIELD] = "proto_field",
+	[MALICE_PROTO_LEN] = "proto_len",
 };
 
 #define BIT(k)		(1u << (k))
@@ -73,14 +75,16 @@ static const struct {
 	{ "event", RANGE(MALICE_EV_PTR, MALICE_EV_RP) },
 	{ "nnc", RANGE(MALICE_NNC_LEN, MALICE_NNC_CRC) },
 	{ "mhi", RANGE(MALICE_MHI_STATE, MALICE_MHI_SYSERR) },
+	{ "proto", RANGE(MALICE_PROTO_FIELD, MALICE_PROTO_LEN) },
 	{ "all", BIT(MALICE_NUM_KINDS) - 1 },
 };
 
 #define MHI_KINDS	RANGE(MALICE_MHI_STATE, MALICE_MHI_SYSERR)
+#define PROTO_KINDS	RANGE(MALICE_PROTO_FIELD, MALICE_PROTO_LEN)
 
 uint32_t malice_default_kinds(void)
 {
-	return (BIT(MALICE_NUM_KINDS) - 1) & ~MHI_KINDS;
+	return (BIT(MALICE_NUM_KINDS) - 1) & ~MHI_KINDS & ~PROTO_KINDS;
 }
 
 const char *malice_kind_name(enum malice_kind k)
@@ -509,6 +513,28 @@ static void put_mutated(struct malice *m, enum malice_kind k, uint8_t *p,
 	default: r = (uint32_t)rnd(m, k); break;
 	}
 	put_le32(p, r == v ? ~v : r);
+}
+
+size_t malice_packet(struct malice *m, uint8_t *pkt, size_t len, size_t cap)
+{
+	enum malice_kind k = MALICE_PROTO_FIELD;
+
+	if (!m || !pkt || len > cap)
+		return len;
+	if (len >= 4 && malice_hit(m, k)) {
+		uint8_t *p = pkt + 4 * below(m, k, len / 4);
+
+		put_mutated(m, k, p, get_le32(p));
+	}
+	k = MALICE_PROTO_LEN;
+	if (malice_hit(m, k)) {
+		size_t n = 1 + below(m, k, cap);
+
+		for (size_t i = len; i < n; i++)
+			pkt[i] = (uint8_t)rnd(m, k);
+		len = n;
+	}
+	return len;
 }
 
 size_t malice_nnc(struct malice *m, uint8_t *msg, size_t len, size_t cap)

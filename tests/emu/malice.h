@@ -18,7 +18,9 @@
  * msi, event, nnc): NAME or +NAME enables a kind or group, -NAME disables
  * it, "all" and "none" set everything. The MHI state group "mhi" (state,
  * EE, SYS_ERROR at random: may legitimately take the card down) is off
- * unless asked for, e.g. --malice 7:20:mhi.
+ * unless asked for, e.g. --malice 7:20:mhi; so is "proto" (the packets of
+ * Sahara, which runs at boot, and of subsystem restart), e.g.
+ * --malice 7:200:none,boot,proto for a boot under attack.
  *
  * The card's first power-up is spared: mutations begin once the host has
  * had the first answer on QAIC_CONTROL and its MSI (the MHI model calls
@@ -72,6 +74,9 @@ enum malice_kind {
 	MALICE_MHI_STATE,	/* spurious state change event, lying MHISTATUS */
 	MALICE_MHI_EE,		/* spurious EE event, lying BHI EXECENV */
 	MALICE_MHI_SYSERR,	/* the device enters SYS_ERROR */
+	/* group proto (off by default): Sahara and SSR packets */
+	MALICE_PROTO_FIELD,	/* a word of the packet */
+	MALICE_PROTO_LEN,	/* the packet cut short or lengthened */
 	MALICE_NUM_KINDS
 };
 
@@ -175,6 +180,13 @@ unsigned int malice_mhi_ee(struct malice *m);
  * random).
  */
 size_t malice_nnc(struct malice *m, uint8_t *msg, size_t len, size_t cap);
+
+/*
+ * A Sahara or SSR packet of @len bytes in @pkt (room for @cap) on its way to
+ * the host: MALICE_PROTO_FIELD rewrites one 32-bit word, MALICE_PROTO_LEN
+ * changes the length returned (1 .. @cap; bytes added are random).
+ */
+size_t malice_packet(struct malice *m, uint8_t *pkt, size_t len, size_t cap);
 
 /*
  * MSI storms. malice_storm(): one MALICE_MSI_STORM decision for an MSI on

@@ -1262,11 +1262,27 @@ static const struct emu_bar_ops mhi_bar_ops = {
 /* ---- API --------------------------------------------------------------- */
 
 /* Sahara's packets go out on its downlink channel. */
+/*
+ * A packet of Sahara or SSR for the host, through the malicious-card mode
+ * (a copy: the protocol models keep what they meant to send).
+ */
+static bool proto_push(struct emu_mhi *mhi, unsigned int q, const void *pkt,
+		       size_t len)
+{
+	uint8_t buf[64];
+
+	if (!mhi->dev->malice || len > sizeof(buf) / 2)
+		return held_push(mhi, q, pkt, len);
+	memcpy(buf, pkt, len);
+	len = malice_packet(mhi->dev->malice, buf, len, sizeof(buf));
+	return held_push(mhi, q, buf, len);
+}
+
 static void sahara_send(void *ctx, const void *pkt, size_t len)
 {
 	struct emu_mhi *mhi = ctx;
 
-	if (!held_push(mhi, Q_SAHARA, pkt, len)) {
+	if (!proto_push(mhi, Q_SAHARA, pkt, len)) {
 		emu_log(mhi->dev, "MHI: Sahara packet dropped");
 		return;
 	}
@@ -1308,7 +1324,7 @@ static void ssr_send(void *ctx, const void *msg, size_t len)
 {
 	struct emu_mhi *mhi = ctx;
 
-	if (!held_push(mhi, Q_SSR, msg, len)) {
+	if (!proto_push(mhi, Q_SSR, msg, len)) {
 		emu_log(mhi->dev, "MHI: SSR message dropped");
 		return;
 	}

@@ -47,6 +47,7 @@ static void test_parse(void)
 	/* The MHI state kinds are off by default, everything else on. */
 	CHECK(!(def & K(MALICE_MHI_STATE)) && !(def & K(MALICE_MHI_EE)) &&
 	      !(def & K(MALICE_MHI_SYSERR)));
+	CHECK(!(def & K(MALICE_PROTO_FIELD)) && !(def & K(MALICE_PROTO_LEN)));
 	CHECK(def & K(MALICE_RSP_REQID) && def & K(MALICE_MSI_STORM) &&
 	      def & K(MALICE_EV_RP) && def & K(MALICE_NNC_CRC));
 
@@ -207,7 +208,7 @@ static void test_rates(void)
 
 		for (unsigned int k = 0; k < MALICE_NUM_KINDS; k++) {
 			/* The MHI state kinds run at a tenth of the rate. */
-			bool mhi = k >= MALICE_MHI_STATE;
+			bool mhi = k >= MALICE_MHI_STATE && k <= MALICE_MHI_SYSERR;
 			double expect = (double)n * pms[p] / (mhi ? 10000.0 : 1000.0);
 			unsigned int hits = 0;
 
