@@ -23,6 +23,8 @@
  *	    it exits with the errno its wait ended with.
  * @gated: The object of the jobs behind the gate, on @dbc[0].
  * @hung: The object of a hung job and the jobs behind it, on @dbc[1].
+ * @shared: The driver has no syncobjs (Linux 6.12's qaic): the work uses
+ *	    only the uapi both drivers share, @gate, @out and @sync_fd unused.
  */
 struct igt_qaic_busy {
 	int fd;
@@ -32,6 +34,7 @@ struct igt_qaic_busy {
 	int sync_fd;
 	pid_t waiter;
 	struct igt_qaic_sync_bo gated, hung;
+	bool shared;
 };
 
 void igt_qaic_busy_check_ended(struct igt_qaic_busy *b, uint64_t since_ms,
