@@ -373,10 +373,20 @@ static int emu_ssr(void *ctx, unsigned int dbc, unsigned int mode)
 	return emu_mhi_ssr(emu->mhi, dbc, mode);
 }
 
+/* EMU_PT_RAS */
+static int emu_ras(void *ctx, unsigned int source, unsigned int type,
+		   unsigned int flaw)
+{
+	struct emu *emu = ctx;
+
+	return emu_mhi_ras(emu->mhi, source, type, flaw);
+}
+
 static const struct emu_card_ops emu_card_ops = {
 	.sys_error = emu_sys_error,
 	.vanish = emu_vanish,
 	.ssr = emu_ssr,
+	.ras = emu_ras,
 };
 
 /* A function-level reset: the card powers on again. */

@@ -826,6 +826,19 @@ static void do_passthrough(struct emu_manager *mgr, struct msg_ctx *ctx,
 	case EMU_PT_SSR:
 		pt_ssr(mgr, a, arg, plen >= 12 ? get_le32(pl + 8) : 0);
 		return;
+	case EMU_PT_RAS:
+		if (plen < 16) {
+			pt_status(mgr, a, op, arg, EMU_PT_E_SHORT);
+			return;
+		}
+		if (!mgr->card_ops || !mgr->card_ops->ras ||
+		    mgr->card_ops->ras(mgr->card_ctx, arg, get_le32(pl + 8),
+				       get_le32(pl + 12))) {
+			pt_status(mgr, a, op, arg, EMU_PT_E_RANGE);
+			return;
+		}
+		pt_status(mgr, a, op, arg, EMU_PT_OK);
+		return;
 	case EMU_PT_SYS_ERROR:
 	case EMU_PT_VANISH: {
 		/* Test facilities: what they do comes after this answer. */

@@ -114,6 +114,15 @@ struct emu_manager;
  * for a bad mode or a card that cannot, EMU_PT_E_BUSY if an SSR runs.
  */
 #define EMU_PT_SSR		12
+/*
+ * The card pushes a RAS report on QAIC_STATUS (ras.h): arg = source
+ * (0..6), then u32 err_type (0 correctable, 1 uncorrectable, 2
+ * uncorrectable non-fatal) and u32 flaw (enum emu_ras_flaw, 0 for a
+ * well-formed report). A test facility. Answer: struct emu_pt_status,
+ * EMU_PT_E_SHORT without the two words, EMU_PT_E_RANGE for values out of
+ * range or a card that cannot. (13 is EMU_PT_TIMESYNC's.)
+ */
+#define EMU_PT_RAS		14
 
 struct emu_pt_faults {
 	uint32_t drop_every;
@@ -313,6 +322,9 @@ struct emu_card_ops {
 	 * emu_ssr_start().
 	 */
 	int (*ssr)(void *ctx, unsigned int dbc, unsigned int mode);
+	/* EMU_PT_RAS: one RAS report. 0 or -errno as emu_ras_report(). */
+	int (*ras)(void *ctx, unsigned int source, unsigned int type,
+		   unsigned int flaw);
 };
 
 /*

@@ -29,6 +29,7 @@
 #include "le_bytes.h"
 #include "malice.h"
 #include "sahara.h"
+#include "ras.h"
 #include "ssr.h"
 
 /* Registers (drivers/bus/mhi/common.h). */
@@ -162,7 +163,7 @@ struct ul_msg {
 	bool bad;
 };
 
-enum { Q_CONTROL, Q_SAHARA, Q_SSR, NR_Q };
+enum { Q_CONTROL, Q_SAHARA, Q_SSR, Q_RAS, NR_Q };
 
 struct channel {
 	unsigned int state;	/* CH_DISABLED, CH_RUNNING, CH_STOP */
@@ -192,6 +193,7 @@ struct emu_mhi {
 	enum emu_mhi_boot boot;		/* where power-on starts */
 	struct emu_sahara *sahara;	/* QAIC_SAHARA, in SBL */
 	struct emu_ssr *ssr;		/* QAIC_SSR, in AMSS */
+	struct emu_ras *ras;		/* QAIC_STATUS, in AMSS */
 
 	bool ee_sent;			/* EE event sent since reset */
 	bool amss_pending;		/* AMSS once Sahara's last packet is out */
@@ -554,6 +556,9 @@ static int chan_q(unsigned int chid)
 	case EMU_SSR_CH_UL:
 	case EMU_SSR_CH_DL:
 		return Q_SSR;
+	case EMU_RAS_CH_UL:
+	case EMU_RAS_CH_DL:
+		return Q_RAS;
 	default:
 		return -1;
 	}
@@ -759,6 +764,8 @@ static void ul_message(struct emu_mhi *mhi, unsigned int chid)
 	if (chid == EMU_MHI_CH_CONTROL_UL) {
 		if (!m->bad && m->len)
 			control_message(mhi);
+	} else if (chid == EMU_RAS_CH_UL) {
+		/* The host has nothing to say on QAIC_STATUS. */
 	} else if (chid == EMU_SSR_CH_UL) {
 		if (!m->bad && mhi->ssr)
 			emu_ssr_rx(mhi->ssr, m->buf, m->len);
@@ -1344,6 +1351,22 @@ static const struct emu_ssr_ops mhi_ssr_ops = {
 	.restored = ssr_restored,
 };
 
+/* RAS reports go out on QAIC_STATUS's downlink channel. */
+static void ras_send(void *ctx, const void *msg, size_t len)
+{
+	struct emu_mhi *mhi = ctx;
+
+	if (!held_push(mhi, Q_RAS, msg, len)) {
+		emu_log(mhi->dev, "MHI: RAS report dropped");
+		return;
+	}
+	dl_deliver(mhi, EMU_RAS_CH_DL);
+}
+
+static const struct emu_ras_ops mhi_ras_ops = {
+	.send = ras_send,
+};
+
 struct emu_mhi *emu_mhi_create(struct emu_device *dev, struct emu_manager *mgr)
 {
 	struct emu_mhi *mhi = calloc(1, sizeof(*mhi));
@@ -1357,11 +1380,15 @@ struct emu_mhi *emu_mhi_create(struct emu_device *dev, struct emu_manager *mgr)
 	/* Room for more than a host may send: longer messages are seen whole. */
 	mhi->ul[Q_SSR].buf = malloc(4 * SSR_MAX_MSG);
 	mhi->ul[Q_SSR].cap = 4 * SSR_MAX_MSG;
+	mhi->ul[Q_RAS].buf = malloc(RAS_MSG_LEN);
+	mhi->ul[Q_RAS].cap = RAS_MSG_LEN;
 	mhi->answer = malloc(EMU_MHI_MAX_ANSWER);
 	mhi->sahara = emu_sahara_create(dev, &mhi_sahara_ops, mhi);
 	mhi->ssr = emu_ssr_create(dev, &mhi_ssr_ops, mhi);
+	mhi->ras = emu_ras_create(dev, &mhi_ras_ops, mhi);
 	if (!mhi->ul[Q_CONTROL].buf || !mhi->ul[Q_SAHARA].buf ||
-	    !mhi->ul[Q_SSR].buf || !mhi->answer || !mhi->sahara || !mhi->ssr) {
+	    !mhi->ul[Q_SSR].buf || !mhi->ul[Q_RAS].buf || !mhi->answer ||
+	    !mhi->sahara || !mhi->ssr || !mhi->ras) {
 		emu_mhi_destroy(mhi);
 		return NULL;
 	}
@@ -1386,6 +1413,7 @@ void emu_mhi_destroy(struct emu_mhi *mhi)
 	}
 	emu_sahara_destroy(mhi->sahara);
 	emu_ssr_destroy(mhi->ssr);
+	emu_ras_destroy(mhi->ras);
 	free(mhi->answer);
 	free(mhi);
 }
@@ -1408,6 +1436,14 @@ void emu_mhi_power_on(struct emu_mhi *mhi)
 {
 	emu_log(mhi->dev, "MHI: power-on reset");
 	power_on(mhi);
+}
+
+int emu_mhi_ras(struct emu_mhi *mhi, unsigned int source, unsigned int type,
+		unsigned int flaw)
+{
+	if (mhi->bhi.ee != EMU_EE_AMSS)
+		return -EINVAL;
+	return emu_ras_report(mhi->ras, source, type, flaw);
 }
 
 int emu_mhi_ssr(struct emu_mhi *mhi, unsigned int dbc, unsigned int mode)
@@ -1521,4 +1557,5 @@ void emu_mhi_counters_print(const struct emu_mhi *mhi, FILE *out)
 	emu_bhi_counters_print(&mhi->bhi, out);
 	emu_sahara_counters_print(mhi->sahara, out);
 	emu_ssr_counters_print(mhi->ssr, out);
+	emu_ras_counters_print(mhi->ras, out);
 }

@@ -111,6 +111,9 @@ void emu_mhi_power_on(struct emu_mhi *mhi);
  * out on QAIC_SSR. 0, or -errno of emu_ssr_start(); -EINVAL outside AMSS.
  */
 int emu_mhi_ssr(struct emu_mhi *mhi, unsigned int dbc, unsigned int mode);
+/* One RAS report on QAIC_STATUS (ras.h); -EINVAL outside AMSS. */
+int emu_mhi_ras(struct emu_mhi *mhi, unsigned int source, unsigned int type,
+		unsigned int flaw);
 /* The Sahara and BHI models, for their fault options and tests. */
 struct emu_sahara *emu_mhi_sahara(struct emu_mhi *mhi);
 struct emu_bhi *emu_mhi_bhi(struct emu_mhi *mhi);
