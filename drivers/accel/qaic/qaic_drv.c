@@ -38,6 +38,7 @@
 #include "qaic_gem.h"
 #include "qaic_mhi.h"
 #include "qaic_queue.h"
+#include "qaic_ras.h"
 #include "qaic_sahara.h"
 #include "qaic_ssr.h"
 
@@ -288,6 +289,10 @@ static int qaic_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	if (ret)
 		return ret;
 
+	ret = qaic_ras_init(qdev);
+	if (ret)
+		return ret;
+
 	qaic_debugfs_init(qdev);
 	qaic_reset_debugfs_init(qdev);
 	ret = drm_dev_register(&qdev->drm, 0);
@@ -367,11 +372,17 @@ static int __init qaic_init(void)
 	if (ret)
 		goto unregister_sahara;
 
-	ret = pci_register_driver(&qaic_pci_driver);
+	ret = qaic_ras_register();
 	if (ret)
 		goto unregister_ssr;
+
+	ret = pci_register_driver(&qaic_pci_driver);
+	if (ret)
+		goto unregister_ras;
 	return 0;
 
+unregister_ras:
+	qaic_ras_unregister();
 unregister_ssr:
 	qaic_ssr_unregister();
 unregister_sahara:
@@ -384,6 +395,7 @@ unregister_cntl:
 static void __exit qaic_exit(void)
 {
 	pci_unregister_driver(&qaic_pci_driver);
+	qaic_ras_unregister();
 	qaic_ssr_unregister();
 	qaic_sahara_unregister();
 	qaic_cntl_unregister();

@@ -35,6 +35,8 @@
 #define QAIC_GFP_USER		(GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | __GFP_NOWARN)
 
 #define QAIC_NUM_DBC		16
+/* Types of the errors a card reports (qaic_ras.c) */
+#define QAIC_RAS_NR_TYPES	3
 #define QAIC_NUM_IRQS		(1 + QAIC_NUM_DBC)
 
 struct mhi_controller;
@@ -126,6 +128,9 @@ struct qaic_dbc {
  *		 none did yet, when one first went unanswered); 0 before.
  * @sysfs_added: The dbc<N>_state files exist (qaic_sysfs_init()).
  * @pm_stopped: System sleep stopped the card; it starts once awake.
+ * @ras_count: RAS reports of correctable, uncorrectable and uncorrectable
+ *	       non-fatal errors since probe (qaic_ras.c).
+ * @ras_refused: RAS messages refused as malformed.
  */
 struct qaic_device {
 	struct drm_device drm;
@@ -148,6 +153,8 @@ struct qaic_device {
 	unsigned long last_answer;
 	bool sysfs_added;
 	bool pm_stopped;
+	atomic_t ras_count[QAIC_RAS_NR_TYPES];
+	atomic_t ras_refused;
 };
 
 /* Bits of &qaic_device.card_state */

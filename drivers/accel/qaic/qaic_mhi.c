@@ -96,6 +96,10 @@ MODULE_PARM_DESC(boot_timeout_s,
 #define QAIC_MHI_SSR_DL			7
 #define QAIC_MHI_SSR_ELEMS		32
 
+#define QAIC_MHI_STATUS_UL		14
+#define QAIC_MHI_STATUS_DL		15
+#define QAIC_MHI_STATUS_ELEMS		32
+
 /* The card's boot, from power-up to mission mode. */
 enum qaic_boot_state {
 	QAIC_BOOT_BOOTING,
@@ -155,11 +159,24 @@ struct qaic_mhi {
 		.doorbell = MHI_DB_BRST_DISABLE,		\
 	}
 
+#define QAIC_MHI_STATUS_CHAN(_num, _dir)			\
+	{							\
+		.name = "QAIC_STATUS",				\
+		.num = (_num),					\
+		.num_elements = QAIC_MHI_STATUS_ELEMS,		\
+		.event_ring = 0,				\
+		.dir = (_dir),					\
+		.ee_mask = MHI_CH_EE_AMSS,			\
+		.doorbell = MHI_DB_BRST_DISABLE,		\
+	}
+
 static const struct mhi_channel_config qaic_mhi_channels[] = {
 	QAIC_MHI_SAHARA_CHAN(QAIC_MHI_SAHARA_UL, DMA_TO_DEVICE),
 	QAIC_MHI_SAHARA_CHAN(QAIC_MHI_SAHARA_DL, DMA_FROM_DEVICE),
 	QAIC_MHI_SSR_CHAN(QAIC_MHI_SSR_UL, DMA_TO_DEVICE),
 	QAIC_MHI_SSR_CHAN(QAIC_MHI_SSR_DL, DMA_FROM_DEVICE),
+	QAIC_MHI_STATUS_CHAN(QAIC_MHI_STATUS_UL, DMA_TO_DEVICE),
+	QAIC_MHI_STATUS_CHAN(QAIC_MHI_STATUS_DL, DMA_FROM_DEVICE),
 	QAIC_MHI_CONTROL_CHAN(QAIC_MHI_CONTROL_UL, DMA_TO_DEVICE),
 	QAIC_MHI_CONTROL_CHAN(QAIC_MHI_CONTROL_DL, DMA_FROM_DEVICE),
 };

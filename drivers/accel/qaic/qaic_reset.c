@@ -164,7 +164,8 @@ static void qaic_reset_card_work(struct work_struct *work)
 }
 
 /**
- * qaic_reset_card() - Reset a card whose manager stopped answering.
+ * qaic_reset_card() - Reset a card that cannot go on: its manager stopped
+ *		       answering, or it reported an uncorrectable error.
  * @qdev: The card, still on the bus.
  * @why: For the log.
  *
