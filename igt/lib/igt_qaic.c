@@ -1703,6 +1703,35 @@ int __igt_qaic_emu_ssr(int fd, uint32_t dbc_id, uint32_t mode)
 }
 
 /**
+ * __igt_qaic_emu_ras:
+ * @fd: qaic device file descriptor
+ * @source: the error's source, 0..6 (SoC memory, PCIe, DDR, system bus 1
+ *	    and 2, NSP memory, temperature sensor)
+ * @type: 0 correctable, 1 uncorrectable, 2 uncorrectable non-fatal
+ * @flaw: 0 for a well-formed report, else how the emulator breaks it
+ *	  (enum emu_ras_flaw of tests/emu/ras.h)
+ *
+ * Makes the card push a RAS report on QAIC_STATUS (EMU_PT_RAS).
+ *
+ * Returns: as __igt_qaic_emu_hang_dbc().
+ */
+int __igt_qaic_emu_ras(int fd, uint32_t source, uint32_t type, uint32_t flaw)
+{
+	uint32_t params[2] = { type, flaw };
+	struct igt_qaic_emu_status status;
+	int len;
+
+	len = qaic_emu_call_params(fd, IGT_QAIC_EMU_PT_RAS, source, params, sizeof(params),
+				   &status, sizeof(status));
+	if (len < 0)
+		return len;
+	igt_assert_eq(len, sizeof(status));
+	igt_assert_eq_u32(status.op, IGT_QAIC_EMU_PT_RAS);
+
+	return status.status;
+}
+
+/**
  * igt_qaic_emu_hang_dbc:
  * @fd: qaic device file descriptor
  * @dbc_id: an active DMA Bridge Channel

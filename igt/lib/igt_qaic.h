@@ -107,6 +107,7 @@ void *igt_qaic_unmapped_ptr(void);
 #define IGT_QAIC_EMU_PT_VANISH		10	/* the card goes away in arg ms */
 #define IGT_QAIC_EMU_PT_SILENCE		11	/* the manager goes silent */
 #define IGT_QAIC_EMU_PT_SSR		12	/* DBC arg's subsystem restarts */
+#define IGT_QAIC_EMU_PT_RAS		14	/* a RAS report from source arg */
 
 /* How an EMU_PT_SSR restart goes (the emulator's enum emu_ssr_mode) */
 #define IGT_QAIC_EMU_SSR_NORMAL		0
@@ -258,6 +259,7 @@ int __igt_qaic_emu_sys_error(int fd, uint32_t ms);
 int __igt_qaic_emu_vanish(int fd, uint32_t ms);
 int __igt_qaic_emu_silence(int fd);
 int __igt_qaic_emu_ssr(int fd, uint32_t dbc_id, uint32_t mode);
+int __igt_qaic_emu_ras(int fd, uint32_t source, uint32_t type, uint32_t flaw);
 void igt_qaic_emu_hang_dbc(int fd, uint32_t dbc_id);
 int __igt_qaic_emu_dbc_counters(int fd, uint32_t dbc_id,
 				struct igt_qaic_emu_counters *counters);
