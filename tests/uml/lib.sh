@@ -13,6 +13,12 @@ qaic_kbuild_dir() { # flavour
 	echo "$QAIC_CACHE/build/um-$1"
 }
 
+# PIDs of the bench kernels running now, anyone's: UML kernels booted with
+# the bench's init (tests/uml/run).
+qaic_bench_kernels() {
+	pgrep -f 'tests/uml/init QAIC_RUN=' 2>/dev/null || true
+}
+
 qaic_log() {
 	printf '[qaic %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2
 }
