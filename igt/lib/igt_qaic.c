@@ -1610,6 +1610,28 @@ int __igt_qaic_emu_hang_dbc(int fd, uint32_t dbc_id)
 	return status.status;
 }
 
+/*
+ * A request with two parameter words, answered with a status: a negative
+ * errno if MANAGE failed, else the status.
+ */
+static int qaic_emu_status_call(int fd, uint32_t op, uint32_t arg, uint32_t p0,
+				uint32_t p1)
+{
+	uint32_t params[2] = { p0, p1 };
+	struct igt_qaic_emu_status status;
+	int len;
+
+	len = qaic_emu_call_params(fd, op, arg, params, sizeof(params), &status,
+				   sizeof(status));
+	if (len < 0)
+		return len;
+	igt_assert_eq(len, sizeof(status));
+	igt_assert_eq_u32(status.op, op);
+	igt_assert_eq_u32(status.arg, arg);
+
+	return status.status;
+}
+
 /* A request to the whole emulated card, answered with a status. */
 static int qaic_emu_card_call(int fd, uint32_t op, uint32_t ms)
 {
@@ -1687,19 +1709,7 @@ int __igt_qaic_emu_silence(int fd)
 int __igt_qaic_emu_ssr(int fd, uint32_t dbc_id, uint32_t mode)
 {
 	/* Transactions are whole 8-byte words: the mode and a pad */
-	uint32_t params[2] = { mode, 0 };
-	struct igt_qaic_emu_status status;
-	int len;
-
-	len = qaic_emu_call_params(fd, IGT_QAIC_EMU_PT_SSR, dbc_id, params, sizeof(params),
-				   &status, sizeof(status));
-	if (len < 0)
-		return len;
-	igt_assert_eq(len, sizeof(status));
-	igt_assert_eq_u32(status.op, IGT_QAIC_EMU_PT_SSR);
-	igt_assert_eq_u32(status.arg, dbc_id);
-
-	return status.status;
+	return qaic_emu_status_call(fd, IGT_QAIC_EMU_PT_SSR, dbc_id, mode, 0);
 }
 
 /**
@@ -1717,18 +1727,7 @@ int __igt_qaic_emu_ssr(int fd, uint32_t dbc_id, uint32_t mode)
  */
 int __igt_qaic_emu_ras(int fd, uint32_t source, uint32_t type, uint32_t flaw)
 {
-	uint32_t params[2] = { type, flaw };
-	struct igt_qaic_emu_status status;
-	int len;
-
-	len = qaic_emu_call_params(fd, IGT_QAIC_EMU_PT_RAS, source, params, sizeof(params),
-				   &status, sizeof(status));
-	if (len < 0)
-		return len;
-	igt_assert_eq(len, sizeof(status));
-	igt_assert_eq_u32(status.op, IGT_QAIC_EMU_PT_RAS);
-
-	return status.status;
+	return qaic_emu_status_call(fd, IGT_QAIC_EMU_PT_RAS, source, type, flaw);
 }
 
 /**

@@ -182,16 +182,13 @@ void igt_qaic_busy_run(unsigned int nproc, const char *bdf,
 	int ready[2], go[2];
 	bool syncobjs;
 	uint64_t start;
-	uint32_t obj;
 	char c;
 	int fd;
 
 	fd = bdf ? igt_qaic_open_bdf(bdf) : igt_qaic_open();
-	syncobjs = !drmSyncobjCreate(fd, 0, &obj);
-	if (syncobjs)
-		drmSyncobjDestroy(fd, obj);
-	else
-		igt_info("no syncobjs (%s): the shared uapi only\n", strerror(errno));
+	syncobjs = igt_qaic_has_syncobj(fd);
+	if (!syncobjs)
+		igt_info("no syncobjs: the shared uapi only\n");
 	close(fd);
 
 	igt_assert_eq(pipe(ready), 0);

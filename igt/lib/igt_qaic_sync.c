@@ -44,6 +44,24 @@ void igt_qaic_sync_bo_new(int fd, uint64_t size, struct igt_qaic_sync_bo *bo)
 }
 
 /**
+ * igt_qaic_has_syncobj:
+ * @fd: qaic file
+ *
+ * Whether the driver has syncobjs. Ours has; Linux 6.12's qaic, the other
+ * driver the suite runs against, has not, so this also tells the two
+ * apart where a test checks what only ours does.
+ */
+bool igt_qaic_has_syncobj(int fd)
+{
+	uint32_t obj;
+
+	if (drmSyncobjCreate(fd, 0, &obj))
+		return false;
+	drmSyncobjDestroy(fd, obj);
+	return true;
+}
+
+/**
  * igt_qaic_sync_bo_free:
  * @fd: qaic file
  * @bo: what igt_qaic_sync_bo_new() made; unmapped and its handle closed

@@ -39,6 +39,7 @@ struct igt_qaic_sync_bo {
 	uint8_t *ptr;
 };
 
+bool igt_qaic_has_syncobj(int fd);
 void igt_qaic_sync_bo_new(int fd, uint64_t size, struct igt_qaic_sync_bo *bo);
 void igt_qaic_sync_bo_free(int fd, struct igt_qaic_sync_bo *bo);
 

@@ -11,10 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <xf86drm.h>
-
 #include "igt_qaic.h"
 #include "igt_qaic_busy.h"
+#include "igt_qaic_sync.h"
 
 /**
  * TEST: qaic reset
@@ -197,19 +196,12 @@ static const struct {
  */
 #define WAKE_MS		300
 
-/*
- * Linux 6.12's qaic, the other driver the suite runs against, is the one
- * without syncobjs (igt_qaic_busy_run() tells them apart the same way).
- */
+/* Ours, not Linux 6.12's qaic (igt_qaic_has_syncobj()) */
 static bool driver_is_ours(void)
 {
 	int fd = igt_qaic_open();
-	uint32_t obj;
-	bool ours;
+	bool ours = igt_qaic_has_syncobj(fd);
 
-	ours = !drmSyncobjCreate(fd, 0, &obj);
-	if (ours)
-		drmSyncobjDestroy(fd, obj);
 	close(fd);
 	return ours;
 }
