@@ -36,12 +36,12 @@
 #include <linux/pci.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
-#include <linux/workqueue.h>
 
 #include <drm/drm_print.h>
 
 #include "qaic_drv.h"
 #include "qaic_mhi.h"
+#include "qaic_mhi_rx.h"
 #include "qaic_ras.h"
 
 #define QAIC_RAS_MAGIC		0x55aa
@@ -95,22 +95,6 @@ static_assert(sizeof(struct qaic_ras_msg) == 104);
 #define QAIC_RAS_BODY_LEN \
 	(sizeof(struct qaic_ras_msg) - offsetof(struct qaic_ras_msg, result))
 
-/**
- * struct qaic_ras - The host end of one card's QAIC_STATUS channel.
- * @mhi_dev: The channel's MHI device.
- * @qdev: The card.
- * @rx: The receive buffer; the card's while queued, the work's otherwise.
- * @rx_len: Bytes the card wrote into @rx, or a negative errno.
- * @rx_work: Handles the report in @rx, then queues @rx again.
- */
-struct qaic_ras {
-	struct mhi_device *mhi_dev;
-	struct qaic_device *qdev;
-	void *rx;
-	int rx_len;
-	struct work_struct rx_work;
-};
-
 /* Why a report is refused, or NULL if it is sound. */
 static const char *qaic_ras_check(const struct qaic_ras_msg *m, int len)
 {
@@ -134,12 +118,19 @@ static const char *qaic_ras_check(const struct qaic_ras_msg *m, int len)
 	return NULL;
 }
 
-static void qaic_ras_handle(struct qaic_ras *r, const struct qaic_ras_msg *m, int len)
+static void qaic_ras_handle(void *ctx, const void *buf, int len)
 {
-	struct qaic_device *qdev = r->qdev;
-	const char *why = qaic_ras_check(m, len);
+	const struct qaic_ras_msg *m = buf;
+	struct qaic_device *qdev = ctx;
+	const char *why;
 	u32 type, source;
 
+	if (len < 0) {
+		atomic_inc(&qdev->ras_refused);
+		drm_dbg(&qdev->drm, "RAS: receive failed: %d\n", len);
+		return;
+	}
+	why = qaic_ras_check(m, len);
 	if (why) {
 		atomic_inc(&qdev->ras_refused);
 		drm_dbg(&qdev->drm, "RAS: report of %d bytes refused: bad %s\n", len, why);
@@ -167,79 +158,18 @@ static void qaic_ras_handle(struct qaic_ras *r, const struct qaic_ras_msg *m, in
 		qaic_reset_card(qdev, "uncorrectable RAS error");
 }
 
-static void qaic_ras_rx_work(struct work_struct *work)
+static int qaic_ras_probe(struct mhi_device *mhi_dev, const struct mhi_device_id *id)
 {
-	struct qaic_ras *r = container_of(work, struct qaic_ras, rx_work);
-	int ret;
+	struct qaic_device *qdev = qaic_mhi_to_qdev(mhi_dev->mhi_cntrl);
 
-	if (r->rx_len < 0) {
-		atomic_inc(&r->qdev->ras_refused);
-		drm_dbg(&r->qdev->drm, "RAS: receive failed: %d\n", r->rx_len);
-	} else {
-		qaic_ras_handle(r, r->rx, r->rx_len);
-	}
-
-	ret = mhi_queue_buf(r->mhi_dev, DMA_FROM_DEVICE, r->rx, QAIC_RAS_RX_LEN, MHI_EOT);
-	if (ret)
-		drm_dbg(&r->qdev->drm, "RAS: channel gone: %d\n", ret);
+	if (!qdev)
+		return -ENODEV;
+	return qaic_mhi_rx_start(mhi_dev, QAIC_RAS_RX_LEN, qaic_ras_handle, qdev);
 }
 
 /* The host sends nothing on QAIC_STATUS. */
 static void qaic_ras_ul_xfer_cb(struct mhi_device *mhi_dev, struct mhi_result *result)
 {
-}
-
-static void qaic_ras_dl_xfer_cb(struct mhi_device *mhi_dev, struct mhi_result *result)
-{
-	struct qaic_ras *r = dev_get_drvdata(&mhi_dev->dev);
-
-	/* -ENOTCONN: the channel is going away; the buffer is ours again. */
-	if (result->transaction_status == -ENOTCONN)
-		return;
-	r->rx_len = result->transaction_status ? result->transaction_status :
-						 (int)result->bytes_xferd;
-	queue_work(system_wq, &r->rx_work);
-}
-
-static int qaic_ras_probe(struct mhi_device *mhi_dev, const struct mhi_device_id *id)
-{
-	struct qaic_device *qdev = qaic_mhi_to_qdev(mhi_dev->mhi_cntrl);
-	struct device *dev = &mhi_dev->dev;
-	struct qaic_ras *r;
-	int ret;
-
-	if (!qdev)
-		return -ENODEV;
-
-	r = devm_kzalloc(dev, sizeof(*r), GFP_KERNEL);
-	if (!r)
-		return -ENOMEM;
-	r->rx = devm_kzalloc(dev, QAIC_RAS_RX_LEN, GFP_KERNEL);
-	if (!r->rx)
-		return -ENOMEM;
-	r->mhi_dev = mhi_dev;
-	r->qdev = qdev;
-	INIT_WORK(&r->rx_work, qaic_ras_rx_work);
-	dev_set_drvdata(dev, r);
-
-	ret = mhi_prepare_for_transfer(mhi_dev);
-	if (ret)
-		return ret;
-	ret = mhi_queue_buf(mhi_dev, DMA_FROM_DEVICE, r->rx, QAIC_RAS_RX_LEN, MHI_EOT);
-	if (ret) {
-		mhi_unprepare_from_transfer(mhi_dev);
-		return ret;
-	}
-	return 0;
-}
-
-static void qaic_ras_remove(struct mhi_device *mhi_dev)
-{
-	struct qaic_ras *r = dev_get_drvdata(&mhi_dev->dev);
-
-	/* Gives every queued buffer back; no callback runs after this. */
-	mhi_unprepare_from_transfer(mhi_dev);
-	cancel_work_sync(&r->rx_work);
 }
 
 static const struct mhi_device_id qaic_ras_ids[] = {
@@ -250,9 +180,9 @@ static const struct mhi_device_id qaic_ras_ids[] = {
 static struct mhi_driver qaic_ras_driver = {
 	.id_table = qaic_ras_ids,
 	.probe = qaic_ras_probe,
-	.remove = qaic_ras_remove,
+	.remove = qaic_mhi_rx_stop,
 	.ul_xfer_cb = qaic_ras_ul_xfer_cb,
-	.dl_xfer_cb = qaic_ras_dl_xfer_cb,
+	.dl_xfer_cb = qaic_mhi_rx_xfer_cb,
 	.driver = {
 		.name = "qaic_ras",
 	},

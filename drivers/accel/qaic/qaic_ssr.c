@@ -30,9 +30,9 @@
  * The card is not trusted: a message shorter than it says, a length past
  * the buffer, an unknown command or DBC are dropped with a debug line; an
  * unknown event or one out of order is answered NACK and changes nothing.
- * Messages arrive in one receive buffer; the transfer callback queues a
- * work item, which handles the message and queues the buffer again, so
- * steps are taken in the order the card sent them.
+ * Messages arrive in one receive buffer, handled in order in process
+ * context (qaic_mhi_rx.c), so steps are taken in the order the card sent
+ * them.
  */
 
 #include <linux/cleanup.h>
@@ -40,12 +40,12 @@
 #include <linux/mhi.h>
 #include <linux/mod_devicetable.h>
 #include <linux/slab.h>
-#include <linux/workqueue.h>
 
 #include <drm/drm_print.h>
 
 #include "qaic_drv.h"
 #include "qaic_mhi.h"
+#include "qaic_mhi_rx.h"
 #include "qaic_ssr.h"
 
 #define QAIC_SSR_DEBUG_XFER_INFO	0x001
@@ -86,19 +86,13 @@ static const struct {
  * struct qaic_ssr - The host end of one card's QAIC_SSR channel.
  * @mhi_dev: The channel's MHI device.
  * @qdev: The card.
- * @rx: The receive buffer; the card's while queued, the work's otherwise.
- * @rx_len: Bytes the card wrote into @rx, or a negative errno.
- * @rx_work: Handles the message in @rx, then queues @rx again.
  */
 struct qaic_ssr {
 	struct mhi_device *mhi_dev;
 	struct qaic_device *qdev;
-	void *rx;
-	int rx_len;
-	struct work_struct rx_work;
 };
 
-/* Answers go out in buffers of their own, freed by qaic_ssr_ul_xfer_cb(). */
+/* Answers go out in buffers of their own, freed by qaic_mhi_tx_free_cb(). */
 static void qaic_ssr_send(struct qaic_ssr *s, u32 cmd, u32 dbc_id, u32 arg)
 {
 	struct qaic_ssr_msg *msg;
@@ -146,12 +140,17 @@ static void qaic_ssr_event(struct qaic_ssr *s, u32 dbc_id, u32 event)
 		drm_info(&qdev->drm, "DBC %u: subsystem back\n", dbc_id);
 }
 
-static void qaic_ssr_handle(struct qaic_ssr *s, const void *buf, int len)
+static void qaic_ssr_handle(void *ctx, const void *buf, int len)
 {
 	const struct qaic_ssr_msg *msg = buf;
+	struct qaic_ssr *s = ctx;
 	struct drm_device *drm = &s->qdev->drm;
 	u32 cmd, mlen, dbc_id;
 
+	if (len < 0) {
+		drm_dbg(drm, "ssr: receive failed: %d\n", len);
+		return;
+	}
 	if (len < (int)sizeof(msg->hdr)) {
 		drm_dbg(drm, "ssr: message of %d bytes dropped\n", len);
 		return;
@@ -182,77 +181,20 @@ static void qaic_ssr_handle(struct qaic_ssr *s, const void *buf, int len)
 	}
 }
 
-static void qaic_ssr_rx_work(struct work_struct *work)
-{
-	struct qaic_ssr *s = container_of(work, struct qaic_ssr, rx_work);
-	int ret;
-
-	if (s->rx_len < 0)
-		drm_dbg(&s->qdev->drm, "ssr: receive failed: %d\n", s->rx_len);
-	else
-		qaic_ssr_handle(s, s->rx, s->rx_len);
-
-	ret = mhi_queue_buf(s->mhi_dev, DMA_FROM_DEVICE, s->rx, QAIC_SSR_RX_LEN, MHI_EOT);
-	if (ret)
-		drm_dbg(&s->qdev->drm, "ssr: channel gone: %d\n", ret);
-}
-
-static void qaic_ssr_ul_xfer_cb(struct mhi_device *mhi_dev, struct mhi_result *result)
-{
-	kfree(result->buf_addr);
-}
-
-static void qaic_ssr_dl_xfer_cb(struct mhi_device *mhi_dev, struct mhi_result *result)
-{
-	struct qaic_ssr *s = dev_get_drvdata(&mhi_dev->dev);
-
-	/* -ENOTCONN: the channel is going away; the buffer is ours again. */
-	if (result->transaction_status == -ENOTCONN)
-		return;
-	s->rx_len = result->transaction_status ? result->transaction_status :
-						 (int)result->bytes_xferd;
-	queue_work(system_wq, &s->rx_work);
-}
-
 static int qaic_ssr_probe(struct mhi_device *mhi_dev, const struct mhi_device_id *id)
 {
 	struct qaic_device *qdev = qaic_mhi_to_qdev(mhi_dev->mhi_cntrl);
-	struct device *dev = &mhi_dev->dev;
 	struct qaic_ssr *s;
-	int ret;
 
 	if (!qdev)
 		return -ENODEV;
 
-	s = devm_kzalloc(dev, sizeof(*s), GFP_KERNEL);
+	s = devm_kzalloc(&mhi_dev->dev, sizeof(*s), GFP_KERNEL);
 	if (!s)
-		return -ENOMEM;
-	s->rx = devm_kzalloc(dev, QAIC_SSR_RX_LEN, GFP_KERNEL);
-	if (!s->rx)
 		return -ENOMEM;
 	s->mhi_dev = mhi_dev;
 	s->qdev = qdev;
-	INIT_WORK(&s->rx_work, qaic_ssr_rx_work);
-	dev_set_drvdata(dev, s);
-
-	ret = mhi_prepare_for_transfer(mhi_dev);
-	if (ret)
-		return ret;
-	ret = mhi_queue_buf(mhi_dev, DMA_FROM_DEVICE, s->rx, QAIC_SSR_RX_LEN, MHI_EOT);
-	if (ret) {
-		mhi_unprepare_from_transfer(mhi_dev);
-		return ret;
-	}
-	return 0;
-}
-
-static void qaic_ssr_remove(struct mhi_device *mhi_dev)
-{
-	struct qaic_ssr *s = dev_get_drvdata(&mhi_dev->dev);
-
-	/* Gives every queued buffer back; no callback runs after this. */
-	mhi_unprepare_from_transfer(mhi_dev);
-	cancel_work_sync(&s->rx_work);
+	return qaic_mhi_rx_start(mhi_dev, QAIC_SSR_RX_LEN, qaic_ssr_handle, s);
 }
 
 static const struct mhi_device_id qaic_ssr_ids[] = {
@@ -263,9 +205,9 @@ static const struct mhi_device_id qaic_ssr_ids[] = {
 static struct mhi_driver qaic_ssr_driver = {
 	.id_table = qaic_ssr_ids,
 	.probe = qaic_ssr_probe,
-	.remove = qaic_ssr_remove,
-	.ul_xfer_cb = qaic_ssr_ul_xfer_cb,
-	.dl_xfer_cb = qaic_ssr_dl_xfer_cb,
+	.remove = qaic_mhi_rx_stop,
+	.ul_xfer_cb = qaic_mhi_tx_free_cb,
+	.dl_xfer_cb = qaic_mhi_rx_xfer_cb,
 	.driver = {
 		.name = "qaic_ssr",
 	},

@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The qaic authors.
+ */
+
+/*
+ * The receive side of the small MHI clients (QAIC_SSR, QAIC_STATUS): one
+ * buffer the card writes a message into; the transfer callback (a tasklet
+ * or the MHI core's thread) only queues a work item, which hands the
+ * message to the client in process context and then queues the buffer
+ * again. One buffer keeps the messages in the order the card sent them,
+ * and a card that sends faster than the host handles waits for the buffer.
+ */
+
+#include <linux/device.h>
+#include <linux/mhi.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+
+#include "qaic_mhi_rx.h"
+
+/**
+ * struct qaic_mhi_rx - One MHI channel's receive buffer.
+ * @mhi_dev: The channel's MHI device; its driver data is this.
+ * @buf: The buffer; the card's while queued, @work's otherwise.
+ * @size: Bytes at @buf.
+ * @len: Bytes the card wrote into @buf, or a negative errno.
+ * @work: Hands @buf to @fn, then queues it again.
+ * @fn: The client's handler.
+ * @ctx: The client's, for @fn.
+ */
+struct qaic_mhi_rx {
+	struct mhi_device *mhi_dev;
+	void *buf;
+	size_t size;
+	int len;
+	struct work_struct work;
+	qaic_mhi_rx_fn fn;
+	void *ctx;
+};
+
+static void qaic_mhi_rx_work(struct work_struct *work)
+{
+	struct qaic_mhi_rx *rx = container_of(work, struct qaic_mhi_rx, work);
+	int ret;
+
+	rx->fn(rx->ctx, rx->buf, rx->len);
+	ret = mhi_queue_buf(rx->mhi_dev, DMA_FROM_DEVICE, rx->buf, rx->size, MHI_EOT);
+	if (ret)
+		dev_dbg(&rx->mhi_dev->dev, "receive buffer not queued again: %d\n", ret);
+}
+
+/**
+ * qaic_mhi_rx_xfer_cb() - The dl_xfer_cb of a client using qaic_mhi_rx_start().
+ * @mhi_dev: The channel.
+ * @result: The transfer into the receive buffer.
+ */
+void qaic_mhi_rx_xfer_cb(struct mhi_device *mhi_dev, struct mhi_result *result)
+{
+	struct qaic_mhi_rx *rx = dev_get_drvdata(&mhi_dev->dev);
+
+	/* -ENOTCONN: the channel is going away; the buffer is ours again. */
+	if (result->transaction_status == -ENOTCONN)
+		return;
+	rx->len = result->transaction_status ? result->transaction_status :
+					       (int)result->bytes_xferd;
+	queue_work(system_wq, &rx->work);
+}
+
+/**
+ * qaic_mhi_tx_free_cb() - A ul_xfer_cb for clients whose every message is
+ *			   a kmalloc()ed buffer of its own: it frees it.
+ * @mhi_dev: The channel.
+ * @result: The transfer of the message, done or given back.
+ */
+void qaic_mhi_tx_free_cb(struct mhi_device *mhi_dev, struct mhi_result *result)
+{
+	kfree(result->buf_addr);
+}
+
+/**
+ * qaic_mhi_rx_start() - Start a channel and receive on it, from a probe.
+ * @mhi_dev: The channel.
+ * @size: Bytes of the receive buffer; a longer message fails its transfer.
+ * @fn: Called with each message, in process context.
+ * @ctx: For @fn, and qaic_mhi_rx_ctx().
+ *
+ * Takes the channel's driver data. The buffer is devm-allocated on
+ * @mhi_dev.
+ *
+ * Return: 0 or a negative errno; the channel is not started then.
+ */
+int qaic_mhi_rx_start(struct mhi_device *mhi_dev, size_t size, qaic_mhi_rx_fn fn, void *ctx)
+{
+	struct device *dev = &mhi_dev->dev;
+	struct qaic_mhi_rx *rx;
+	int ret;
+
+	rx = devm_kzalloc(dev, sizeof(*rx), GFP_KERNEL);
+	if (!rx)
+		return -ENOMEM;
+	rx->buf = devm_kzalloc(dev, size, GFP_KERNEL);
+	if (!rx->buf)
+		return -ENOMEM;
+	rx->mhi_dev = mhi_dev;
+	rx->size = size;
+	rx->fn = fn;
+	rx->ctx = ctx;
+	INIT_WORK(&rx->work, qaic_mhi_rx_work);
+	dev_set_drvdata(dev, rx);
+
+	ret = mhi_prepare_for_transfer(mhi_dev);
+	if (ret)
+		return ret;
+	ret = mhi_queue_buf(mhi_dev, DMA_FROM_DEVICE, rx->buf, size, MHI_EOT);
+	if (ret)
+		mhi_unprepare_from_transfer(mhi_dev);
+	return ret;
+}
+
+/**
+ * qaic_mhi_rx_stop() - Stop a channel started by qaic_mhi_rx_start(), from
+ *			its remove.
+ * @mhi_dev: The channel.
+ *
+ * No handler runs once this returns.
+ */
+void qaic_mhi_rx_stop(struct mhi_device *mhi_dev)
+{
+	struct qaic_mhi_rx *rx = dev_get_drvdata(&mhi_dev->dev);
+
+	/* Gives every queued buffer back; no callback runs after this. */
+	mhi_unprepare_from_transfer(mhi_dev);
+	cancel_work_sync(&rx->work);
+}
