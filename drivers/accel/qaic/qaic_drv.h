@@ -212,6 +212,9 @@ void qaic_reset_card(struct qaic_device *qdev, const char *why);
 void qaic_reset_manager_silent(struct qaic_device *qdev);
 void qaic_reset_manager_answered(struct qaic_device *qdev);
 
+/* qaic_coredump.c */
+void qaic_coredump_card_crash(struct qaic_device *qdev);
+
 /* qaic_sysfs.c */
 enum qaic_dbc_state qaic_dbc_state(const struct qaic_dbc *dbc);
 void qaic_dbc_state_changed(struct qaic_device *qdev, u32 dbc_id);

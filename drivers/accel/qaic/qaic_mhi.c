@@ -321,7 +321,8 @@ static void qaic_mhi_status_cb(struct mhi_controller *cntrl, enum mhi_callback r
 		/* Process context; the MHI core recovers the card next. */
 		drm_err(&qdev->drm, "card reported a system error, resetting it\n");
 		qaic_cntl_sys_error(qdev->cntl);
-		/* The reset releases every DBC on the card. */
+		/* What the host saw, before the reset releases every DBC. */
+		qaic_coredump_card_crash(qdev);
 		qaic_manage_release_all(qdev);
 		qaic_mhi_boot_begin(qmhi);
 		break;

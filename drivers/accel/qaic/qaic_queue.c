@@ -416,6 +416,7 @@ static void qaic_queue_reset(struct qaic_queue *q, u32 head, struct list_head *d
 
 	drm_info(&q->qdev->drm, "DBC %u: no progress at request %u for %u ms: resetting\n",
 		 q->id, head, job_timeout_ms);
+	qaic_coredump_dbc_hang(q);
 	/* The oldest job is the stuck one; the others never ran. */
 	list_for_each_entry_safe(job, next, &q->inflight, node) {
 		qaic_queue_retire(q, job, error, done);

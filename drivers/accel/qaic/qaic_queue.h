@@ -182,6 +182,9 @@ int qaic_queue_create(struct qaic_device *qdev, struct qaic_dbc *dbc, unsigned i
 void qaic_queue_destroy(struct qaic_device *qdev, struct qaic_dbc *dbc, int error);
 bool qaic_queue_busy(struct qaic_dbc *dbc);
 
+/* qaic_coredump.c */
+void qaic_coredump_dbc_hang(struct qaic_queue *q);
+
 struct qaic_job *qaic_job_alloc(struct qaic_queue *q, struct qaic_bo *bo, u32 nreqs,
 				struct qaic_dbc_req *own_reqs, size_t own_bytes, u64 client_id);
 void qaic_job_free_unqueued(struct qaic_job *job);

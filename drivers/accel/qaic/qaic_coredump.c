@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The qaic authors.
+ */
+
+/**
+ * DOC: qaic crash dumps
+ *
+ * When a DBC hangs (its job timed out and the DBC is reset) or the card
+ * crashes (MHI SYS_ERROR), the driver writes what it saw into a
+ * devcoredump of the PCI device, /sys/class/devcoredump/devcdN/data,
+ * before it gives the work up. The dump is text, one fact per line::
+ *
+ *   qaic devcoredump 1
+ *   reason: dbc-hang | card-crash
+ *   time_ns: <CLOCK_REALTIME>
+ *   dbc <id>: nelem <n> req_head <h> req_tail <t> rsp_head <r> hang_head <g>
+ *   dbc <id>: hw REQHP <h> REQTP <t> RSPHP <r> RSPTP <p>
+ *   job <id>: req_id <q> requests <n> ring_end <e> responses <got>/<due> ran <0|1> age_us <us>
+ *   req <id>.<index>: <64 bytes of the request, hex>
+ *   rsp <id>.<index>: <4 bytes of the response, hex>
+ *   end
+ *
+ * One "dbc" pair per DBC the dump covers (the hung one, or every active
+ * one when the card crashed), its jobs on the ring, then the requests the
+ * card had not consumed by the driver's count (req_head to req_tail, at
+ * most %QAIC_DUMP_MAX_REQS) and the responses it had not retired. The
+ * register line is missing when the card crashed: it is not read then.
+ * devcoredump keeps one dump per device until it is read and freed
+ * (writing to ``data``) or five minutes passed; a dump made meanwhile is
+ * dropped.
+ */
+
+#include <linux/devcoredump.h>
+#include <linux/io.h>
+#include <linux/ktime.h>
+#include <linux/seq_buf.h>
+#include <linux/vmalloc.h>
+
+#include <drm/drm_print.h>
+
+#include "qaic_drv.h"
+#include "qaic_hw.h"
+#include "qaic_queue.h"
+
+#define QAIC_DUMP_VERSION	1
+/* Requests of one DBC in a dump, at most; each is one line of 150 bytes. */
+#define QAIC_DUMP_MAX_REQS	256
+/* Bytes of one DBC's part: its lines, its jobs and requests and responses. */
+#define QAIC_DUMP_DBC_BYTES	(512 + 160 * 2 * QAIC_DUMP_MAX_REQS + 40 * QAIC_DUMP_MAX_REQS)
+
+/**
+ * struct qaic_dump - A dump being written.
+ * @buf: Where, vmalloc()ed: devcoredump frees it.
+ * @s: The text so far.
+ */
+struct qaic_dump {
+	char *buf;
+	struct seq_buf s;
+};
+
+static bool qaic_dump_begin(struct qaic_dump *d, unsigned int ndbc, const char *reason)
+{
+	size_t size = 256 + (size_t)ndbc * QAIC_DUMP_DBC_BYTES;
+
+	d->buf = vmalloc(size);
+	if (!d->buf)
+		return false;
+	seq_buf_init(&d->s, d->buf, size);
+	seq_buf_printf(&d->s, "qaic devcoredump %u\nreason: %s\ntime_ns: %llu\n",
+		       QAIC_DUMP_VERSION, reason, ktime_get_real_ns());
+	return true;
+}
+
+static void qaic_dump_hex_line(struct qaic_dump *d, const char *what, u32 dbc, u32 index,
+			       const void *p, size_t len)
+{
+	seq_buf_printf(&d->s, "%s %u.%u: %*phN\n", what, dbc, index, (int)len, p);
+}
+
+/*
+ * The host's view of one DBC's rings and jobs; @q's lock is held. The
+ * registers are read only if @read_hw (the card is alive); the responses
+ * the card wrote and the host did not retire are known only then.
+ */
+static void qaic_dump_queue(struct qaic_dump *d, struct qaic_queue *q, bool read_hw)
+{
+	u32 rsp_tail = q->rsp_head;
+	ktime_t now = ktime_get();
+	struct qaic_job *job;
+	u32 i, n;
+
+	lockdep_assert_held(&q->lock);
+
+	seq_buf_printf(&d->s, "dbc %u: nelem %u req_head %u req_tail %u rsp_head %u hang_head %u\n",
+		       q->id, q->nelem, q->req_head, q->req_tail, q->rsp_head, q->hang_head);
+	if (read_hw) {
+		u32 reqhp = readl(q->regs + QAIC_DBC_REQHP);
+		u32 reqtp = readl(q->regs + QAIC_DBC_REQTP);
+		u32 rsphp = readl(q->regs + QAIC_DBC_RSPHP);
+		u32 rsptp = readl(q->regs + QAIC_DBC_RSPTP);
+
+		seq_buf_printf(&d->s, "dbc %u: hw REQHP %u REQTP %u RSPHP %u RSPTP %u\n",
+			       q->id, reqhp, reqtp, rsphp, rsptp);
+		/* The card is not trusted with the bounds of the loop below. */
+		if (rsptp < q->nelem)
+			rsp_tail = rsptp;
+	}
+
+	list_for_each_entry(job, &q->inflight, node)
+		seq_buf_printf(&d->s,
+			       "job %u: req_id %u requests %u ring_end %u responses %u/%u ran %u age_us %lld\n",
+			       q->id, job->req_id, job->nreqs, job->ring_end, job->rsps, job->nrsps,
+			       job->ran, ktime_us_delta(now, job->t_submit));
+
+	for (i = q->req_head, n = 0; i != q->req_tail && n < QAIC_DUMP_MAX_REQS;
+	     i = (i + 1) % q->nelem, n++)
+		qaic_dump_hex_line(d, "req", q->id, i, &q->req_ring[i], sizeof(q->req_ring[i]));
+	for (i = q->rsp_head, n = 0; i != rsp_tail && n < QAIC_DUMP_MAX_REQS;
+	     i = (i + 1) % q->nelem, n++)
+		qaic_dump_hex_line(d, "rsp", q->id, i, &q->rsp_ring[i], sizeof(q->rsp_ring[i]));
+}
+
+static void qaic_dump_end(struct qaic_device *qdev, struct qaic_dump *d)
+{
+	seq_buf_puts(&d->s, "end\n");
+	if (seq_buf_has_overflowed(&d->s)) {
+		/* Sized for the worst case: cannot happen, but never send half. */
+		drm_dbg(&qdev->drm, "coredump: overflowed, dropped\n");
+		vfree(d->buf);
+		return;
+	}
+	/* Takes @buf over, also when it drops the dump. */
+	dev_coredumpv(&qdev->pdev->dev, d->buf, seq_buf_used(&d->s), GFP_KERNEL);
+}
+
+/**
+ * qaic_coredump_dbc_hang() - Dump a hung DBC before it is reset.
+ * @q: The DBC's queue, locked; its registers readable.
+ */
+void qaic_coredump_dbc_hang(struct qaic_queue *q)
+{
+	struct qaic_dump d;
+
+	lockdep_assert_held(&q->lock);
+
+	if (!qaic_dump_begin(&d, 1, "dbc-hang"))
+		return;
+	qaic_dump_queue(&d, q, true);
+	qaic_dump_end(q->qdev, &d);
+}
+
+/**
+ * qaic_coredump_card_crash() - Dump every active DBC of a crashed card.
+ * @qdev: The card, before its DBCs are released.
+ */
+void qaic_coredump_card_crash(struct qaic_device *qdev)
+{
+	struct qaic_dump d;
+	unsigned int i, n = 0;
+
+	/* No DBC comes or goes meanwhile. */
+	guard(mutex)(&qdev->dbc_lock);
+
+	for (i = 0; i < QAIC_NUM_DBC; i++)
+		n += !!qdev->dbc[i].queue;
+	if (!qaic_dump_begin(&d, n, "card-crash"))
+		return;
+	for (i = 0; i < QAIC_NUM_DBC; i++) {
+		struct qaic_dbc *dbc = &qdev->dbc[i];
+
+		guard(mutex)(&dbc->lock);
+		if (!dbc->queue)
+			continue;
+		guard(mutex)(&dbc->queue->lock);
+		qaic_dump_queue(&d, dbc->queue, false);
+	}
+	qaic_dump_end(qdev, &d);
+}
