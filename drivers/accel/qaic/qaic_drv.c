@@ -33,6 +33,7 @@
 
 #include <uapi/drm/qaic_accel.h>
 
+#include "qaic_bootlog.h"
 #include "qaic_cntl.h"
 #include "qaic_drv.h"
 #include "qaic_gem.h"
@@ -275,6 +276,10 @@ static int qaic_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	if (ret)
 		return ret;
 
+	ret = qaic_bootlog_init(qdev);
+	if (ret)
+		return ret;
+
 	ret = devm_add_action_or_reset(&pdev->dev, qaic_release_dbcs, qdev);
 	if (ret)
 		return ret;
@@ -376,11 +381,17 @@ static int __init qaic_init(void)
 	if (ret)
 		goto unregister_ssr;
 
-	ret = pci_register_driver(&qaic_pci_driver);
+	ret = qaic_bootlog_register();
 	if (ret)
 		goto unregister_ras;
+
+	ret = pci_register_driver(&qaic_pci_driver);
+	if (ret)
+		goto unregister_bootlog;
 	return 0;
 
+unregister_bootlog:
+	qaic_bootlog_unregister();
 unregister_ras:
 	qaic_ras_unregister();
 unregister_ssr:
@@ -395,6 +406,7 @@ unregister_cntl:
 static void __exit qaic_exit(void)
 {
 	pci_unregister_driver(&qaic_pci_driver);
+	qaic_bootlog_unregister();
 	qaic_ras_unregister();
 	qaic_ssr_unregister();
 	qaic_sahara_unregister();

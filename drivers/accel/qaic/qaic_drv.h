@@ -40,6 +40,7 @@
 #define QAIC_NUM_IRQS		(1 + QAIC_NUM_DBC)
 
 struct mhi_controller;
+struct qaic_bootlog;
 struct qaic_cntl;
 struct qaic_queue;
 
@@ -131,6 +132,8 @@ struct qaic_dbc {
  * @ras_count: RAS reports of correctable, uncorrectable and uncorrectable
  *	       non-fatal errors since probe (qaic_ras.c).
  * @ras_refused: RAS messages refused as malformed.
+ * @bootlog: What the card wrote on QAIC_LOGGING (qaic_bootlog.c); lives
+ *	     as long as @drm.
  */
 struct qaic_device {
 	struct drm_device drm;
@@ -155,6 +158,7 @@ struct qaic_device {
 	bool pm_stopped;
 	atomic_t ras_count[QAIC_RAS_NR_TYPES];
 	atomic_t ras_refused;
+	struct qaic_bootlog *bootlog;
 };
 
 /* Bits of &qaic_device.card_state */

@@ -100,6 +100,11 @@ MODULE_PARM_DESC(boot_timeout_s,
 #define QAIC_MHI_STATUS_DL		15
 #define QAIC_MHI_STATUS_ELEMS		32
 
+/* QAIC_LOGGING, in SBL: the card's boot log comes down channel 13. */
+#define QAIC_MHI_LOGGING_UL		12
+#define QAIC_MHI_LOGGING_DL		13
+#define QAIC_MHI_LOGGING_ELEMS		32
+
 /* The card's boot, from power-up to mission mode. */
 enum qaic_boot_state {
 	QAIC_BOOT_BOOTING,
@@ -170,6 +175,17 @@ struct qaic_mhi {
 		.doorbell = MHI_DB_BRST_DISABLE,		\
 	}
 
+#define QAIC_MHI_LOGGING_CHAN(_num, _dir)			\
+	{							\
+		.name = "QAIC_LOGGING",				\
+		.num = (_num),					\
+		.num_elements = QAIC_MHI_LOGGING_ELEMS,		\
+		.event_ring = 0,				\
+		.dir = (_dir),					\
+		.ee_mask = MHI_CH_EE_SBL,			\
+		.doorbell = MHI_DB_BRST_DISABLE,		\
+	}
+
 static const struct mhi_channel_config qaic_mhi_channels[] = {
 	QAIC_MHI_SAHARA_CHAN(QAIC_MHI_SAHARA_UL, DMA_TO_DEVICE),
 	QAIC_MHI_SAHARA_CHAN(QAIC_MHI_SAHARA_DL, DMA_FROM_DEVICE),
@@ -179,6 +195,8 @@ static const struct mhi_channel_config qaic_mhi_channels[] = {
 	QAIC_MHI_STATUS_CHAN(QAIC_MHI_STATUS_DL, DMA_FROM_DEVICE),
 	QAIC_MHI_CONTROL_CHAN(QAIC_MHI_CONTROL_UL, DMA_TO_DEVICE),
 	QAIC_MHI_CONTROL_CHAN(QAIC_MHI_CONTROL_DL, DMA_FROM_DEVICE),
+	QAIC_MHI_LOGGING_CHAN(QAIC_MHI_LOGGING_UL, DMA_TO_DEVICE),
+	QAIC_MHI_LOGGING_CHAN(QAIC_MHI_LOGGING_DL, DMA_FROM_DEVICE),
 };
 
 /* One event ring for state changes and transfer completions alike. */
