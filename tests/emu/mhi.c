@@ -28,9 +28,11 @@
 #include "mhi.h"
 #include "le_bytes.h"
 #include "malice.h"
+#include "bootlog.h"
 #include "sahara.h"
 #include "ras.h"
 #include "ssr.h"
+#include "timesync.h"
 
 /* Registers (drivers/bus/mhi/common.h). */
 #define R_MHIREGLEN		0x00
@@ -163,7 +165,7 @@ struct ul_msg {
 	bool bad;
 };
 
-enum { Q_CONTROL, Q_SAHARA, Q_SSR, Q_RAS, NR_Q };
+enum { Q_CONTROL, Q_SAHARA, Q_SSR, Q_RAS, Q_BOOTLOG, Q_TIMESYNC, Q_TIMESYNC_P, NR_Q };
 
 struct channel {
 	unsigned int state;	/* CH_DISABLED, CH_RUNNING, CH_STOP */
@@ -194,6 +196,8 @@ struct emu_mhi {
 	struct emu_sahara *sahara;	/* QAIC_SAHARA, in SBL */
 	struct emu_ssr *ssr;		/* QAIC_SSR, in AMSS */
 	struct emu_ras *ras;		/* QAIC_STATUS, in AMSS */
+	struct emu_bootlog *bootlog;	/* QAIC_LOGGING, in SBL */
+	struct emu_timesync *ts;	/* QAIC_TIMESYNC{,_PERIODIC} */
 
 	bool ee_sent;			/* EE event sent since reset */
 	bool amss_pending;		/* AMSS once Sahara's last packet is out */
@@ -559,6 +563,15 @@ static int chan_q(unsigned int chid)
 	case EMU_RAS_CH_UL:
 	case EMU_RAS_CH_DL:
 		return Q_RAS;
+	case EMU_BOOTLOG_CH_UL:
+	case EMU_BOOTLOG_CH_DL:
+		return Q_BOOTLOG;
+	case EMU_TIMESYNC_CH_UL:
+	case EMU_TIMESYNC_CH_DL:
+		return Q_TIMESYNC;
+	case EMU_TIMESYNC_PERIODIC_CH_UL:
+	case EMU_TIMESYNC_PERIODIC_CH_DL:
+		return Q_TIMESYNC_P;
 	default:
 		return -1;
 	}
@@ -591,6 +604,10 @@ static void mhi_reset(struct emu_mhi *mhi)
 		emu_sahara_stop(mhi->sahara);
 	if (mhi->ssr)
 		emu_ssr_reset(mhi->ssr);
+	if (mhi->bootlog)
+		emu_bootlog_listen(mhi->bootlog, false);
+	if (mhi->ts)
+		emu_timesync_reset(mhi->ts);
 	if (mhi->mgr)
 		emu_manager_reset(mhi->mgr);
 }
@@ -603,6 +620,8 @@ static void power_on(struct emu_mhi *mhi)
 			 EMU_EE_PBL : EMU_EE_AMSS);
 	if (mhi->sahara)
 		emu_sahara_power_on(mhi->sahara);
+	if (mhi->ts)
+		emu_timesync_power_on(mhi->ts);
 	mhi_reset(mhi);
 }
 
@@ -672,6 +691,26 @@ static void mhictrl_write(struct emu_mhi *mhi, uint32_t val)
 
 static void enter_amss(struct emu_mhi *mhi);
 
+/*
+ * SBL hands over to mission mode once the host has Sahara's last packet,
+ * and, if it listens, every line of the boot log and the time it was
+ * asked for: the host's MHI core removes those channels in mission mode.
+ */
+static bool amss_waits(struct emu_mhi *mhi)
+{
+	return mhi->held[Q_SAHARA].nr ||
+	       (mhi->ch[EMU_BOOTLOG_CH_DL].state == CH_RUNNING &&
+		mhi->held[Q_BOOTLOG].nr) ||
+	       (mhi->ch[EMU_TIMESYNC_CH_UL].state == CH_RUNNING &&
+		emu_timesync_waiting(mhi->ts));
+}
+
+static void maybe_enter_amss(struct emu_mhi *mhi)
+{
+	if (mhi->amss_pending && !amss_waits(mhi))
+		enter_amss(mhi);
+}
+
 /* Deliver held answers into the buffers the host queued on @chid. */
 static void dl_deliver(struct emu_mhi *mhi, unsigned int chid)
 {
@@ -719,8 +758,8 @@ static void dl_deliver(struct emu_mhi *mhi, unsigned int chid)
 		a->data = NULL;
 		h->head = (h->head + 1) % EMU_MHI_MAX_HELD;
 		h->nr--;
-		if (q == Q_SAHARA && !h->nr && mhi->amss_pending)
-			enter_amss(mhi);
+		if (q == Q_SAHARA || q == Q_BOOTLOG)
+			maybe_enter_amss(mhi);
 		if (q != Q_CONTROL)
 			continue;
 		mhi->c.control_msgs_out++;
@@ -769,6 +808,13 @@ static void ul_message(struct emu_mhi *mhi, unsigned int chid)
 	} else if (chid == EMU_SSR_CH_UL) {
 		if (!m->bad && mhi->ssr)
 			emu_ssr_rx(mhi->ssr, m->buf, m->len);
+	} else if (chid == EMU_TIMESYNC_CH_UL) {
+		emu_timesync_rx(mhi->ts, m->buf, m->bad ? 0 : m->len);
+		maybe_enter_amss(mhi);
+	} else if (chid == EMU_TIMESYNC_PERIODIC_CH_UL) {
+		emu_timesync_periodic_rx(mhi->ts, m->buf, m->bad ? 0 : m->len);
+	} else if (chid == EMU_BOOTLOG_CH_UL) {
+		/* The host has nothing to say on the boot log. */
 	} else if (!m->bad && mhi->sahara) {
 		emu_sahara_rx(mhi->sahara, m->buf, m->len);
 	}
@@ -919,6 +965,20 @@ static void sahara_maybe_start(struct emu_mhi *mhi, unsigned int chid)
 	emu_sahara_start(mhi->sahara);
 }
 
+/* The other SBL channels: the boot log is sent, the time asked for. */
+static void sbl_chan_started(struct emu_mhi *mhi, unsigned int chid)
+{
+	if (mhi->bhi.ee != EMU_EE_SBL)
+		return;
+	if (chid == EMU_BOOTLOG_CH_DL)
+		emu_bootlog_listen(mhi->bootlog, true);
+	if (chan_q(chid) == Q_TIMESYNC &&
+	    mhi->ch[EMU_TIMESYNC_CH_UL].state == CH_RUNNING &&
+	    mhi->ch[EMU_TIMESYNC_CH_DL].state == CH_RUNNING &&
+	    !emu_timesync_waiting(mhi->ts))
+		emu_timesync_ask(mhi->ts);
+}
+
 static unsigned int cmd_stop(struct emu_mhi *mhi, unsigned int chid)
 {
 	struct channel *ch = &mhi->ch[chid];
@@ -943,8 +1003,11 @@ static unsigned int cmd_reset(struct emu_mhi *mhi, unsigned int chid)
 		held_clear(mhi, chan_q(chid));
 	if (chan_q(chid) == Q_SAHARA && mhi->sahara)
 		emu_sahara_stop(mhi->sahara);
-	if (chid == EMU_SAHARA_CH_DL && mhi->amss_pending)
-		enter_amss(mhi);
+	if (chid == EMU_BOOTLOG_CH_DL)
+		emu_bootlog_listen(mhi->bootlog, false);
+	if (chan_q(chid) == Q_TIMESYNC)
+		emu_timesync_reset(mhi->ts);
+	maybe_enter_amss(mhi);
 	return CC_SUCCESS;
 }
 
@@ -965,8 +1028,10 @@ static void cmd_one(struct emu_mhi *mhi, uint64_t addr, const struct mhi_el *el)
 		code = CC_UNDEFINED_ERR;
 	} else if (type == PKT_START_CHAN) {
 		code = cmd_start(mhi, chid);
-		if (code == CC_SUCCESS)
+		if (code == CC_SUCCESS) {
 			sahara_maybe_start(mhi, chid);
+			sbl_chan_started(mhi, chid);
+		}
 	} else if (type == PKT_STOP_CHAN) {
 		code = cmd_stop(mhi, chid);
 	} else {
@@ -1053,6 +1118,10 @@ static uint32_t reg_read(struct emu_mhi *mhi, uint32_t off)
 	case R_MHIDATALIMIT_LOWER: return (uint32_t)mhi->datalimit;
 	case R_MHIDATALIMIT_HIGHER: return (uint32_t)(mhi->datalimit >> 32);
 	case EMU_MHI_SOC_HW_VERSION_OFF: return EMU_MHI_SOC_HW_VERSION;
+	case EMU_TIMESYNC_QTIMER_OFF:
+		return (uint32_t)emu_timesync_qtimer(mhi->ts);
+	case EMU_TIMESYNC_QTIMER_OFF + 4:
+		return (uint32_t)(emu_timesync_qtimer(mhi->ts) >> 32);
 	default: return 0;
 	}
 }
@@ -1065,6 +1134,10 @@ static void bhi_write(struct emu_mhi *mhi, uint32_t off, uint32_t val)
 		mhi->state = ST_READY;
 		mhi->ee_sent = false;
 		emu_log(mhi->dev, "MHI: SBL runs, READY");
+		emu_bootlog_boot(mhi->bootlog);
+		emu_bootlog_printf(mhi->bootlog, "qaic-emu %s: boot %u: SBL runs, serial %#x",
+				   QAIC_EMU_VERSION, emu_bootlog_boots(mhi->bootlog),
+				   mhi->bhi.serial);
 		/* fall through */
 	case EMU_BHI_FAILED:
 		emu_irq_raise(mhi->dev, mhi->bhi.intvec);
@@ -1315,10 +1388,13 @@ static void sahara_booted(void *ctx)
 {
 	struct emu_mhi *mhi = ctx;
 
-	if (mhi->held[Q_SAHARA].nr)
-		mhi->amss_pending = true;
-	else
-		enter_amss(mhi);
+	for (unsigned int i = 0; i < EMU_SAHARA_NR_IMAGES; i++)
+		emu_bootlog_printf(mhi->bootlog, "SBL: image %u loaded over Sahara",
+				   emu_sahara_image_ids[i]);
+	emu_bootlog_printf(mhi->bootlog, "SBL: boot %u: entering mission mode",
+			   emu_bootlog_boots(mhi->bootlog));
+	mhi->amss_pending = true;
+	maybe_enter_amss(mhi);
 }
 
 static const struct emu_sahara_ops mhi_sahara_ops = {
@@ -1367,6 +1443,37 @@ static const struct emu_ras_ops mhi_ras_ops = {
 	.send = ras_send,
 };
 
+/* Lines of the boot log go out on QAIC_LOGGING's downlink channel. */
+static void bootlog_send(void *ctx, const void *msg, size_t len)
+{
+	struct emu_mhi *mhi = ctx;
+
+	if (!held_push(mhi, Q_BOOTLOG, msg, len)) {
+		emu_log(mhi->dev, "MHI: boot log line dropped");
+		return;
+	}
+	dl_deliver(mhi, EMU_BOOTLOG_CH_DL);
+}
+
+static const struct emu_bootlog_ops mhi_bootlog_ops = {
+	.send = bootlog_send,
+};
+
+static void timesync_send(void *ctx, const void *msg, size_t len)
+{
+	struct emu_mhi *mhi = ctx;
+
+	if (!held_push(mhi, Q_TIMESYNC, msg, len)) {
+		emu_log(mhi->dev, "MHI: time sync message dropped");
+		return;
+	}
+	dl_deliver(mhi, EMU_TIMESYNC_CH_DL);
+}
+
+static const struct emu_timesync_ops mhi_timesync_ops = {
+	.send = timesync_send,
+};
+
 struct emu_mhi *emu_mhi_create(struct emu_device *dev, struct emu_manager *mgr)
 {
 	struct emu_mhi *mhi = calloc(1, sizeof(*mhi));
@@ -1382,13 +1489,23 @@ struct emu_mhi *emu_mhi_create(struct emu_device *dev, struct emu_manager *mgr)
 	mhi->ul[Q_SSR].cap = 4 * SSR_MAX_MSG;
 	mhi->ul[Q_RAS].buf = malloc(RAS_MSG_LEN);
 	mhi->ul[Q_RAS].cap = RAS_MSG_LEN;
+	mhi->ul[Q_BOOTLOG].buf = malloc(EMU_BOOTLOG_MAX_LINE);
+	mhi->ul[Q_BOOTLOG].cap = EMU_BOOTLOG_MAX_LINE;
+	mhi->ul[Q_TIMESYNC].buf = malloc(4 * TS_MAX_MSG);
+	mhi->ul[Q_TIMESYNC].cap = 4 * TS_MAX_MSG;
+	mhi->ul[Q_TIMESYNC_P].buf = malloc(4 * TS_MAX_MSG);
+	mhi->ul[Q_TIMESYNC_P].cap = 4 * TS_MAX_MSG;
 	mhi->answer = malloc(EMU_MHI_MAX_ANSWER);
 	mhi->sahara = emu_sahara_create(dev, &mhi_sahara_ops, mhi);
 	mhi->ssr = emu_ssr_create(dev, &mhi_ssr_ops, mhi);
 	mhi->ras = emu_ras_create(dev, &mhi_ras_ops, mhi);
+	mhi->bootlog = emu_bootlog_create(dev, &mhi_bootlog_ops, mhi);
+	mhi->ts = emu_timesync_create(dev, &mhi_timesync_ops, mhi);
 	if (!mhi->ul[Q_CONTROL].buf || !mhi->ul[Q_SAHARA].buf ||
 	    !mhi->ul[Q_SSR].buf || !mhi->ul[Q_RAS].buf || !mhi->answer ||
-	    !mhi->sahara || !mhi->ssr || !mhi->ras) {
+	    !mhi->sahara || !mhi->ssr || !mhi->ras ||
+	    !mhi->ul[Q_BOOTLOG].buf || !mhi->ul[Q_TIMESYNC].buf ||
+	    !mhi->ul[Q_TIMESYNC_P].buf || !mhi->bootlog || !mhi->ts) {
 		emu_mhi_destroy(mhi);
 		return NULL;
 	}
@@ -1414,6 +1531,8 @@ void emu_mhi_destroy(struct emu_mhi *mhi)
 	emu_sahara_destroy(mhi->sahara);
 	emu_ssr_destroy(mhi->ssr);
 	emu_ras_destroy(mhi->ras);
+	emu_bootlog_destroy(mhi->bootlog);
+	emu_timesync_destroy(mhi->ts);
 	free(mhi->answer);
 	free(mhi);
 }
@@ -1558,4 +1677,11 @@ void emu_mhi_counters_print(const struct emu_mhi *mhi, FILE *out)
 	emu_sahara_counters_print(mhi->sahara, out);
 	emu_ssr_counters_print(mhi->ssr, out);
 	emu_ras_counters_print(mhi->ras, out);
+	emu_bootlog_counters_print(mhi->bootlog, out);
+	emu_timesync_counters_print(mhi->ts, out);
+}
+
+const struct emu_timesync_counters *emu_mhi_timesync(const struct emu_mhi *mhi)
+{
+	return emu_timesync_counters(mhi->ts);
 }

@@ -150,6 +150,9 @@ void emu_mhi_tick(struct emu_mhi *mhi);
 /* State as the host would read it (for tests). */
 unsigned int emu_mhi_state(const struct emu_mhi *mhi);
 const struct emu_mhi_counters *emu_mhi_counters(const struct emu_mhi *mhi);
+struct emu_timesync_counters;
+/* The time syncs the card saw (timesync.h). */
+const struct emu_timesync_counters *emu_mhi_timesync(const struct emu_mhi *mhi);
 
 /* "key value" lines, one per counter. */
 void emu_mhi_counters_print(const struct emu_mhi *mhi, FILE *out);

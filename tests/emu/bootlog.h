@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The card side of the boot log on the QAIC_LOGGING channel pair (12 up,
+ * 13 down) of the emulated AIC100.
+ *
+ * While SBL runs, the card writes a few lines of text about its boot on
+ * the downlink channel, one line a message, each a C string (its NUL
+ * included): which emulator and which boot this is, the images Sahara
+ * loaded, and that it enters mission mode. A line written before the host
+ * started the channel waits for it (SBL keeps its log from the start of
+ * the boot and sends it all once someone listens); the uplink channel
+ * carries nothing. Mission mode waits until every line is out, as long as
+ * the host listens: the MHI core of the host removes the channel there.
+ *
+ * Copyright (c) 2026 The qaic authors.
+ */
+#ifndef QAIC_EMU_BOOTLOG_H
+#define QAIC_EMU_BOOTLOG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+struct emu_device;
+struct emu_bootlog;
+
+/* The channel pair (drivers/accel/qaic/mhi_controller.c in Linux 6.12). */
+#define EMU_BOOTLOG_CH_UL	12
+#define EMU_BOOTLOG_CH_DL	13
+
+/* Longest line, its NUL included; the host's buffers hold 512 bytes. */
+#define EMU_BOOTLOG_MAX_LINE	256
+/* Lines kept per boot; later ones are counted and dropped. */
+#define EMU_BOOTLOG_MAX_LINES	32
+
+struct emu_bootlog_ops {
+	/* One message for the host, on the downlink channel. */
+	void (*send)(void *ctx, const void *msg, size_t len);
+};
+
+struct emu_bootlog *emu_bootlog_create(struct emu_device *dev,
+				       const struct emu_bootlog_ops *ops,
+				       void *ctx);
+void emu_bootlog_destroy(struct emu_bootlog *b);
+
+/* A new boot: the last one's lines are forgotten. Counts the boot. */
+void emu_bootlog_boot(struct emu_bootlog *b);
+/* The number of the boot in progress, 1 for the first. */
+unsigned int emu_bootlog_boots(const struct emu_bootlog *b);
+
+/*
+ * The host started the downlink channel (@on) and gets every line of
+ * this boot so far, or reset it: lines wait again.
+ */
+void emu_bootlog_listen(struct emu_bootlog *b, bool on);
+
+/* A line of the log ("\n" added), sent if the host listens. */
+void emu_bootlog_printf(struct emu_bootlog *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* "key value" lines: bootlog_boots, bootlog_lines, bootlog_dropped. */
+void emu_bootlog_counters_print(const struct emu_bootlog *b, FILE *out);
+
+#endif /* QAIC_EMU_BOOTLOG_H */
