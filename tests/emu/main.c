@@ -37,6 +37,7 @@
 #include "mhi.h"
 #include "bhi.h"
 #include "sahara.h"
+#include "timesync.h"
 #include "vhost_user.h"
 #include "virtio_pcidev.h"
 #include "workload.h"
@@ -382,11 +383,20 @@ static int emu_ras(void *ctx, unsigned int source, unsigned int type,
 	return emu_mhi_ras(emu->mhi, source, type, flaw);
 }
 
+/* EMU_PT_TIMESYNC */
+static void emu_timesync(void *ctx, struct emu_timesync_counters *out)
+{
+	struct emu *emu = ctx;
+
+	*out = *emu_mhi_timesync(emu->mhi);
+}
+
 static const struct emu_card_ops emu_card_ops = {
 	.sys_error = emu_sys_error,
 	.vanish = emu_vanish,
 	.ssr = emu_ssr,
 	.ras = emu_ras,
+	.timesync = emu_timesync,
 };
 
 /* A function-level reset: the card powers on again. */

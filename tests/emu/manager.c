@@ -32,6 +32,7 @@
 #include "device.h"
 #include "manager.h"
 #include "ssr.h"
+#include "timesync.h"
 #include "le_bytes.h"
 
 /* Transaction types: the QAIC_TRANS_* values of the uapi header. */
@@ -623,6 +624,38 @@ static uint64_t ns_between(const struct timespec *a, const struct timespec *b)
 	       (uint64_t)b->tv_nsec - (uint64_t)a->tv_nsec;
 }
 
+_Static_assert(sizeof(struct emu_pt_timesync) == 64,
+	       "struct emu_pt_timesync is 64 bytes, no holes");
+
+/* EMU_PT_TIMESYNC */
+static void pt_timesync(struct emu_manager *mgr, struct answer *a, uint32_t arg)
+{
+	struct emu_timesync_counters c = { 0 };
+	uint32_t status = EMU_PT_OK;
+	uint8_t *q;
+
+	if (mgr->card_ops && mgr->card_ops->timesync) {
+		mgr->card_ops->timesync(mgr->card_ctx, &c);
+	} else {
+		status = EMU_PT_E_RANGE;
+		mgr->c.pt_errors++;
+	}
+	q = ans_trans(a, T_PASSTHROUGH_FROM_DEV,
+		      TH_LEN + sizeof(struct emu_pt_timesync));
+	if (!q)
+		return;
+	q += TH_LEN;
+	put_le32(q, EMU_PT_TIMESYNC);
+	put_le32(q + 4, arg);
+	put_le32(q + 8, status);
+	put_le64(q + 16, c.asked);
+	put_le64(q + 24, c.boot_good);
+	put_le64(q + 32, c.boot_bad);
+	put_le64(q + 40, c.periodic_good);
+	put_le64(q + 48, c.periodic_bad);
+	put_le64(q + 56, (uint64_t)c.last_skew_us);
+}
+
 /*
  * EMU_PT_SSR: the subsystem behind DBC @id crashes. Its workload goes at
  * once, as on a real card (the DBC engine stops it); the events follow.
@@ -838,6 +871,9 @@ static void do_passthrough(struct emu_manager *mgr, struct msg_ctx *ctx,
 			return;
 		}
 		pt_status(mgr, a, op, arg, EMU_PT_OK);
+		return;
+	case EMU_PT_TIMESYNC:
+		pt_timesync(mgr, a, arg);
 		return;
 	case EMU_PT_SYS_ERROR:
 	case EMU_PT_VANISH: {

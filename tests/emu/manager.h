@@ -19,6 +19,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+struct emu_timesync_counters;
+
 struct emu_device;
 struct emu_manager;
 
@@ -115,12 +117,20 @@ struct emu_manager;
  */
 #define EMU_PT_SSR		12
 /*
+ * The time syncs the card saw (timesync.h): how often it asked for the
+ * time, the TS_SYNC_REQs it found good and bad on QAIC_TIMESYNC and on
+ * QAIC_TIMESYNC_PERIODIC, and how far the last good one was from its own
+ * clock. arg is not used. Answer: struct emu_pt_timesync, EMU_PT_E_RANGE
+ * from a card without time sync.
+ */
+#define EMU_PT_TIMESYNC		13
+/*
  * The card pushes a RAS report on QAIC_STATUS (ras.h): arg = source
  * (0..6), then u32 err_type (0 correctable, 1 uncorrectable, 2
  * uncorrectable non-fatal) and u32 flaw (enum emu_ras_flaw, 0 for a
  * well-formed report). A test facility. Answer: struct emu_pt_status,
  * EMU_PT_E_SHORT without the two words, EMU_PT_E_RANGE for values out of
- * range or a card that cannot. (13 is EMU_PT_TIMESYNC's.)
+ * range or a card that cannot.
  */
 #define EMU_PT_RAS		14
 
@@ -172,6 +182,20 @@ struct emu_pt_dbc_counters {
 	uint64_t irqs;
 	uint64_t errors;
 	uint64_t resets;
+};
+
+/* Answer of EMU_PT_TIMESYNC, 64 bytes; all 0 when status is not EMU_PT_OK. */
+struct emu_pt_timesync {
+	uint32_t op;		/* EMU_PT_TIMESYNC */
+	uint32_t arg;
+	uint32_t status;	/* EMU_PT_OK or EMU_PT_E_RANGE */
+	uint32_t pad;
+	uint64_t asked;		/* TS_CMD_TO_HOST sent */
+	uint64_t boot_good;
+	uint64_t boot_bad;
+	uint64_t periodic_good;
+	uint64_t periodic_bad;
+	int64_t last_skew_us;	/* host time - card time, microseconds */
 };
 
 /*
@@ -325,6 +349,8 @@ struct emu_card_ops {
 	/* EMU_PT_RAS: one RAS report. 0 or -errno as emu_ras_report(). */
 	int (*ras)(void *ctx, unsigned int source, unsigned int type,
 		   unsigned int flaw);
+	/* EMU_PT_TIMESYNC: the card's time sync counters into @out. */
+	void (*timesync)(void *ctx, struct emu_timesync_counters *out);
 };
 
 /*
