@@ -42,6 +42,7 @@
 #include "qaic_ras.h"
 #include "qaic_sahara.h"
 #include "qaic_ssr.h"
+#include "qaic_timesync.h"
 
 /* DBC i's registers start here in BAR2; the BAR must cover all of them. */
 #define QAIC_DBC_BASE		0x20000
@@ -385,11 +386,17 @@ static int __init qaic_init(void)
 	if (ret)
 		goto unregister_ras;
 
-	ret = pci_register_driver(&qaic_pci_driver);
+	ret = qaic_timesync_register();
 	if (ret)
 		goto unregister_bootlog;
+
+	ret = pci_register_driver(&qaic_pci_driver);
+	if (ret)
+		goto unregister_timesync;
 	return 0;
 
+unregister_timesync:
+	qaic_timesync_unregister();
 unregister_bootlog:
 	qaic_bootlog_unregister();
 unregister_ras:
@@ -406,6 +413,7 @@ unregister_cntl:
 static void __exit qaic_exit(void)
 {
 	pci_unregister_driver(&qaic_pci_driver);
+	qaic_timesync_unregister();
 	qaic_bootlog_unregister();
 	qaic_ras_unregister();
 	qaic_ssr_unregister();

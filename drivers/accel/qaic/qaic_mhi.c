@@ -105,6 +105,13 @@ MODULE_PARM_DESC(boot_timeout_s,
 #define QAIC_MHI_LOGGING_DL		13
 #define QAIC_MHI_LOGGING_ELEMS		32
 
+/* QAIC_TIMESYNC in SBL, QAIC_TIMESYNC_PERIODIC in mission mode. */
+#define QAIC_MHI_TIMESYNC_UL		20
+#define QAIC_MHI_TIMESYNC_DL		21
+#define QAIC_MHI_TIMESYNC_PERIODIC_UL	22
+#define QAIC_MHI_TIMESYNC_PERIODIC_DL	23
+#define QAIC_MHI_TIMESYNC_ELEMS		32
+
 /* The card's boot, from power-up to mission mode. */
 enum qaic_boot_state {
 	QAIC_BOOT_BOOTING,
@@ -186,6 +193,17 @@ struct qaic_mhi {
 		.doorbell = MHI_DB_BRST_DISABLE,		\
 	}
 
+#define QAIC_MHI_TIMESYNC_CHAN(_name, _num, _dir, _ee)		\
+	{							\
+		.name = (_name),				\
+		.num = (_num),					\
+		.num_elements = QAIC_MHI_TIMESYNC_ELEMS,	\
+		.event_ring = 0,				\
+		.dir = (_dir),					\
+		.ee_mask = (_ee),				\
+		.doorbell = MHI_DB_BRST_DISABLE,		\
+	}
+
 static const struct mhi_channel_config qaic_mhi_channels[] = {
 	QAIC_MHI_SAHARA_CHAN(QAIC_MHI_SAHARA_UL, DMA_TO_DEVICE),
 	QAIC_MHI_SAHARA_CHAN(QAIC_MHI_SAHARA_DL, DMA_FROM_DEVICE),
@@ -197,6 +215,14 @@ static const struct mhi_channel_config qaic_mhi_channels[] = {
 	QAIC_MHI_CONTROL_CHAN(QAIC_MHI_CONTROL_DL, DMA_FROM_DEVICE),
 	QAIC_MHI_LOGGING_CHAN(QAIC_MHI_LOGGING_UL, DMA_TO_DEVICE),
 	QAIC_MHI_LOGGING_CHAN(QAIC_MHI_LOGGING_DL, DMA_FROM_DEVICE),
+	QAIC_MHI_TIMESYNC_CHAN("QAIC_TIMESYNC", QAIC_MHI_TIMESYNC_UL, DMA_TO_DEVICE,
+			       MHI_CH_EE_SBL),
+	QAIC_MHI_TIMESYNC_CHAN("QAIC_TIMESYNC", QAIC_MHI_TIMESYNC_DL, DMA_FROM_DEVICE,
+			       MHI_CH_EE_SBL),
+	QAIC_MHI_TIMESYNC_CHAN("QAIC_TIMESYNC_PERIODIC", QAIC_MHI_TIMESYNC_PERIODIC_UL,
+			       DMA_TO_DEVICE, MHI_CH_EE_AMSS),
+	QAIC_MHI_TIMESYNC_CHAN("QAIC_TIMESYNC_PERIODIC", QAIC_MHI_TIMESYNC_PERIODIC_DL,
+			       DMA_FROM_DEVICE, MHI_CH_EE_AMSS),
 };
 
 /* One event ring for state changes and transfer completions alike. */
