@@ -14,6 +14,15 @@
 #include "bootlog.h"
 #include "device.h"
 
+/* Garbage mode: what comes after line 0, in this order. */
+enum {
+	G_FLOOD,	/* flood lines until EMU_BOOTLOG_FLOOD_BYTES */
+	G_BYTES,	/* every byte but NUL and newline */
+	G_NUL,		/* a NUL in the middle */
+	G_LONG,		/* longer than the host's buffers */
+	G_DONE,
+};
+
 struct emu_bootlog {
 	struct emu_device *dev;
 	const struct emu_bootlog_ops *ops;
@@ -21,11 +30,17 @@ struct emu_bootlog {
 
 	bool listening;
 	unsigned int nr;			/* lines of this boot */
+	unsigned int next;			/* the next line to send */
 	char lines[EMU_BOOTLOG_MAX_LINES][EMU_BOOTLOG_MAX_LINE];
+
+	bool garbage;				/* --bootlog-fault garbage */
+	unsigned int g_step;			/* G_*, after line 0 */
+	size_t flood_sent;			/* bytes of flood sent */
 
 	uint64_t boots;		/* boots begun */
 	uint64_t sent;		/* lines sent to the host, replays included */
 	uint64_t dropped;	/* lines past EMU_BOOTLOG_MAX_LINES */
+	uint64_t garbage_sent;	/* garbage and flood messages sent */
 };
 
 struct emu_bootlog *emu_bootlog_create(struct emu_device *dev,
@@ -47,11 +62,24 @@ void emu_bootlog_destroy(struct emu_bootlog *b)
 	free(b);
 }
 
+void emu_bootlog_set_garbage(struct emu_bootlog *b, bool on)
+{
+	b->garbage = on;
+}
+
+static void rewind_log(struct emu_bootlog *b)
+{
+	b->next = 0;
+	b->g_step = b->garbage ? G_FLOOD : G_DONE;
+	b->flood_sent = 0;
+}
+
 void emu_bootlog_boot(struct emu_bootlog *b)
 {
 	b->boots++;
 	b->nr = 0;
 	b->listening = false;
+	rewind_log(b);
 }
 
 unsigned int emu_bootlog_boots(const struct emu_bootlog *b)
@@ -59,10 +87,81 @@ unsigned int emu_bootlog_boots(const struct emu_bootlog *b)
 	return (unsigned int)b->boots;
 }
 
-static void send_line(struct emu_bootlog *b, unsigned int i)
+/* The next garbage message into @buf (EMU_BOOTLOG_LONG_LINE + 2 bytes). */
+static size_t garbage_msg(struct emu_bootlog *b, uint8_t *buf)
 {
-	b->sent++;
-	b->ops->send(b->ctx, b->lines[i], strlen(b->lines[i]) + 1);
+	size_t n = 0;
+
+	switch (b->g_step) {
+	case G_FLOOD:
+		n = (size_t)snprintf((char *)buf, 32, "flood %06zu: ",
+				     b->flood_sent);
+		while (n < 249)
+			buf[n++] = 'x';
+		buf[n++] = '\n';
+		buf[n++] = '\0';
+		break;
+	case G_BYTES:
+		n = (size_t)snprintf((char *)buf, 16, "garbage: ");
+		for (unsigned int c = 1; c < 256; c++)
+			if (c != '\n')
+				buf[n++] = (uint8_t)c;
+		buf[n++] = '\n';
+		buf[n++] = '\0';
+		break;
+	case G_NUL:
+		memcpy(buf, "before NUL\0after NUL\n", 22);
+		n = 22;
+		break;
+	case G_LONG:
+		memset(buf, 'L', EMU_BOOTLOG_LONG_LINE);
+		n = EMU_BOOTLOG_LONG_LINE;
+		buf[n++] = '\n';
+		buf[n++] = '\0';
+		break;
+	}
+	return n;
+}
+
+static void garbage_sent(struct emu_bootlog *b, size_t len)
+{
+	b->garbage_sent++;
+	if (b->g_step != G_FLOOD) {
+		b->g_step++;
+		return;
+	}
+	b->flood_sent += len;
+	if (b->flood_sent >= EMU_BOOTLOG_FLOOD_BYTES)
+		b->g_step++;
+}
+
+void emu_bootlog_pump(struct emu_bootlog *b)
+{
+	uint8_t buf[EMU_BOOTLOG_LONG_LINE + 2];
+
+	while (b->listening) {
+		if (b->next == 1 && b->g_step != G_DONE) {
+			size_t n = garbage_msg(b, buf);
+
+			if (!b->ops->send(b->ctx, buf, n))
+				return;
+			garbage_sent(b, n);
+			continue;
+		}
+		if (b->next == b->nr)
+			return;
+		if (!b->ops->send(b->ctx, b->lines[b->next],
+				  strlen(b->lines[b->next]) + 1))
+			return;
+		b->sent++;
+		b->next++;
+	}
+}
+
+bool emu_bootlog_pending(const struct emu_bootlog *b)
+{
+	return b->listening &&
+	       (b->next < b->nr || (b->next == 1 && b->g_step != G_DONE));
 }
 
 void emu_bootlog_listen(struct emu_bootlog *b, bool on)
@@ -70,8 +169,8 @@ void emu_bootlog_listen(struct emu_bootlog *b, bool on)
 	if (on == b->listening)
 		return;
 	b->listening = on;
-	for (unsigned int i = 0; on && i < b->nr; i++)
-		send_line(b, i);
+	rewind_log(b);
+	emu_bootlog_pump(b);
 }
 
 void emu_bootlog_printf(struct emu_bootlog *b, const char *fmt, ...)
@@ -95,9 +194,8 @@ void emu_bootlog_printf(struct emu_bootlog *b, const char *fmt, ...)
 	line[n] = '\n';
 	line[n + 1] = '\0';
 	emu_log(b->dev, "bootlog: %.*s", n, line);
-	if (b->listening)
-		send_line(b, b->nr);
 	b->nr++;
+	emu_bootlog_pump(b);
 }
 
 void emu_bootlog_counters_print(const struct emu_bootlog *b, FILE *out)
@@ -105,4 +203,5 @@ void emu_bootlog_counters_print(const struct emu_bootlog *b, FILE *out)
 	fprintf(out, "bootlog_boots %" PRIu64 "\n", b->boots);
 	fprintf(out, "bootlog_lines %" PRIu64 "\n", b->sent);
 	fprintf(out, "bootlog_dropped %" PRIu64 "\n", b->dropped);
+	fprintf(out, "bootlog_garbage %" PRIu64 "\n", b->garbage_sent);
 }

@@ -11,6 +11,14 @@
  * the boot and sends it all once someone listens); the uplink channel
  * carries nothing. Mission mode waits until every line is out, as long as
  * the host listens: the MHI core of the host removes the channel there.
+ * Lines go out as the host's buffers take them (emu_bootlog_pump()).
+ *
+ * Fault injection, --bootlog-fault garbage (emu_bootlog_set_garbage()):
+ * after its first line the card floods the host with
+ * EMU_BOOTLOG_FLOOD_BYTES of lines, more than the host keeps, and then
+ * writes a line of every byte but NUL and newline, a line with a NUL in
+ * the middle ("before NUL", NUL, "after NUL"), and a line longer than the
+ * host's buffers (600 'L's), before the lines of a normal boot.
  *
  * Copyright (c) 2026 The qaic authors.
  */
@@ -32,10 +40,16 @@ struct emu_bootlog;
 #define EMU_BOOTLOG_MAX_LINE	256
 /* Lines kept per boot; later ones are counted and dropped. */
 #define EMU_BOOTLOG_MAX_LINES	32
+/* --bootlog-fault garbage: the flood, in lines of 250 bytes. */
+#define EMU_BOOTLOG_FLOOD_BYTES	(96 * 1024)
+#define EMU_BOOTLOG_LONG_LINE	600
 
 struct emu_bootlog_ops {
-	/* One message for the host, on the downlink channel. */
-	void (*send)(void *ctx, const void *msg, size_t len);
+	/*
+	 * One message for the host, on the downlink channel: false if it
+	 * cannot be taken now (the next emu_bootlog_pump() tries again).
+	 */
+	bool (*send)(void *ctx, const void *msg, size_t len);
 };
 
 struct emu_bootlog *emu_bootlog_create(struct emu_device *dev,
@@ -58,7 +72,19 @@ void emu_bootlog_listen(struct emu_bootlog *b, bool on);
 void emu_bootlog_printf(struct emu_bootlog *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* "key value" lines: bootlog_boots, bootlog_lines, bootlog_dropped. */
+/* Send what waits, while ops->send takes it and the host listens. */
+void emu_bootlog_pump(struct emu_bootlog *b);
+/* Lines of this boot the host listens for and has not been sent yet. */
+bool emu_bootlog_pending(const struct emu_bootlog *b);
+
+/* --bootlog-fault garbage: every boot from now on (see above). */
+void emu_bootlog_set_garbage(struct emu_bootlog *b, bool on);
+
+/*
+ * "key value" lines: bootlog_boots, bootlog_lines (sent, replays
+ * included), bootlog_dropped (past EMU_BOOTLOG_MAX_LINES), bootlog_garbage
+ * (garbage and flood messages sent).
+ */
 void emu_bootlog_counters_print(const struct emu_bootlog *b, FILE *out);
 
 #endif /* QAIC_EMU_BOOTLOG_H */

@@ -8,6 +8,7 @@
  *            [--drop-dbc-rsp N[:K]] [--corrupt-dbc-rsp N[:K]]
  *            [--malice SEED[:PERMILLE[:KINDS]]] [--boot pbl|amss]
  *            [--sahara-fault F[,F...]] [--bhi-fault corrupt] [--flr] [--verbose]
+ *            [--bootlog-fault garbage]
  *
  * The card powers on in PBL, as a real one does (the host loads SBL over
  * BHI, then the images over Sahara); --boot amss starts it in mission mode.
@@ -36,6 +37,7 @@
 #include "manager.h"
 #include "mhi.h"
 #include "bhi.h"
+#include "bootlog.h"
 #include "sahara.h"
 #include "timesync.h"
 #include "vhost_user.h"
@@ -56,6 +58,7 @@ struct emu_options {
 	enum emu_sahara_fault sahara_faults[16];
 	unsigned int nr_sahara_faults;
 	bool bhi_corrupt;
+	bool bootlog_garbage;
 	struct malice_cfg malice_cfg;
 	bool no_msix;
 	bool flr;			/* offer a function-level reset */
@@ -86,6 +89,7 @@ static void usage(FILE *out)
 		"                [--corrupt-dbc-rsp N[:K]]\n"
 		"                [--malice SEED[:PERMILLE[:KINDS]]] [--boot pbl|amss (pbl)]\n"
 		"                [--sahara-fault F[,F...]] [--bhi-fault corrupt] [--flr]\n"
+		"                [--bootlog-fault garbage]\n"
 		"                [--verbose]\n"
 		"Sahara faults: none unknown-image out-of-range zero-length oversize\n"
 		"               never-finish corrupt after-done\n");
@@ -151,6 +155,7 @@ static int parse_options(int argc, char **argv, struct emu_options *o)
 		{ "sahara-fault", required_argument, NULL, 'S' },
 		{ "bhi-fault", required_argument, NULL, 'F' },
 		{ "flr", no_argument, NULL, 'R' },
+		{ "bootlog-fault", required_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -220,6 +225,11 @@ static int parse_options(int argc, char **argv, struct emu_options *o)
 			if (strcmp(optarg, "corrupt"))
 				return -1;
 			o->bhi_corrupt = true;
+			break;
+		case 'L':
+			if (strcmp(optarg, "garbage"))
+				return -1;
+			o->bootlog_garbage = true;
 			break;
 		case 'h': usage(stdout); exit(0);
 		default: return -1;
@@ -446,6 +456,7 @@ static struct emu *emu_create(const struct emu_options *o)
 	emu_sahara_set_faults(emu_mhi_sahara(emu->mhi), o->sahara_faults,
 			      o->nr_sahara_faults);
 	emu_mhi_bhi(emu->mhi)->corrupt_next = o->bhi_corrupt;
+	emu_bootlog_set_garbage(emu_mhi_bootlog(emu->mhi), o->bootlog_garbage);
 	emu_mhi_set_boot(emu->mhi, o->boot);
 	emu_mhi_set_syserr_after(emu->mhi, o->syserr_after_ms);
 	emu_manager_set_card_ops(emu->mgr, &emu_card_ops, emu);

@@ -700,7 +700,7 @@ static bool amss_waits(struct emu_mhi *mhi)
 {
 	return mhi->held[Q_SAHARA].nr ||
 	       (mhi->ch[EMU_BOOTLOG_CH_DL].state == CH_RUNNING &&
-		mhi->held[Q_BOOTLOG].nr) ||
+		(mhi->held[Q_BOOTLOG].nr || emu_bootlog_pending(mhi->bootlog))) ||
 	       (mhi->ch[EMU_TIMESYNC_CH_UL].state == CH_RUNNING &&
 		emu_timesync_waiting(mhi->ts));
 }
@@ -722,9 +722,14 @@ static void dl_deliver(struct emu_mhi *mhi, unsigned int chid)
 	if (q < 0)
 		return;
 	h = &mhi->held[q];
-	if (ch->state != CH_RUNNING || !h->nr)
+	if (ch->state != CH_RUNNING || (!h->nr && q != Q_BOOTLOG))
 		return;		/* held until the host queues a buffer */
-	while (h->nr && ch->r.rp != ch->r.wp && n++ < limit) {
+	while (ch->r.rp != ch->r.wp && n++ < limit) {
+		/* The boot log goes out as the host's buffers take it. */
+		if (!h->nr && q == Q_BOOTLOG)
+			emu_bootlog_pump(mhi->bootlog);
+		if (!h->nr)
+			break;
 		struct answer *a = &h->a[h->head];
 		uint64_t tre_addr = ch->r.rp;
 		unsigned int code = CC_EOT;
@@ -970,8 +975,10 @@ static void sbl_chan_started(struct emu_mhi *mhi, unsigned int chid)
 {
 	if (mhi->bhi.ee != EMU_EE_SBL)
 		return;
-	if (chid == EMU_BOOTLOG_CH_DL)
+	if (chid == EMU_BOOTLOG_CH_DL) {
 		emu_bootlog_listen(mhi->bootlog, true);
+		dl_deliver(mhi, EMU_BOOTLOG_CH_DL);
+	}
 	if (chan_q(chid) == Q_TIMESYNC &&
 	    mhi->ch[EMU_TIMESYNC_CH_UL].state == CH_RUNNING &&
 	    mhi->ch[EMU_TIMESYNC_CH_DL].state == CH_RUNNING &&
@@ -1393,6 +1400,7 @@ static void sahara_booted(void *ctx)
 				   emu_sahara_image_ids[i]);
 	emu_bootlog_printf(mhi->bootlog, "SBL: boot %u: entering mission mode",
 			   emu_bootlog_boots(mhi->bootlog));
+	dl_deliver(mhi, EMU_BOOTLOG_CH_DL);
 	mhi->amss_pending = true;
 	maybe_enter_amss(mhi);
 }
@@ -1443,16 +1451,15 @@ static const struct emu_ras_ops mhi_ras_ops = {
 	.send = ras_send,
 };
 
-/* Lines of the boot log go out on QAIC_LOGGING's downlink channel. */
-static void bootlog_send(void *ctx, const void *msg, size_t len)
+/*
+ * Lines of the boot log wait on QAIC_LOGGING's downlink channel; the
+ * caller delivers them (dl_deliver() pumps more as buffers come).
+ */
+static bool bootlog_send(void *ctx, const void *msg, size_t len)
 {
 	struct emu_mhi *mhi = ctx;
 
-	if (!held_push(mhi, Q_BOOTLOG, msg, len)) {
-		emu_log(mhi->dev, "MHI: boot log line dropped");
-		return;
-	}
-	dl_deliver(mhi, EMU_BOOTLOG_CH_DL);
+	return held_push(mhi, Q_BOOTLOG, msg, len);
 }
 
 static const struct emu_bootlog_ops mhi_bootlog_ops = {
@@ -1570,6 +1577,11 @@ int emu_mhi_ssr(struct emu_mhi *mhi, unsigned int dbc, unsigned int mode)
 	if (mhi->bhi.ee != EMU_EE_AMSS)
 		return -EINVAL;
 	return emu_ssr_start(mhi->ssr, dbc, mode);
+}
+
+struct emu_bootlog *emu_mhi_bootlog(struct emu_mhi *mhi)
+{
+	return mhi->bootlog;
 }
 
 struct emu_sahara *emu_mhi_sahara(struct emu_mhi *mhi)
