@@ -1780,6 +1780,32 @@ int __igt_qaic_emu_dbc_counters(int fd, uint32_t dbc_id,
 }
 
 /**
+ * __igt_qaic_emu_timesync:
+ * @fd: qaic device file descriptor
+ * @ts: gets the counters
+ *
+ * Reads what the emulated card thought of the times the driver gave it
+ * (EMU_PT_TIMESYNC).
+ *
+ * Returns: as __igt_qaic_emu_dbc_counters().
+ */
+int __igt_qaic_emu_timesync(int fd, struct igt_qaic_emu_timesync *ts)
+{
+	int len;
+
+	len = qaic_emu_call(fd, IGT_QAIC_EMU_PT_TIMESYNC, 0, ts, sizeof(*ts));
+	if (len < 0)
+		return len;
+	igt_assert_lte(sizeof(struct igt_qaic_emu_status), len);
+	if (ts->status)
+		return ts->status;
+	igt_assert_eq(len, sizeof(*ts));
+	igt_assert_eq_u32(ts->op, IGT_QAIC_EMU_PT_TIMESYNC);
+
+	return 0;
+}
+
+/**
  * igt_qaic_err_name:
  * @err: a positive errno, or 0
  *

@@ -107,6 +107,7 @@ void *igt_qaic_unmapped_ptr(void);
 #define IGT_QAIC_EMU_PT_VANISH		10	/* the card goes away in arg ms */
 #define IGT_QAIC_EMU_PT_SILENCE		11	/* the manager goes silent */
 #define IGT_QAIC_EMU_PT_SSR		12	/* DBC arg's subsystem restarts */
+#define IGT_QAIC_EMU_PT_TIMESYNC	13	/* the time syncs the card saw */
 #define IGT_QAIC_EMU_PT_RAS		14	/* a RAS report from source arg */
 
 /* How an EMU_PT_SSR restart goes (the emulator's enum emu_ssr_mode) */
@@ -147,6 +148,20 @@ struct igt_qaic_emu_counters {
 	uint64_t irqs;
 	uint64_t errors;		/* requests that failed */
 	uint64_t resets;		/* channel resets that aborted a request */
+};
+
+/* Answer of EMU_PT_TIMESYNC, 64 bytes */
+struct igt_qaic_emu_timesync {
+	uint32_t op;
+	uint32_t arg;
+	uint32_t status;
+	uint32_t pad;
+	uint64_t asked;			/* times the card asked, in SBL */
+	uint64_t boot_good;		/* answers it found good */
+	uint64_t boot_bad;
+	uint64_t periodic_good;		/* periodic ones, in mission mode */
+	uint64_t periodic_bad;
+	int64_t last_skew_us;		/* host time - card time, last good */
 };
 
 /**
@@ -263,5 +278,6 @@ int __igt_qaic_emu_ras(int fd, uint32_t source, uint32_t type, uint32_t flaw);
 void igt_qaic_emu_hang_dbc(int fd, uint32_t dbc_id);
 int __igt_qaic_emu_dbc_counters(int fd, uint32_t dbc_id,
 				struct igt_qaic_emu_counters *counters);
+int __igt_qaic_emu_timesync(int fd, struct igt_qaic_emu_timesync *ts);
 
 #endif /* IGT_QAIC_H */
