@@ -161,12 +161,13 @@ void emu_timesync_rx(struct emu_timesync *t, const void *msg, size_t len)
 		t->c.boot_bad++;
 		return;
 	}
+	/* Answered: SBL goes on, whatever the answer was worth. */
+	t->waiting = false;
 	good = check_time(t, sync_time(t, msg, len, 0));
 	if (!good) {
 		t->c.boot_bad++;
-		return;	/* still waiting for a good one */
+		return;
 	}
-	t->waiting = false;
 	t->c.boot_good++;
 	emu_log(t->dev, "timesync: host time, %" PRId64 " us off",
 		t->c.last_skew_us);

@@ -25,7 +25,8 @@
  * offset plus the QTimer now) within EMU_TIMESYNC_MAX_SKEW_US of its own
  * CLOCK_REALTIME, and not before the time of the last good one; on
  * QAIC_TIMESYNC, only as the answer to its question. Each is counted good
- * or bad (emu_timesync_counters()).
+ * or bad (emu_timesync_counters()). SBL waits for the answer, good or
+ * bad, before mission mode, as long as the host has the channel started.
  *
  * Copyright (c) 2026 The qaic authors.
  */
