@@ -27,7 +27,8 @@
  * (the card sends C strings) and at most 512 bytes, the size of the
  * buffers the driver queues. A byte that is neither printable ASCII, a
  * tab nor a newline is kept as a '.', so the file is always text; such a
- * message gets a debug line. Messages go into the ring from the transfer
+ * message gets a debug line (rate limited: the callback runs in softirq
+ * context, and the card may send nothing else). Messages go into the ring from the transfer
  * callback, in the order the card wrote them, and the buffer is queued
  * again at once, so a card that never stops writing costs CPU time, but
  * no more memory.
@@ -186,12 +187,14 @@ static void qaic_bootlog_dl_xfer_cb(struct mhi_device *mhi_dev, struct mhi_resul
 	if (result->transaction_status == -ENOTCONN)
 		return;
 	if (result->transaction_status && result->transaction_status != -EOVERFLOW) {
-		drm_dbg(drm, "bootlog: receive failed: %d\n", result->transaction_status);
+		drm_dbg_ratelimited(drm, "bootlog: receive failed: %d\n",
+				    result->transaction_status);
 	} else {
 		replaced = qaic_bootlog_append(ch->log, result->buf_addr, len);
 		if (replaced)
-			drm_dbg(drm, "bootlog: %u bytes of a %zu-byte message are not text\n",
-				replaced, len);
+			drm_dbg_ratelimited(drm,
+					    "bootlog: %u bytes of a %zu-byte message are not text\n",
+					    replaced, len);
 	}
 
 	ret = mhi_queue_buf(mhi_dev, DMA_FROM_DEVICE, result->buf_addr, QAIC_BOOTLOG_MSG_LEN,
