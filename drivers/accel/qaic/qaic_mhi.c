@@ -22,7 +22,10 @@
  * firmware image is qcom/aic100/sbl.bin: the MHI core finds the card in
  * PBL and loads it through the BHI registers; the card then runs SBL, whose
  * QAIC_SAHARA channels (2 up, 3 down) qaic_sahara.c serves with the other
- * images, and enters mission mode (AMSS). A card already in AMSS (the
+ * images, and enters mission mode (AMSS). SBL also writes its boot log on
+ * QAIC_LOGGING (12, 13; qaic_bootlog.c) and asks for the time on
+ * QAIC_TIMESYNC (20, 21); mission mode gets it on QAIC_TIMESYNC_PERIODIC
+ * (22, 23; both in qaic_timesync.c). A card already in AMSS (the
  * driver was bound again) goes straight to the READY and M0 states. A card
  * left in SBL by an earlier boot is reset (SOC_RESET_REQ) back to PBL
  * first. The MHI core waits at most ``mhi_timeout_ms`` (a module
