@@ -8,7 +8,7 @@
  *            [--drop-dbc-rsp N[:K]] [--corrupt-dbc-rsp N[:K]]
  *            [--malice SEED[:PERMILLE[:KINDS]]] [--boot pbl|amss]
  *            [--sahara-fault F[,F...]] [--bhi-fault corrupt] [--flr] [--verbose]
- *            [--bootlog-fault garbage]
+ *            [--bootlog-fault garbage] [--timesync-fault garbage]
  *
  * The card powers on in PBL, as a real one does (the host loads SBL over
  * BHI, then the images over Sahara); --boot amss starts it in mission mode.
@@ -59,6 +59,7 @@ struct emu_options {
 	unsigned int nr_sahara_faults;
 	bool bhi_corrupt;
 	bool bootlog_garbage;
+	bool timesync_garbage;
 	struct malice_cfg malice_cfg;
 	bool no_msix;
 	bool flr;			/* offer a function-level reset */
@@ -89,7 +90,7 @@ static void usage(FILE *out)
 		"                [--corrupt-dbc-rsp N[:K]]\n"
 		"                [--malice SEED[:PERMILLE[:KINDS]]] [--boot pbl|amss (pbl)]\n"
 		"                [--sahara-fault F[,F...]] [--bhi-fault corrupt] [--flr]\n"
-		"                [--bootlog-fault garbage]\n"
+		"                [--bootlog-fault garbage] [--timesync-fault garbage]\n"
 		"                [--verbose]\n"
 		"Sahara faults: none unknown-image out-of-range zero-length oversize\n"
 		"               never-finish corrupt after-done\n");
@@ -156,6 +157,7 @@ static int parse_options(int argc, char **argv, struct emu_options *o)
 		{ "bhi-fault", required_argument, NULL, 'F' },
 		{ "flr", no_argument, NULL, 'R' },
 		{ "bootlog-fault", required_argument, NULL, 'L' },
+		{ "timesync-fault", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -230,6 +232,11 @@ static int parse_options(int argc, char **argv, struct emu_options *o)
 			if (strcmp(optarg, "garbage"))
 				return -1;
 			o->bootlog_garbage = true;
+			break;
+		case 'T':
+			if (strcmp(optarg, "garbage"))
+				return -1;
+			o->timesync_garbage = true;
 			break;
 		case 'h': usage(stdout); exit(0);
 		default: return -1;
@@ -457,6 +464,7 @@ static struct emu *emu_create(const struct emu_options *o)
 			      o->nr_sahara_faults);
 	emu_mhi_bhi(emu->mhi)->corrupt_next = o->bhi_corrupt;
 	emu_bootlog_set_garbage(emu_mhi_bootlog(emu->mhi), o->bootlog_garbage);
+	emu_timesync_set_garbage(emu_mhi_timesync_dev(emu->mhi), o->timesync_garbage);
 	emu_mhi_set_boot(emu->mhi, o->boot);
 	emu_mhi_set_syserr_after(emu->mhi, o->syserr_after_ms);
 	emu_manager_set_card_ops(emu->mgr, &emu_card_ops, emu);

@@ -1584,6 +1584,11 @@ struct emu_bootlog *emu_mhi_bootlog(struct emu_mhi *mhi)
 	return mhi->bootlog;
 }
 
+struct emu_timesync *emu_mhi_timesync_dev(struct emu_mhi *mhi)
+{
+	return mhi->ts;
+}
+
 struct emu_sahara *emu_mhi_sahara(struct emu_mhi *mhi)
 {
 	return mhi->sahara;

@@ -21,6 +21,7 @@ struct emu_timesync {
 
 	struct timespec power_on;	/* CLOCK_MONOTONIC; QTimer 0 */
 	bool waiting;			/* asked, no answer yet */
+	bool garbage;			/* --timesync-fault garbage */
 	int64_t last_us;		/* host time of the last good one */
 
 	struct emu_timesync_counters c;
@@ -84,8 +85,37 @@ static void send_hdr(struct emu_timesync *t, uint8_t type)
 	t->ops->send(t->ctx, msg, sizeof(msg));
 }
 
+void emu_timesync_set_garbage(struct emu_timesync *t, bool on)
+{
+	t->garbage = on;
+}
+
+/* What the host must not answer (see timesync.h). */
+static void send_garbage(struct emu_timesync *t)
+{
+	static const size_t lens[] = { 4, 16, 40 };
+	uint8_t msg[40] = { 0 };
+
+	put_le16(msg, TS_SIGNATURE);
+	msg[5] = TS_CMD_TO_HOST;
+	for (unsigned int i = 0; i < 3; i++) {
+		t->ops->send(t->ctx, msg, lens[i]);
+		t->c.garbage++;
+	}
+	put_le16(msg, 0xaa55);
+	t->ops->send(t->ctx, msg, TS_HDR_LEN);
+	put_le16(msg, TS_SIGNATURE);
+	msg[5] = 7;
+	t->ops->send(t->ctx, msg, TS_HDR_LEN);
+	msg[5] = TS_ACK_TO_HOST;
+	t->ops->send(t->ctx, msg, TS_HDR_LEN);
+	t->c.garbage += 3;
+}
+
 void emu_timesync_ask(struct emu_timesync *t)
 {
+	if (t->garbage)
+		send_garbage(t);
 	t->c.asked++;
 	t->waiting = true;
 	emu_log(t->dev, "timesync: asking the host for the time");
@@ -201,4 +231,5 @@ void emu_timesync_counters_print(const struct emu_timesync *t, FILE *out)
 		t->c.periodic_good);
 	fprintf(out, "timesync_periodic_bad %" PRIu64 "\n", t->c.periodic_bad);
 	fprintf(out, "timesync_last_skew_us %" PRId64 "\n", t->c.last_skew_us);
+	fprintf(out, "timesync_garbage %" PRIu64 "\n", t->c.garbage);
 }

@@ -28,6 +28,12 @@
  * or bad (emu_timesync_counters()). SBL waits for the answer, good or
  * bad, before mission mode, as long as the host has the channel started.
  *
+ * Fault injection, --timesync-fault garbage (emu_timesync_set_garbage()):
+ * before each question the card sends what a host must not answer: 4
+ * bytes, 16 bytes, 40 bytes (longer than the host's buffer), a header with
+ * the signature 0xaa55, one of type 7, and an acknowledgement. An answer
+ * to any of them is an answer to no question, or a second answer: bad.
+ *
  * Copyright (c) 2026 The qaic authors.
  */
 #ifndef QAIC_EMU_TIMESYNC_H
@@ -71,6 +77,7 @@ struct emu_timesync_counters {
 	uint64_t periodic_good;	/* ... on QAIC_TIMESYNC_PERIODIC */
 	uint64_t periodic_bad;
 	int64_t last_skew_us;	/* host time - card time, last good one */
+	uint64_t garbage;	/* malformed messages sent */
 };
 
 struct emu_timesync_ops {
@@ -90,6 +97,8 @@ uint64_t emu_timesync_qtimer(const struct emu_timesync *t);
 
 /* SBL: the host started QAIC_TIMESYNC: the card asks for the time. */
 void emu_timesync_ask(struct emu_timesync *t);
+/* --timesync-fault garbage: before every question from now on. */
+void emu_timesync_set_garbage(struct emu_timesync *t, bool on);
 /* The card asked and waits for the answer. */
 bool emu_timesync_waiting(const struct emu_timesync *t);
 /* The channel was reset, or the card: a question is forgotten. */

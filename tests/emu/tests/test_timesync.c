@@ -126,6 +126,29 @@ static void test_boot(void)
 	emu_timesync_destroy(t);
 }
 
+static void test_garbage(void)
+{
+	struct emu_timesync *t = emu_timesync_create(&dev, &ts_ops, NULL);
+	const struct emu_timesync_counters *c = emu_timesync_counters(t);
+
+	memset(&rec, 0, sizeof(rec));
+	emu_timesync_set_garbage(t, true);
+	emu_timesync_ask(t);
+	CHECK_EQ(c->garbage, 6);
+	CHECK_EQ(rec.n, 7);
+	CHECK_EQ(rec.len[0], 4);
+	CHECK_EQ(rec.len[1], 16);
+	CHECK_EQ(rec.len[2], 40);
+	CHECK_EQ(get_le32(rec.msg[3]) & 0xffff, 0xaa55);
+	CHECK_EQ(rec.msg[4][5], 7);
+	CHECK_EQ(rec.msg[5][5], TS_ACK_TO_HOST);
+	/* The question comes last */
+	CHECK_EQ(rec.len[6], TS_HDR_LEN);
+	CHECK_EQ(get_le32(rec.msg[6]) & 0xffff, TS_SIGNATURE);
+	CHECK_EQ(rec.msg[6][5], TS_CMD_TO_HOST);
+	emu_timesync_destroy(t);
+}
+
 static void test_periodic(void)
 {
 	struct emu_timesync *t = emu_timesync_create(&dev, &ts_ops, NULL);
@@ -218,6 +241,7 @@ static void test_bootlog_garbage(void)
 int main(void)
 {
 	RUN(test_boot);
+	RUN(test_garbage);
 	RUN(test_periodic);
 	RUN(test_bootlog);
 	RUN(test_bootlog_garbage);
