@@ -36,7 +36,7 @@
  * Run type: FULL
  *
  * SUBTEST: garbage
- * Description: Check that a card that floods its boot log with more than the driver keeps, and writes bytes that are not text, a line with a NUL inside and a line longer than the driver's buffers, leaves a boot log of the last 64 KiB it wrote, as text, saying how much was lost, and boots.
+ * Description: Check that a card that floods its boot log with more than the driver keeps, and writes bytes that are not text, a line with a NUL inside and a line longer than the driver's buffers, leaves a boot log of the last 64 KiB it wrote, as text, saying how much was lost, and boots; and that malformed messages on QAIC_TIMESYNC get no answer, the real question one.
  * Run type: FULL
  */
 
@@ -201,6 +201,7 @@ static void check_garbage(const char *log)
 static void test_garbage(void)
 {
 	int fd = igt_qaic_open_bdf(GARBAGE_CARD);
+	struct igt_qaic_emu_timesync ts;
 	unsigned long long lost = 0;
 	const char *body;
 	size_t len;
@@ -225,6 +226,13 @@ static void test_garbage(void)
 	check_garbage(body);
 	check_tail(body, len - n, 0);
 	free(log);
+
+	/* An answer to a malformed message would be one to no question: bad */
+	get_timesync(fd, &ts);
+	igt_assert_eq(ts.asked, 1);
+	igt_assert_eq(ts.boot_good, 1);
+	igt_assert_eq(ts.boot_bad, 0);
+	igt_assert_eq(ts.periodic_bad, 0);
 	close(fd);
 }
 
@@ -350,7 +358,7 @@ igt_main
 	igt_subtest("reboot")
 		test_reboot();
 
-	igt_describe("Check that a card that floods its boot log with more than the driver keeps, and writes bytes that are not text, a line with a NUL inside and a line longer than the driver's buffers, leaves a boot log of the last 64 KiB it wrote, as text, saying how much was lost, and boots.");
+	igt_describe("Check that a card that floods its boot log with more than the driver keeps, and writes bytes that are not text, a line with a NUL inside and a line longer than the driver's buffers, leaves a boot log of the last 64 KiB it wrote, as text, saying how much was lost, and boots; and that malformed messages on QAIC_TIMESYNC get no answer, the real question one.");
 	igt_subtest("garbage")
 		test_garbage();
 }
