@@ -16,9 +16,8 @@
  * QAIC_TIMESYNC (20 up, 21 down), in SBL: the card asks for the time with
  * a header of type 0 (command to host); the host answers with type 1 (sync
  * request) and its UTC time, CLOCK_REALTIME; the card may acknowledge it
- * with type 2. A buffer of the host waits for the card's messages; the
- * transfer callback queues a work item, which answers and queues the
- * buffer again.
+ * with type 2. The card's messages are handled in order in process
+ * context (qaic_mhi_rx.c).
  *
  * QAIC_TIMESYNC_PERIODIC (22 up, 23 down), in mission mode: every
  * ``timesync_delay_ms`` milliseconds (a module parameter, 1000 by default,
@@ -50,6 +49,7 @@
 
 #include "qaic_drv.h"
 #include "qaic_mhi.h"
+#include "qaic_mhi_rx.h"
 #include "qaic_timesync.h"
 
 static unsigned int timesync_delay_ms = 1000;
@@ -90,16 +90,10 @@ struct qaic_ts_sync {
  * struct qaic_ts_boot - The host end of one card's QAIC_TIMESYNC.
  * @mhi_dev: The channel's MHI device.
  * @qdev: The card.
- * @rx: The receive buffer; the card's while queued, the work's otherwise.
- * @rx_len: Bytes the card wrote into @rx, or a negative errno.
- * @rx_work: Handles the message in @rx, then queues @rx again.
  */
 struct qaic_ts_boot {
 	struct mhi_device *mhi_dev;
 	struct qaic_device *qdev;
-	void *rx;
-	int rx_len;
-	struct work_struct rx_work;
 };
 
 /**
@@ -128,7 +122,7 @@ static void qaic_ts_fill(struct qaic_ts_sync *msg, u64 usec)
 	msg->tv_usec = cpu_to_le64(rem);
 }
 
-/* The card asked for the time: UTC, in a buffer freed by the ul callback. */
+/* The card asked for the time: UTC, in a buffer freed by qaic_mhi_tx_free_cb(). */
 static void qaic_ts_boot_answer(struct qaic_ts_boot *ts)
 {
 	struct qaic_ts_sync *msg;
@@ -145,10 +139,16 @@ static void qaic_ts_boot_answer(struct qaic_ts_boot *ts)
 	}
 }
 
-static void qaic_ts_boot_handle(struct qaic_ts_boot *ts, const struct qaic_ts_hdr *hdr, int len)
+static void qaic_ts_boot_handle(void *ctx, const void *buf, int len)
 {
+	const struct qaic_ts_hdr *hdr = buf;
+	struct qaic_ts_boot *ts = ctx;
 	struct drm_device *drm = &ts->qdev->drm;
 
+	if (len < 0) {
+		drm_dbg(drm, "timesync: receive failed: %d\n", len);
+		return;
+	}
 	if (len != sizeof(*hdr)) {
 		drm_dbg(drm, "timesync: message of %d bytes dropped\n", len);
 		return;
@@ -170,44 +170,11 @@ static void qaic_ts_boot_handle(struct qaic_ts_boot *ts, const struct qaic_ts_hd
 	}
 }
 
-static void qaic_ts_boot_rx_work(struct work_struct *work)
-{
-	struct qaic_ts_boot *ts = container_of(work, struct qaic_ts_boot, rx_work);
-	int ret;
-
-	if (ts->rx_len < 0)
-		drm_dbg(&ts->qdev->drm, "timesync: receive failed: %d\n", ts->rx_len);
-	else
-		qaic_ts_boot_handle(ts, ts->rx, ts->rx_len);
-
-	ret = mhi_queue_buf(ts->mhi_dev, DMA_FROM_DEVICE, ts->rx, QAIC_TS_RX_LEN, MHI_EOT);
-	if (ret)
-		drm_dbg(&ts->qdev->drm, "timesync: channel gone: %d\n", ret);
-}
-
-static void qaic_ts_boot_ul_xfer_cb(struct mhi_device *mhi_dev, struct mhi_result *result)
-{
-	kfree(result->buf_addr);
-}
-
-static void qaic_ts_boot_dl_xfer_cb(struct mhi_device *mhi_dev, struct mhi_result *result)
-{
-	struct qaic_ts_boot *ts = dev_get_drvdata(&mhi_dev->dev);
-
-	/* -ENOTCONN: the channel is going away; the buffer is ours again. */
-	if (result->transaction_status == -ENOTCONN)
-		return;
-	ts->rx_len = result->transaction_status ? result->transaction_status :
-						  (int)result->bytes_xferd;
-	queue_work(system_wq, &ts->rx_work);
-}
-
 static int qaic_ts_boot_probe(struct mhi_device *mhi_dev, const struct mhi_device_id *id)
 {
 	struct qaic_device *qdev = qaic_mhi_to_qdev(mhi_dev->mhi_cntrl);
 	struct device *dev = &mhi_dev->dev;
 	struct qaic_ts_boot *ts;
-	int ret;
 
 	if (!qdev)
 		return -ENODEV;
@@ -215,32 +182,14 @@ static int qaic_ts_boot_probe(struct mhi_device *mhi_dev, const struct mhi_devic
 	ts = devm_kzalloc(dev, sizeof(*ts), GFP_KERNEL);
 	if (!ts)
 		return -ENOMEM;
-	ts->rx = devm_kzalloc(dev, QAIC_TS_RX_LEN, GFP_KERNEL);
-	if (!ts->rx)
-		return -ENOMEM;
 	ts->mhi_dev = mhi_dev;
 	ts->qdev = qdev;
-	INIT_WORK(&ts->rx_work, qaic_ts_boot_rx_work);
-	dev_set_drvdata(dev, ts);
-
-	ret = mhi_prepare_for_transfer(mhi_dev);
-	if (ret)
-		return ret;
-	ret = mhi_queue_buf(mhi_dev, DMA_FROM_DEVICE, ts->rx, QAIC_TS_RX_LEN, MHI_EOT);
-	if (ret) {
-		mhi_unprepare_from_transfer(mhi_dev);
-		return ret;
-	}
-	return 0;
+	return qaic_mhi_rx_start(mhi_dev, QAIC_TS_RX_LEN, qaic_ts_boot_handle, ts);
 }
 
 static void qaic_ts_boot_remove(struct mhi_device *mhi_dev)
 {
-	struct qaic_ts_boot *ts = dev_get_drvdata(&mhi_dev->dev);
-
-	/* Gives every queued buffer back; no callback runs after this. */
-	mhi_unprepare_from_transfer(mhi_dev);
-	cancel_work_sync(&ts->rx_work);
+	qaic_mhi_rx_stop(mhi_dev);
 }
 
 static const struct mhi_device_id qaic_ts_boot_ids[] = {
@@ -252,8 +201,8 @@ static struct mhi_driver qaic_ts_boot_driver = {
 	.id_table = qaic_ts_boot_ids,
 	.probe = qaic_ts_boot_probe,
 	.remove = qaic_ts_boot_remove,
-	.ul_xfer_cb = qaic_ts_boot_ul_xfer_cb,
-	.dl_xfer_cb = qaic_ts_boot_dl_xfer_cb,
+	.ul_xfer_cb = qaic_mhi_tx_free_cb,
+	.dl_xfer_cb = qaic_mhi_rx_xfer_cb,
 	.driver = {
 		.name = "qaic_timesync",
 	},
