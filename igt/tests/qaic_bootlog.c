@@ -11,9 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <xf86drm.h>
-
 #include "igt_qaic.h"
+#include "igt_qaic_sync.h"
 
 /**
  * TEST: qaic bootlog
@@ -200,20 +199,6 @@ static void check_garbage(const char *log)
 	igt_assert_f(!strstr(log, "after NUL"), "what follows a NUL was kept\n");
 }
 
-/*
- * Linux 6.12's qaic, the other driver the suite runs against, is the one
- * without syncobjs.
- */
-static bool driver_is_ours(int fd)
-{
-	uint32_t obj;
-
-	if (drmSyncobjCreate(fd, 0, &obj))
-		return false;
-	drmSyncobjDestroy(fd, obj);
-	return true;
-}
-
 static void test_garbage(void)
 {
 	struct igt_qaic_emu_timesync ts;
@@ -228,7 +213,7 @@ static void test_garbage(void)
 	 * exactly a header, so the garbage card never leaves SBL there.
 	 */
 	fd = igt_qaic_open_bdf(CARD);
-	igt_require_f(driver_is_ours(fd),
+	igt_require_f(igt_qaic_has_syncobj(fd),
 		      "Linux 6.12's qaic keeps every byte the card sends, as sent\n");
 	close(fd);
 	fd = igt_qaic_open_bdf(GARBAGE_CARD);
