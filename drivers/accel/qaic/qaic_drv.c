@@ -26,6 +26,7 @@
 
 #include <drm/drm_accel.h>
 #include <drm/drm_drv.h>
+#include <drm/drm_file.h>
 #include <drm/drm_gem.h>
 #include <drm/drm_gem_shmem_helper.h>
 #include <drm/drm_ioctl.h>
@@ -113,7 +114,12 @@ static const struct drm_ioctl_desc qaic_drm_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(QAIC_SUBMIT, qaic_submit_ioctl, 0),
 };
 
-DEFINE_DRM_ACCEL_FOPS(qaic_accel_fops);
+/* The accel defaults, and fdinfo: the DRM core's keys, then qaic_show_fdinfo()'s. */
+static const struct file_operations qaic_accel_fops = {
+	.owner		= THIS_MODULE,
+	DRM_ACCEL_FOPS,
+	.show_fdinfo	= drm_show_fdinfo,
+};
 
 static const struct drm_driver qaic_drm_driver = {
 	.driver_features	= DRIVER_GEM | DRIVER_COMPUTE_ACCEL | DRIVER_SYNCOBJ |
@@ -124,6 +130,7 @@ static const struct drm_driver qaic_drm_driver = {
 	.minor			= 0,
 
 	.fops			= &qaic_accel_fops,
+	.show_fdinfo		= qaic_show_fdinfo,
 	.open			= qaic_open,
 	.postclose		= qaic_postclose,
 	.ioctls			= qaic_drm_ioctls,

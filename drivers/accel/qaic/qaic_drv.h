@@ -39,6 +39,7 @@
 #define QAIC_RAS_NR_TYPES	3
 #define QAIC_NUM_IRQS		(1 + QAIC_NUM_DBC)
 
+struct drm_printer;
 struct mhi_controller;
 struct qaic_bootlog;
 struct qaic_cntl;
@@ -178,12 +179,15 @@ struct qaic_device {
  *	   activates whose answer never came or made no sense, and pages of
  *	   DMA transfers whose answer never came. Protected by
  *	   &qaic_device.dbc_lock.
+ * @busy_ns: Per DBC, nanoseconds it had jobs of the file on its ring, for
+ *	     fdinfo; added to when the ring runs empty.
  */
 struct qaic_file_priv {
 	struct qaic_device *qdev;
 	u32 id;
 	bool nnc_used;
 	struct list_head stale;
+	atomic64_t busy_ns[QAIC_NUM_DBC];
 };
 
 static inline struct qaic_device *to_qaic_device(struct drm_device *drm)
@@ -200,6 +204,9 @@ struct qaic_dbc *qaic_dbc_lock_owned(struct qaic_device *qdev, struct drm_file *
 				     u32 dbc_id, const char *what);
 int qaic_dbc_check_owned(struct qaic_device *qdev, struct drm_file *file, u32 dbc_id,
 			 const char *what);
+
+/* qaic_fdinfo.c */
+void qaic_show_fdinfo(struct drm_printer *p, struct drm_file *file);
 
 /* qaic_manage.c */
 int qaic_manage_ioctl(struct drm_device *drm, void *data, struct drm_file *file);

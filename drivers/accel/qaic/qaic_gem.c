@@ -169,8 +169,20 @@ void qaic_gem_unmap_all(struct qaic_device *qdev)
 	spin_unlock(&qdev->mapped_lock);
 }
 
+/*
+ * For fdinfo, under the file's table lock: a look at the pages without
+ * their lock, which is as good as any answer once the lock is dropped.
+ */
+static enum drm_gem_object_status qaic_gem_status(struct drm_gem_object *obj)
+{
+	if (obj->import_attach || READ_ONCE(to_qaic_bo(obj)->base.pages))
+		return DRM_GEM_OBJECT_RESIDENT;
+	return 0;
+}
+
 static const struct drm_gem_object_funcs qaic_gem_funcs = {
 	.free = qaic_gem_free,
+	.status = qaic_gem_status,
 	.print_info = drm_gem_shmem_object_print_info,
 	.pin = drm_gem_shmem_object_pin,
 	.unpin = drm_gem_shmem_object_unpin,

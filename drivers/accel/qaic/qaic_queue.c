@@ -201,6 +201,7 @@ static void qaic_queue_retire(struct qaic_queue *q, struct qaic_job *job, int er
 	q->req_head = job->ring_end;
 	q->hang_head = job->ring_end;
 	list_move_tail(&job->node, done);
+	qaic_fdinfo_busy_end(q, now);
 	if (job->nop) {
 		qaic_job_note_error(job);
 		return;
@@ -401,6 +402,7 @@ static struct dma_fence *qaic_queue_run_job(struct drm_sched_job *sched_job)
 	q->req_tail = job->ring_end;
 	/* writel() orders the ring writes before the doorbell. */
 	writel(q->req_tail, q->regs + QAIC_DBC_REQTP);
+	qaic_fdinfo_busy_begin(q, job->t_run);
 
 	return dma_fence_get(job->hw_fence);
 }
@@ -706,6 +708,7 @@ int qaic_queue_create(struct qaic_device *qdev, struct qaic_dbc *dbc, unsigned i
 		.name = "qaic-dbc",
 		.dev = qdev->drm.dev,
 	};
+	struct qaic_file_priv *priv;
 	struct qaic_queue *q;
 	u32 nids;
 	int ret;
@@ -725,6 +728,8 @@ int qaic_queue_create(struct qaic_device *qdev, struct qaic_dbc *dbc, unsigned i
 	q->max_credits = min_t(u32, dbc->nelem - 1, QAIC_QUEUE_MAX_IDS - 1);
 	q->irq = pci_irq_vector(qdev->pdev, qdev->num_irqs > 1 ? 1 + id : 0);
 	q->fence_ctx = dma_fence_context_alloc(1);
+	priv = xa_load(&qdev->file_ids, dbc->owner);
+	q->busy_ns = priv ? priv->busy_ns : NULL;
 	mutex_init(&q->lock);
 	INIT_LIST_HEAD(&q->inflight);
 	INIT_LIST_HEAD(&q->jobs);

@@ -68,6 +68,10 @@ struct drm_file;
  * @copy_bytes: Bytes of the partial executions' own requests held by the
  *		jobs on @jobs; at most %QAIC_QUEUE_MAX_COPY_BYTES.
  * @bad_rsp: Responses that named no job in flight (ignored).
+ * @busy_ns: The owner's &qaic_file_priv.busy_ns of the DBC; NULL if the
+ *	     owner was not found. The owner outlives the queue.
+ * @busy_since: When the ring last went from no job to one; 0 while no job
+ *		is on it. Under @lock.
  */
 struct qaic_queue {
 	struct drm_gpu_scheduler sched;
@@ -98,6 +102,8 @@ struct qaic_queue {
 	u32 njobs;
 	size_t copy_bytes;
 	u64 bad_rsp;
+	atomic64_t *busy_ns;
+	ktime_t busy_since;
 };
 
 /*
@@ -191,5 +197,9 @@ void qaic_job_free_unqueued(struct qaic_job *job);
 int qaic_job_add_dependency(struct qaic_job *job, struct dma_fence *fence);
 
 int qaic_queue_irq_init(struct qaic_device *qdev);
+
+/* qaic_fdinfo.c */
+void qaic_fdinfo_busy_begin(struct qaic_queue *q, ktime_t now);
+void qaic_fdinfo_busy_end(struct qaic_queue *q, ktime_t now);
 
 #endif /* _QAIC_QUEUE_H_ */
