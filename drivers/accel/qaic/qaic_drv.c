@@ -236,6 +236,7 @@ static void qaic_file_ids_fini(struct drm_device *drm, void *data)
 static void qaic_debugfs_init(struct qaic_device *qdev)
 {
 	debugfs_create_u32("next_file_id", 0600, qdev->drm.debugfs_root, &qdev->next_file_id);
+	qaic_debugfs_dbc_init(qdev);
 }
 
 /* Runs at detach, once MHI is down and the DRM device unplugged. */

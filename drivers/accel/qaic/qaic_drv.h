@@ -60,6 +60,24 @@ enum qaic_dbc_state {
 };
 
 /**
+ * struct qaic_dbc_stats - What a DBC did since the card was probed, for
+ *			   debugfs; kept across activations.
+ * @requests: Requests written to the request ring.
+ * @jobs: Jobs retired, failed ones included.
+ * @resets: Times the DBC was reset because a job made no progress.
+ * @last_error: The error of the last job that failed; 0 if none did.
+ *
+ * Written with the queue's lock held, read with the DBC's lock and the
+ * queue's lock held.
+ */
+struct qaic_dbc_stats {
+	u64 requests;
+	u64 jobs;
+	u64 resets;
+	int last_error;
+};
+
+/**
  * struct qaic_dbc - Host side of one DMA Bridge Channel.
  * @owner: Id of the file the channel is activated for; 0 if it is free.
  * @draining: The owner asked for the channel to be deactivated; it is its
@@ -79,6 +97,7 @@ enum qaic_dbc_state {
  *	 While set every ioctl naming the DBC fails with -EPIPE. Changes under
  *	 the same locks as @owner.
  * @reported: The state the last DBC_STATE uevent announced; under @lock.
+ * @stats: Its counters, for debugfs.
  */
 struct qaic_dbc {
 	u32 owner;
@@ -91,6 +110,7 @@ struct qaic_dbc {
 	struct qaic_queue *queue;
 	u8 ssr;
 	u8 reported;
+	struct qaic_dbc_stats stats;
 };
 
 /**
@@ -204,6 +224,9 @@ struct qaic_dbc *qaic_dbc_lock_owned(struct qaic_device *qdev, struct drm_file *
 				     u32 dbc_id, const char *what);
 int qaic_dbc_check_owned(struct qaic_device *qdev, struct drm_file *file, u32 dbc_id,
 			 const char *what);
+
+/* qaic_debugfs.c */
+void qaic_debugfs_dbc_init(struct qaic_device *qdev);
 
 /* qaic_fdinfo.c */
 void qaic_show_fdinfo(struct drm_printer *p, struct drm_file *file);

@@ -187,6 +187,18 @@ static void qaic_job_note_error(struct qaic_job *job)
 	spin_unlock(&bo->stats_lock);
 }
 
+/* Counts a retired job for debugfs. */
+static void qaic_queue_account(struct qaic_queue *q, struct qaic_job *job)
+{
+	struct qaic_dbc_stats *st = &q->qdev->dbc[q->id].stats;
+
+	lockdep_assert_held(&q->lock);
+
+	st->jobs++;
+	if (job->error)
+		st->last_error = job->error;
+}
+
 /* Takes @job off the ring; @done collects the jobs to signal. */
 static void qaic_queue_retire(struct qaic_queue *q, struct qaic_job *job, int error,
 			      struct list_head *done)
@@ -202,6 +214,7 @@ static void qaic_queue_retire(struct qaic_queue *q, struct qaic_job *job, int er
 	q->hang_head = job->ring_end;
 	list_move_tail(&job->node, done);
 	qaic_fdinfo_busy_end(q, now);
+	qaic_queue_account(q, job);
 	if (job->nop) {
 		qaic_job_note_error(job);
 		return;
@@ -403,6 +416,7 @@ static struct dma_fence *qaic_queue_run_job(struct drm_sched_job *sched_job)
 	/* writel() orders the ring writes before the doorbell. */
 	writel(q->req_tail, q->regs + QAIC_DBC_REQTP);
 	qaic_fdinfo_busy_begin(q, job->t_run);
+	q->qdev->dbc[q->id].stats.requests += job->nreqs;
 
 	return dma_fence_get(job->hw_fence);
 }
@@ -419,6 +433,7 @@ static void qaic_queue_reset(struct qaic_queue *q, u32 head, struct list_head *d
 	drm_info(&q->qdev->drm, "DBC %u: no progress at request %u for %u ms: resetting\n",
 		 q->id, head, job_timeout_ms);
 	qaic_coredump_dbc_hang(q);
+	q->qdev->dbc[q->id].stats.resets++;
 	/* The oldest job is the stuck one; the others never ran. */
 	list_for_each_entry_safe(job, next, &q->inflight, node) {
 		qaic_queue_retire(q, job, error, done);
