@@ -181,7 +181,7 @@ bool igt_qaic_dbc_debugfs(int fd, uint32_t dbc_id,
 		const char *key;
 		size_t off;
 	} keys[] = {
-		F(fifo_size), F(queued), F(owner), F(req_head), F(req_tail),
+		F(fifo_size), F(queued), F(owner), F(draining), F(req_head), F(req_tail),
 		F(rsp_head), F(credits), F(credit_limit), F(jobs_in_flight),
 		F(jobs_pending), F(next_req_id), F(bad_responses), F(requests),
 		F(jobs), F(resets),
@@ -201,8 +201,6 @@ bool igt_qaic_dbc_debugfs(int fd, uint32_t dbc_id,
 		val = strchr(line, ':');
 		igt_assert_f(val, "dbc%03u/state: \"%s\"\n", dbc_id, line);
 		*val++ = '\0';
-		if (!strcmp(line, "draining"))
-			continue;
 		if (!strcmp(line, "last_error")) {
 			st->last_error = strtoll(val, &end, 10);
 			continue;

@@ -48,6 +48,7 @@ void igt_qaic_fdinfo(int fd, struct igt_qaic_fdinfo *info);
  * @fifo_size: entries of each ring, 0 if inactive
  * @queued: request entries written and not known consumed
  * @owner: file id of the owner, 0 if none
+ * @draining: the owner deactivated it, the card did not release it yet
  * @active: the DBC has a queue: the fields up to @bad_responses are set
  * @req_head: the driver's request ring head
  * @req_tail: the driver's request ring tail
@@ -68,7 +69,7 @@ void igt_qaic_fdinfo(int fd, struct igt_qaic_fdinfo *info);
  * The dbc<NNN>/state debugfs file of a DBC.
  */
 struct igt_qaic_dbc_debugfs {
-	uint64_t fifo_size, queued, owner;
+	uint64_t fifo_size, queued, owner, draining;
 	bool active;
 	uint64_t req_head, req_tail, rsp_head;
 	uint64_t credits, credit_limit;
