@@ -43,6 +43,7 @@
 #include "qaic_drv.h"
 #include "qaic_gem.h"
 #include "qaic_queue.h"
+#include "qaic_trace.h"
 
 /*
  * Most objects one execute queues. All of them are locked at once, and the
@@ -233,6 +234,7 @@ static int qaic_execute_submit(struct drm_device *drm, struct qaic_queue *q, u32
 				   job->write ? DMA_RESV_USAGE_WRITE : DMA_RESV_USAGE_READ);
 		if (i == count - 1 && f->out)
 			*f->out = dma_fence_get(job->hw_fence);
+		trace_qaic_job_queued(q->qdev, dbc_id, job->hw_fence->seqno, job->nreqs);
 		drm_sched_entity_push_job(&job->base);
 	}
 

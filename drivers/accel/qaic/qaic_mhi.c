@@ -62,6 +62,7 @@
 #include "qaic_cntl.h"
 #include "qaic_drv.h"
 #include "qaic_mhi.h"
+#include "qaic_trace.h"
 
 static unsigned int mhi_timeout_ms = 2000;
 module_param(mhi_timeout_ms, uint, 0600);
@@ -360,13 +361,16 @@ static void qaic_mhi_status_cb(struct mhi_controller *cntrl, enum mhi_callback r
 	switch (reason) {
 	case MHI_CB_EE_MISSION_MODE:
 		if (atomic_cmpxchg(&qmhi->boot_state, QAIC_BOOT_BOOTING, QAIC_BOOT_UP) ==
-		    QAIC_BOOT_BOOTING)
+		    QAIC_BOOT_BOOTING) {
 			drm_info(&qdev->drm, "card in mission mode %u ms after power-up\n",
 				 jiffies_to_msecs(jiffies - qmhi->boot_start));
+			trace_qaic_card_state(qdev, "up", "mission mode");
+		}
 		break;
 	case MHI_CB_SYS_ERROR:
 		/* Process context; the MHI core recovers the card next. */
 		drm_err(&qdev->drm, "card reported a system error, resetting it\n");
+		trace_qaic_card_state(qdev, "booting", "system error");
 		qaic_cntl_sys_error(qdev->cntl);
 		/* What the host saw, before the reset releases every DBC. */
 		qaic_coredump_card_crash(qdev);
@@ -376,6 +380,7 @@ static void qaic_mhi_status_cb(struct mhi_controller *cntrl, enum mhi_callback r
 	case MHI_CB_FATAL_ERROR:
 		/* Atomic context. */
 		drm_err(&qdev->drm, "card reported a fatal error\n");
+		trace_qaic_card_state(qdev, "fatal", "fatal error");
 		break;
 	default:
 		break;

@@ -73,6 +73,7 @@
 #include "qaic_gem.h"
 #include "qaic_hw.h"
 #include "qaic_queue.h"
+#include "qaic_trace.h"
 
 static unsigned int job_timeout_ms = 2000;
 module_param(job_timeout_ms, uint, 0444);
@@ -187,7 +188,7 @@ static void qaic_job_note_error(struct qaic_job *job)
 	spin_unlock(&bo->stats_lock);
 }
 
-/* Counts a retired job for debugfs. */
+/* Counts a retired job for debugfs and tracing. */
 static void qaic_queue_account(struct qaic_queue *q, struct qaic_job *job)
 {
 	struct qaic_dbc_stats *st = &q->qdev->dbc[q->id].stats;
@@ -197,6 +198,8 @@ static void qaic_queue_account(struct qaic_queue *q, struct qaic_job *job)
 	st->jobs++;
 	if (job->error)
 		st->last_error = job->error;
+	trace_qaic_job_done(q->qdev, q->id, job->hw_fence->seqno, job->nop ? 0 : job->req_id,
+			    job->nop ? 0 : job->nreqs, job->error);
 }
 
 /* Takes @job off the ring; @done collects the jobs to signal. */
@@ -417,6 +420,8 @@ static struct dma_fence *qaic_queue_run_job(struct drm_sched_job *sched_job)
 	writel(q->req_tail, q->regs + QAIC_DBC_REQTP);
 	qaic_fdinfo_busy_begin(q, job->t_run);
 	q->qdev->dbc[q->id].stats.requests += job->nreqs;
+	trace_qaic_job_run(q->qdev, q->id, job->hw_fence->seqno, job->req_id, job->nreqs,
+			   q->req_tail);
 
 	return dma_fence_get(job->hw_fence);
 }
@@ -434,6 +439,7 @@ static void qaic_queue_reset(struct qaic_queue *q, u32 head, struct list_head *d
 		 q->id, head, job_timeout_ms);
 	qaic_coredump_dbc_hang(q);
 	q->qdev->dbc[q->id].stats.resets++;
+	trace_qaic_dbc_reset(q->qdev, q->id, head, q->req_tail);
 	/* The oldest job is the stuck one; the others never ran. */
 	list_for_each_entry_safe(job, next, &q->inflight, node) {
 		qaic_queue_retire(q, job, error, done);

@@ -81,6 +81,7 @@
 #include "qaic_drv.h"
 #include "qaic_mhi.h"
 #include "qaic_queue.h"
+#include "qaic_trace.h"
 
 /* Unbinds the driver from a card that fell off the bus. */
 struct qaic_reset_lost {
@@ -118,6 +119,7 @@ bool qaic_reset_check_card(struct qaic_device *qdev)
 	if (test_and_set_bit(QAIC_CARD_GONE, &qdev->card_state))
 		return true;
 	drm_err(&qdev->drm, "the card fell off the bus: giving it up\n");
+	trace_qaic_card_state(qdev, "gone", "off the bus");
 	lost = kzalloc(sizeof(*lost), GFP_ATOMIC);
 	if (!lost)
 		return true;
@@ -180,6 +182,7 @@ void qaic_reset_card(struct qaic_device *qdev, const char *why)
 	    test_and_set_bit(QAIC_CARD_RESETTING, &qdev->card_state))
 		return;
 	drm_err(&qdev->drm, "%s: resetting the card\n", why);
+	trace_qaic_card_state(qdev, "resetting", why);
 	r = kzalloc(sizeof(*r), GFP_ATOMIC);
 	if (!r) {
 		clear_bit(QAIC_CARD_RESETTING, &qdev->card_state);
@@ -231,6 +234,7 @@ static void qaic_reset_stop(struct qaic_device *qdev, const char *why)
 	if (drm_dev_is_unplugged(&qdev->drm))
 		return;
 	drm_info(&qdev->drm, "%s: stopping the card\n", why);
+	trace_qaic_card_state(qdev, "stopped", why);
 	qaic_mhi_stop(qdev);
 	/* The rings are freed next: the card must not reach them any more. */
 	pci_clear_master(qdev->pdev);
@@ -243,6 +247,7 @@ static void qaic_reset_start(struct qaic_device *qdev, const char *why)
 	if (drm_dev_is_unplugged(&qdev->drm))
 		return;
 	drm_info(&qdev->drm, "%s: powering the card up again\n", why);
+	trace_qaic_card_state(qdev, "booting", why);
 	pci_set_master(qdev->pdev);
 	qaic_mhi_start(qdev);
 }
