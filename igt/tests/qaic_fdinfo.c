@@ -5,8 +5,10 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
@@ -41,7 +43,7 @@
  * Run type: FULL
  *
  * SUBTEST: busy-overlapping
- * Description: Check that jobs on the ring together count once, and waiting for a fence not at all.
+ * Description: Check that jobs on the ring together (of a hung DBC) count once, and waiting for a fence not at all.
  * Run type: FULL
  *
  * SUBTEST: memory
@@ -55,6 +57,10 @@
  * SUBTEST: memory-active
  * Description: Check that an object with a job not done counts as active memory.
  * Run type: FULL
+ *
+ * SUBTEST: qaic-info
+ * Description: Check that qaic-info --json shows each open file once, with its busy time and memory.
+ * Run type: FULL
  */
 
 IGT_TEST_DESCRIPTION("fdinfo of the qaic accel driver: client, busy time per DBC, memory.");
@@ -63,7 +69,6 @@ IGT_TEST_DESCRIPTION("fdinfo of the qaic accel driver: client, busy time per DBC
 #define QUEUE_SIZE	1024
 #define DEV_ADDR	0x400000ull
 #define NJOBS		3
-#define JOB_SIZE	(256 * PAGE)
 #define GATE_MS		200
 
 static void assert_engines(const struct igt_qaic_fdinfo *info, int busy_dbc)
@@ -223,10 +228,12 @@ static void test_busy_sequential(void)
 }
 
 /*
- * NJOBS jobs wait behind a gate, then all go on the ring together. The
- * wait counts for nothing, and the jobs count once: no more than the
- * time from the gate's opening to the last completion, no less than the
- * last job's own device time. Their device times added up are more.
+ * NJOBS jobs wait behind a gate, then all go on the ring of a DBC that
+ * hangs until the job timeout resets it: they are on the ring together
+ * for that long, whatever the timing of the card. The wait behind the
+ * gate counts for nothing, and the jobs count once: no more than the time
+ * from the gate's opening to the reset, no less than the last job's own
+ * device time, though their device times add up to NJOBS times that.
  */
 static void test_busy_overlapping(void)
 {
@@ -239,11 +246,11 @@ static void test_busy_overlapping(void)
 	struct qaic_submit submit;
 	struct igt_qaic_gate gate;
 	uint32_t dbc;
-	int fd;
+	int fd, ret;
 
 	fd = igt_qaic_open_dbc(QUEUE_SIZE, &dbc);
 	for (int i = 0; i < NJOBS; i++) {
-		job_bo(fd, dbc, IGT_QAIC_DIR_TO_DEV, JOB_SIZE, &bo[i]);
+		job_bo(fd, dbc, IGT_QAIC_DIR_TO_DEV, PAGE, &bo[i]);
 		ents[i] = (struct qaic_execute_entry){
 			.handle = bo[i].handle,
 			.dir = IGT_QAIC_DIR_TO_DEV,
@@ -265,10 +272,14 @@ static void test_busy_overlapping(void)
 	igt_qaic_fdinfo(fd, &info);
 	igt_assert_eq_u64(info.engine_ns[dbc], 0);
 
+	igt_qaic_emu_hang_dbc(fd, dbc);
 	t1 = igt_qaic_sync_now_ns();
 	igt_qaic_gate_open(&gate);
-	for (int i = 0; i < NJOBS; i++)
-		igt_qaic_wait(fd, bo[i].handle, dbc, 10000);
+	for (int i = 0; i < NJOBS; i++) {
+		ret = __igt_qaic_wait(fd, bo[i].handle, dbc, 20000);
+		igt_assert_f(ret == (i ? -ECANCELED : -EIO), "job %d: %s\n", i,
+			     igt_qaic_err_name(-ret));
+	}
 	t2 = igt_qaic_sync_now_ns();
 
 	for (int i = 0; i < NJOBS; i++) {
@@ -406,6 +417,104 @@ static void test_memory_active(void)
 	close(fd);
 }
 
+/* tools/qaic-info of the same build: $QAIC_INFO, or ../tools/ from here */
+static void qaic_info_path(char *path, size_t len)
+{
+	const char *env = getenv("QAIC_INFO");
+	char self[PATH_MAX];
+	ssize_t n;
+	char *slash;
+
+	if (env) {
+		snprintf(path, len, "%s", env);
+	} else {
+		n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+		igt_assert_lt(0, n);
+		self[n] = '\0';
+		slash = strrchr(self, '/');
+		igt_assert(slash);
+		*slash = '\0';
+		snprintf(path, len, "%s/../tools/qaic-info", self);
+	}
+	igt_require_f(!access(path, X_OK), "no qaic-info at %s\n", path);
+}
+
+static char *run_qaic_info(const char *tool)
+{
+	static char out[1 << 16];
+	char cmd[PATH_MAX + 16];
+	size_t n = 0, r;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "%s --json", tool);
+	p = popen(cmd, "r");
+	igt_assert(p);
+	while ((r = fread(out + n, 1, sizeof(out) - 1 - n, p)) > 0)
+		n += r;
+	out[n] = '\0';
+	igt_assert_eq(pclose(p), 0);
+	return out;
+}
+
+static unsigned int count(const char *hay, const char *needle)
+{
+	unsigned int n = 0;
+
+	for (; (hay = strstr(hay, needle)); hay++)
+		n++;
+	return n;
+}
+
+/*
+ * A busy file, a dup of it and an idle file: qaic-info lists the two
+ * files once each, under this process, with the busy time and memory
+ * their fdinfo shows.
+ */
+static void test_qaic_info(void)
+{
+	struct igt_qaic_fdinfo busy, idle_info;
+	char tool[PATH_MAX], key[128];
+	struct igt_qaic_bo bo;
+	const char *out, *at;
+	int fd, dupfd, idle;
+	uint32_t dbc;
+
+	qaic_info_path(tool, sizeof(tool));
+	fd = igt_qaic_open_dbc(QUEUE_SIZE, &dbc);
+	dupfd = dup(fd);
+	idle = igt_qaic_open();
+	job_bo(fd, dbc, IGT_QAIC_DIR_TO_DEV, 4 * PAGE, &bo);
+	igt_qaic_execute_bo(fd, dbc, bo.handle, IGT_QAIC_DIR_TO_DEV);
+	igt_qaic_wait(fd, bo.handle, dbc, 10000);
+	igt_qaic_fdinfo(fd, &busy);
+	igt_qaic_fdinfo(idle, &idle_info);
+	igt_assert_lt(0, busy.engine_ns[dbc]);
+
+	out = run_qaic_info(tool);
+	igt_debug("qaic-info --json: %s\n", out);
+
+	snprintf(key, sizeof(key), "\"client_id\":%" PRIu64 ",", busy.client_id);
+	igt_assert_f(count(out, key) == 1, "%s %u times\n", key, count(out, key));
+	at = strstr(out, key);
+	snprintf(key, sizeof(key), "\"pid\":%d,\"comm\":\"qaic_fdinfo\",", getpid());
+	igt_assert_f(strstr(out, key) && strstr(out, key) < at, "no %s\n", key);
+	snprintf(key, sizeof(key), "\"dbc%u\":%" PRIu64 ",", dbc, busy.engine_ns[dbc]);
+	if (dbc == IGT_QAIC_NUM_DBC - 1)
+		key[strlen(key) - 1] = '}';
+	igt_assert_f(strstr(at, key), "no %s after the client\n", key);
+	snprintf(key, sizeof(key), "\"memory\":{\"total\":%" PRIu64 ",", bo.size);
+	igt_assert_f(strstr(at, key), "no %s after the client\n", key);
+
+	snprintf(key, sizeof(key), "\"client_id\":%" PRIu64 ",", idle_info.client_id);
+	igt_assert_f(count(out, key) == 1, "%s %u times\n", key, count(out, key));
+
+	igt_qaic_detach_slice(fd, bo.handle);
+	igt_qaic_bo_destroy(fd, &bo);
+	close(idle);
+	close(dupfd);
+	close(fd);
+}
+
 igt_main
 {
 	igt_describe("Check that a file that did nothing, or only activated a DBC, reports zeros.");
@@ -424,7 +533,7 @@ igt_main
 	igt_subtest("busy-sequential")
 		test_busy_sequential();
 
-	igt_describe("Check that jobs on the ring together count once, and waiting for a fence not at all.");
+	igt_describe("Check that jobs on the ring together (of a hung DBC) count once, and waiting for a fence not at all.");
 	igt_subtest("busy-overlapping")
 		test_busy_overlapping();
 
@@ -439,4 +548,8 @@ igt_main
 	igt_describe("Check that an object with a job not done counts as active memory.");
 	igt_subtest("memory-active")
 		test_memory_active();
+
+	igt_describe("Check that qaic-info --json shows each open file once, with its busy time and memory.");
+	igt_subtest("qaic-info")
+		test_qaic_info();
 }
