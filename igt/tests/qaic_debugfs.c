@@ -120,7 +120,7 @@ static void test_after_jobs(const struct jobs_case *c)
 	struct igt_qaic_dbc_debugfs b, a;
 	struct qaic_perf_stats_entry ps;
 	struct igt_qaic_bo bo;
-	uint64_t reqs = 0;
+	uint64_t reqs = 0, deadline;
 	bool emu;
 	uint32_t dbc;
 	int fd;
@@ -143,7 +143,14 @@ static void test_after_jobs(const struct jobs_case *c)
 		reqs += ps.num_queue_element;
 	}
 
-	state(fd, dbc, &a);
+	/*
+	 * The scheduler gives the credits back in its own callback of the
+	 * job's fence, which may run just after WAIT_BO's has woken us.
+	 */
+	deadline = igt_qaic_now_ms() + 1000;
+	do {
+		state(fd, dbc, &a);
+	} while (a.credits && igt_qaic_now_ms() < deadline);
 	igt_info("%u jobs, %" PRIu64 " requests, ring %u: tail %" PRIu64 "\n",
 		 c->njobs, reqs, c->queue_size, a.req_tail);
 	igt_assert_eq_u64(a.req_tail, (b.req_tail + reqs) % c->queue_size);
