@@ -32,6 +32,7 @@
 #define NUM_DBC		16
 #define MAX_CLIENTS	256
 #define MAX_BARS	6
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 /* What the lead's dbc<N>_state sysfs files hold, as Linux names the states */
 static const char *const dbc_state_names[] = {
@@ -225,13 +226,13 @@ static void get_dbc_states(struct card *c)
 		c->dbc_state[i] = -1;
 		v = strtol(buf, &end, 0);
 		if (end != buf && !*end && v >= 0 &&
-		    v < (long)(sizeof(dbc_state_names) / sizeof(dbc_state_names[0]))) {
+		    v < (long)ARRAY_SIZE(dbc_state_names)) {
 			c->dbc_state[i] = v;
 			continue;
 		}
 		/* A name, or a value this tool does not know */
 		snprintf(c->state_text[i], sizeof(c->state_text[i]), "%s", buf);
-		for (unsigned int s = 0; s < sizeof(dbc_state_names) / sizeof(dbc_state_names[0]); s++)
+		for (unsigned int s = 0; s < ARRAY_SIZE(dbc_state_names); s++)
 			if (!strcasecmp(buf, dbc_state_names[s]))
 				c->dbc_state[i] = s;
 	}
@@ -285,26 +286,27 @@ static bool parse_fdinfo(const struct card *c, const char *path, struct client *
 		*colon = '\0';
 		for (val = colon + 1; *val == ' ' || *val == '\t'; val++)
 			;
-		if (!strcmp(line, "drm-driver"))
+		if (!strcmp(line, "drm-driver")) {
 			qaic = !strcmp(val, "qaic");
-		else if (!strcmp(line, "drm-pdev"))
+		} else if (!strcmp(line, "drm-pdev")) {
 			ours = !strcmp(val, c->bdf);
-		else if (!strcmp(line, "drm-client-id"))
+		} else if (!strcmp(line, "drm-client-id")) {
 			cl->client_id = strtoull(val, NULL, 10);
-		else if (sscanf(line, "drm-engine-dbc%u", &n) == 1 && n < NUM_DBC) {
+		} else if (sscanf(line, "drm-engine-dbc%u", &n) == 1 && n < NUM_DBC) {
 			cl->engine_ns[n] = strtoull(val, NULL, 10);
 			cl->has_engine[n] = true;
-		} else if (!strcmp(line, "drm-total-memory"))
+		} else if (!strcmp(line, "drm-total-memory")) {
 			cl->total = fdinfo_size(val);
-		else if (!strcmp(line, "drm-shared-memory"))
+		} else if (!strcmp(line, "drm-shared-memory")) {
 			cl->shared = fdinfo_size(val);
-		else if (!strcmp(line, "drm-active-memory"))
+		} else if (!strcmp(line, "drm-active-memory")) {
 			cl->active = fdinfo_size(val);
-		else if (!strcmp(line, "drm-resident-memory")) {
+		} else if (!strcmp(line, "drm-resident-memory")) {
 			cl->resident = fdinfo_size(val);
 			cl->has_resident = true;
-		} else if (!strcmp(line, "drm-purgeable-memory"))
+		} else if (!strcmp(line, "drm-purgeable-memory")) {
 			cl->purgeable = fdinfo_size(val);
+		}
 	}
 	fclose(f);
 	return qaic && ours;
@@ -331,7 +333,7 @@ static void busy_share(const struct card *c, struct client *cl)
 			cl->busy_pct[e] = 100.0 * (cl->engine_ns[e] - p->engine_ns[e]) /
 					  (cur_ns - prev_ns);
 	}
-	if (ncur < (int)(sizeof(cur) / sizeof(cur[0]))) {
+	if (ncur < (int)ARRAY_SIZE(cur)) {
 		cur[ncur].minor = c->minor;
 		cur[ncur].client_id = cl->client_id;
 		memcpy(cur[ncur].engine_ns, cl->engine_ns, sizeof(cl->engine_ns));

@@ -211,7 +211,8 @@ static void test_job_sequence(void)
 	igt_qaic_wait(fd, b.handle, dbc, 10000);
 	n = trace_stop(bdf, ev, MAX_EVENTS);
 
-	reqs[0] = reqs[1] = 1;
+	reqs[0] = 1;
+	reqs[1] = 1;
 	reqs[2] = 3;
 	igt_assert_eq(n, 9);
 	q = find(ev, n, 0, "qaic_job_queued", -1);
