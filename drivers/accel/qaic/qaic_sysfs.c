@@ -28,6 +28,7 @@
 #include <drm/drm_file.h>
 
 #include "qaic_drv.h"
+#include "qaic_trace.h"
 
 /**
  * qaic_dbc_state() - What a DBC's state file shows.
@@ -66,6 +67,7 @@ void qaic_dbc_state_changed(struct qaic_device *qdev, u32 dbc_id)
 	if (state == dbc->reported)
 		return;
 	dbc->reported = state;
+	trace_qaic_dbc_state(qdev, dbc_id, state);
 
 	if (!READ_ONCE(qdev->sysfs_added) || !drm_dev_enter(&qdev->drm, &idx))
 		return;

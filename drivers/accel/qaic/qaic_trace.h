@@ -93,6 +93,25 @@ TRACE_EVENT(qaic_dbc_reset,
 		      __entry->reqhp, __entry->tail)
 );
 
+TRACE_EVENT(qaic_dbc_state,
+	    TP_PROTO(struct qaic_device *qdev, u32 dbc, u32 state),
+	    TP_ARGS(qdev, dbc, state),
+	    TP_STRUCT__entry(__string(dev, dev_name(qdev->drm.dev))
+			     __field(u32, dbc)
+			     __field(u32, state)),
+	    TP_fast_assign(__assign_str(dev);
+			   __entry->dbc = dbc;
+			   __entry->state = state;),
+	    TP_printk("dev=%s dbc=%u state=%s", __get_str(dev), __entry->dbc,
+		      __print_symbolic(__entry->state,
+				       { QAIC_DBC_IDLE, "IDLE" },
+				       { QAIC_DBC_ASSIGNED, "ASSIGNED" },
+				       { QAIC_DBC_BEFORE_SHUTDOWN, "BEFORE_SHUTDOWN" },
+				       { QAIC_DBC_AFTER_SHUTDOWN, "AFTER_SHUTDOWN" },
+				       { QAIC_DBC_BEFORE_POWER_UP, "BEFORE_POWER_UP" },
+				       { QAIC_DBC_AFTER_POWER_UP, "AFTER_POWER_UP" }))
+);
+
 TRACE_EVENT(qaic_card_state,
 	    TP_PROTO(struct qaic_device *qdev, const char *state, const char *why),
 	    TP_ARGS(qdev, state, why),
