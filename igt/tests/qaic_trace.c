@@ -31,6 +31,10 @@
  * Description: Check that a hung DBC traces its reset, then its stuck job failing with EIO and the next with ECANCELED.
  * Run type: FULL
  *
+ * SUBTEST: dbc-state
+ * Description: Check that a DBC traces ASSIGNED when activated and IDLE when its file closes.
+ * Run type: FULL
+ *
  * SUBTEST: card-state
  * Description: Check that a PCI error traces the card stopped, booting and up again.
  * Run type: FULL
@@ -299,6 +303,36 @@ static void test_dbc_reset(void)
 	close(fd);
 }
 
+/* A DBC activated, then released as its file closes: ASSIGNED, IDLE */
+static void test_dbc_state(void)
+{
+	static const char *const states[] = { "ASSIGNED", "IDLE" };
+	struct event ev[MAX_EVENTS];
+	char bdf[32], buf[32];
+	int fd, other, n, at = 0;
+	uint32_t dbc;
+
+	other = igt_qaic_open();
+	igt_qaic_card_bdf(other, bdf, sizeof(bdf));
+	trace_start();
+	fd = igt_qaic_open_dbc(QUEUE_SIZE, &dbc);
+	close(fd);
+	n = trace_stop(bdf, ev, MAX_EVENTS);
+
+	for (int i = 0; i < n; i++) {
+		if (strcmp(ev[i].name, "qaic_dbc_state") || field(&ev[i], "dbc") != dbc)
+			continue;
+		igt_assert_f(at < (int)ARRAY_SIZE(states), "event %d: %s %s after IDLE\n",
+			     i, ev[i].name, ev[i].fields);
+		igt_assert_f(!strcmp(text_field(&ev[i], "state", buf, sizeof(buf)),
+				     states[at]),
+			     "DBC %u state %d: %s, expected %s\n", dbc, at, buf, states[at]);
+		at++;
+	}
+	igt_assert_eq(at, ARRAY_SIZE(states));
+	close(other);
+}
+
 /* A PCI error (the link working): stopped, booting, up, once each */
 static void test_card_state(void)
 {
@@ -351,6 +385,10 @@ igt_main
 	igt_describe("Check that a hung DBC traces its reset, then its stuck job failing with EIO and the next with ECANCELED.");
 	igt_subtest("dbc-reset")
 		test_dbc_reset();
+
+	igt_describe("Check that a DBC traces ASSIGNED when activated and IDLE when its file closes.");
+	igt_subtest("dbc-state")
+		test_dbc_state();
 
 	igt_describe("Check that a PCI error traces the card stopped, booting and up again.");
 	igt_subtest("card-state")
