@@ -488,11 +488,17 @@ static void print_text(const struct card *c)
 		printf("  driver:      %s\n", c->driver);
 
 	if (c->has_states) {
-		printf("  DBC states:");
-		for (int i = 0; i < NUM_DBC; i++)
-			if (c->dbc_state[i] != -2)
-				printf("%s %d %s", i && (i % 4) ? "," : (i ? "\n              " : ""),
-				       i, state_name(c, i));
+		int shown = 0;
+
+		printf("  DBC states:  ");
+		for (int i = 0; i < NUM_DBC; i++) {
+			if (c->dbc_state[i] == -2)
+				continue;
+			/* Four a line, under the first */
+			printf("%s%d %s", !shown ? "" : shown % 4 ? ", " : "\n               ",
+			       i, state_name(c, i));
+			shown++;
+		}
 		printf("\n");
 	} else {
 		printf("  DBC states:  no dbc<N>_state in sysfs\n");
