@@ -49,7 +49,7 @@ IGT_TEST_DESCRIPTION("debugfs of the qaic accel driver: per-DBC ring state and c
 static void state(int fd, uint32_t dbc, struct igt_qaic_dbc_debugfs *st)
 {
 	igt_assert_f(igt_qaic_dbc_debugfs(fd, dbc, st), "DBC %u: not active\n", dbc);
-	/* The two small files agree with the state file */
+	/* The two small files agree with the state file, on a DBC at rest */
 	igt_assert_eq_u64(igt_qaic_dbc_debugfs_u64(fd, dbc, "fifo_size"), st->fifo_size);
 	igt_assert_eq_u64(igt_qaic_dbc_debugfs_u64(fd, dbc, "queued"), st->queued);
 }
@@ -206,10 +206,12 @@ static void test_hung_job(void)
 	igt_qaic_emu_hang_dbc(fd, dbc);
 
 	igt_qaic_execute_bo(fd, dbc, bo.handle, IGT_QAIC_DIR_TO_DEV);
+	/* Until the job is on the ring the files may tell two moments apart */
 	deadline = igt_qaic_now_ms() + 1000;
 	do {
-		state(fd, dbc, &st);
+		igt_qaic_dbc_debugfs(fd, dbc, &st);
 	} while (!st.jobs_in_flight && igt_qaic_now_ms() < deadline);
+	state(fd, dbc, &st);
 	igt_assert_eq_u64(st.jobs_in_flight, 1);
 	igt_assert_eq_u64(st.queued, 1);
 	igt_assert_eq_u64(st.credits, 1);
