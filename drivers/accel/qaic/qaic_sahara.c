@@ -498,6 +498,8 @@ static int qaic_sahara_probe(struct mhi_device *mhi_dev, const struct mhi_device
 
 	if (!qdev)
 		return -ENODEV;
+	/* QAIC_SAHARA runs in SBL only: the MHI core loaded it over BHI. */
+	drm_info(&qdev->drm, "card runs SBL, loaded over BHI; serving its images over Sahara\n");
 
 	s = devm_kzalloc(dev, sizeof(*s), GFP_KERNEL);
 	if (!s)
