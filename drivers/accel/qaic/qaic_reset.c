@@ -83,20 +83,37 @@
 #include "qaic_queue.h"
 #include "qaic_trace.h"
 
-/* Unbinds the driver from a card that fell off the bus. */
-struct qaic_reset_lost {
+/*
+ * Work on a card that its callers cannot do in place (they hold locks it
+ * takes): unbinding from a card that fell off the bus, or resetting one.
+ */
+struct qaic_reset_work {
 	struct work_struct work;
 	struct pci_dev *pdev;	/* held until the work ran */
 };
 
+/* Schedules @fn on a reference to @pdev; false if out of memory. */
+static bool qaic_reset_schedule(struct pci_dev *pdev, work_func_t fn)
+{
+	struct qaic_reset_work *r = kzalloc(sizeof(*r), GFP_ATOMIC);
+
+	if (!r)
+		return false;
+	INIT_WORK(&r->work, fn);
+	r->pdev = pci_dev_get(pdev);
+	schedule_work(&r->work);
+	return true;
+}
+
+/* Unbinds the driver from a card that fell off the bus. */
 static void qaic_reset_lost_work(struct work_struct *work)
 {
-	struct qaic_reset_lost *lost = container_of(work, struct qaic_reset_lost, work);
+	struct qaic_reset_work *r = container_of(work, struct qaic_reset_work, work);
 
 	/* Takes the device lock: a remove under way finishes first. */
-	device_release_driver(&lost->pdev->dev);
-	pci_dev_put(lost->pdev);
-	kfree(lost);
+	device_release_driver(&r->pdev->dev);
+	pci_dev_put(r->pdev);
+	kfree(r);
 }
 
 /**
@@ -112,32 +129,20 @@ static void qaic_reset_lost_work(struct work_struct *work)
  */
 bool qaic_reset_check_card(struct qaic_device *qdev)
 {
-	struct qaic_reset_lost *lost;
-
 	if (pci_device_is_present(qdev->pdev))
 		return false;
 	if (test_and_set_bit(QAIC_CARD_GONE, &qdev->card_state))
 		return true;
 	drm_err(&qdev->drm, "the card fell off the bus: giving it up\n");
 	trace_qaic_card_state(qdev, "gone", "off the bus");
-	lost = kzalloc(sizeof(*lost), GFP_ATOMIC);
-	if (!lost)
-		return true;
-	INIT_WORK(&lost->work, qaic_reset_lost_work);
-	lost->pdev = pci_dev_get(qdev->pdev);
-	schedule_work(&lost->work);
+	qaic_reset_schedule(qdev->pdev, qaic_reset_lost_work);
 	return true;
 }
 
 static void qaic_reset_stop(struct qaic_device *qdev, const char *why);
 static void qaic_reset_start(struct qaic_device *qdev, const char *why);
 
-/* Resets a card whose manager went silent. */
-struct qaic_reset_work {
-	struct work_struct work;
-	struct pci_dev *pdev;	/* held until the work ran */
-};
-
+/* Resets a card that cannot go on. */
 static void qaic_reset_card_work(struct work_struct *work)
 {
 	struct qaic_reset_work *r = container_of(work, struct qaic_reset_work, work);
@@ -176,21 +181,13 @@ static void qaic_reset_card_work(struct work_struct *work)
  */
 void qaic_reset_card(struct qaic_device *qdev, const char *why)
 {
-	struct qaic_reset_work *r;
-
 	if (test_bit(QAIC_CARD_GONE, &qdev->card_state) ||
 	    test_and_set_bit(QAIC_CARD_RESETTING, &qdev->card_state))
 		return;
 	drm_err(&qdev->drm, "%s: resetting the card\n", why);
 	trace_qaic_card_state(qdev, "resetting", why);
-	r = kzalloc(sizeof(*r), GFP_ATOMIC);
-	if (!r) {
+	if (!qaic_reset_schedule(qdev->pdev, qaic_reset_card_work))
 		clear_bit(QAIC_CARD_RESETTING, &qdev->card_state);
-		return;
-	}
-	INIT_WORK(&r->work, qaic_reset_card_work);
-	r->pdev = pci_dev_get(qdev->pdev);
-	schedule_work(&r->work);
 }
 
 /* Answer timeouts without any answer that make a silent manager */
