@@ -1342,6 +1342,23 @@ void igt_qaic_stall_bo(int fd, uint32_t dbc_id, uint8_t sem_index,
 }
 
 /**
+ * igt_qaic_write_file:
+ * @path: a file to write, which must exist (sysfs, debugfs, procfs)
+ * @val: what to write, in one write()
+ *
+ * Fails the test unless all of @val was written.
+ */
+void igt_qaic_write_file(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY);
+
+	igt_assert_f(fd >= 0, "open %s: %s\n", path, strerror(errno));
+	igt_assert_f(write(fd, val, strlen(val)) == (ssize_t)strlen(val),
+		     "write %s to %s: %s\n", val, path, strerror(errno));
+	close(fd);
+}
+
+/**
  * igt_qaic_card_bdf:
  * @fd: qaic device file descriptor
  * @bdf: where the PCI address goes, e.g. "0000:00:00.0"

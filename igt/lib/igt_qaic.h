@@ -249,6 +249,7 @@ void igt_qaic_round_trip(int fd, uint32_t dbc_id, uint64_t dev_addr,
 void igt_qaic_stall_bo(int fd, uint32_t dbc_id, uint8_t sem_index,
 		       struct igt_qaic_bo *bo);
 
+void igt_qaic_write_file(const char *path, const char *val);
 void igt_qaic_card_bdf(int fd, char *bdf, size_t len);
 int igt_qaic_open_bdf(const char *bdf);
 uint32_t igt_qaic_job_timeout_ms(void);

@@ -69,16 +69,6 @@ struct reset {
 
 #define RESP_TIMEOUT	"/sys/module/qaic/parameters/control_resp_timeout_s"
 
-static void write_str(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY);
-
-	igt_assert_f(fd >= 0, "open %s: %s\n", path, strerror(errno));
-	igt_assert_f(write(fd, val, strlen(val)) == (ssize_t)strlen(val),
-		     "write %s to %s: %s\n", val, path, strerror(errno));
-	close(fd);
-}
-
 /* The card crashes on its own, soon after it answered the request */
 static void crash(void)
 {
@@ -105,7 +95,7 @@ static void silence(void)
 	igt_require_f(fd >= 0, "no %s\n", RESP_TIMEOUT);
 	igt_assert_lt(0, read(fd, old, sizeof(old) - 1));
 	close(fd);
-	write_str(RESP_TIMEOUT, "2");
+	igt_qaic_write_file(RESP_TIMEOUT, "2");
 
 	fd = igt_qaic_open();
 	ret = __igt_qaic_emu_silence(fd);
@@ -116,7 +106,7 @@ static void silence(void)
 		if (ret != -ETIMEDOUT)
 			break;
 	}
-	write_str(RESP_TIMEOUT, old);
+	igt_qaic_write_file(RESP_TIMEOUT, old);
 	igt_assert_eq(ret, -ETIMEDOUT);
 	close(fd);
 }
@@ -126,7 +116,7 @@ static void reset_event(void *data)
 	const struct reset *r = data;
 
 	if (r->path)
-		write_str(r->path, r->val);
+		igt_qaic_write_file(r->path, r->val);
 	else if (r->silence)
 		silence();
 	else

@@ -49,19 +49,9 @@ IGT_TEST_DESCRIPTION("The card goes away under open files and work in flight (dr
 #define QUEUE_SIZE	64
 #define DRIVER_DIR	"/sys/bus/pci/drivers/qaic"
 
-static void write_str(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY);
-
-	igt_assert_f(fd >= 0, "open %s: %s\n", path, strerror(errno));
-	igt_assert_f(write(fd, val, strlen(val)) == (ssize_t)strlen(val),
-		     "write %s to %s: %s\n", val, path, strerror(errno));
-	close(fd);
-}
-
 static void unbind(const char *bdf)
 {
-	write_str(DRIVER_DIR "/unbind", bdf);
+	igt_qaic_write_file(DRIVER_DIR "/unbind", bdf);
 }
 
 /* Binds the card again and checks that it runs work: the round trip waits for its boot */
@@ -70,7 +60,7 @@ static void bind_and_check(const char *bdf)
 	uint32_t dbc;
 	int fd;
 
-	write_str(DRIVER_DIR "/bind", bdf);
+	igt_qaic_write_file(DRIVER_DIR "/bind", bdf);
 	fd = igt_qaic_open_bdf(bdf);
 	dbc = igt_qaic_activate(fd, QUEUE_SIZE);
 	igt_qaic_round_trip(fd, dbc, DEV_ADDR, SZ_4K, 77);
