@@ -23,8 +23,7 @@
  *	is added when the ring runs empty: a ring busy for a long time shows
  *	it at once, when its jobs are done.
  *
- * ``drm-total-memory``, ``drm-shared-memory``, ``drm-active-memory``,
- * ``drm-resident-memory``, ``drm-purgeable-memory``
+ * ``drm-{total,shared,active,resident,purgeable}-memory``
  *	The buffer objects the file has handles to, by drm_show_memory_stats().
  *	An object is resident while its pages exist: once mapped, sliced or
  *	imported, until the last of these is undone. None is purgeable (there
