@@ -109,6 +109,7 @@ void *igt_qaic_unmapped_ptr(void);
 #define IGT_QAIC_EMU_PT_SSR		12	/* DBC arg's subsystem restarts */
 #define IGT_QAIC_EMU_PT_TIMESYNC	13	/* the time syncs the card saw */
 #define IGT_QAIC_EMU_PT_RAS		14	/* a RAS report from source arg */
+#define IGT_QAIC_EMU_PT_DBC_TIMING	17	/* DBC arg's device time */
 
 /* How an EMU_PT_SSR restart goes (the emulator's enum emu_ssr_mode) */
 #define IGT_QAIC_EMU_SSR_NORMAL		0
@@ -277,6 +278,7 @@ int __igt_qaic_emu_silence(int fd);
 int __igt_qaic_emu_ssr(int fd, uint32_t dbc_id, uint32_t mode);
 int __igt_qaic_emu_ras(int fd, uint32_t source, uint32_t type, uint32_t flaw);
 void igt_qaic_emu_hang_dbc(int fd, uint32_t dbc_id);
+int __igt_qaic_emu_dbc_timing(int fd, uint32_t dbc_id, uint32_t req_ns);
 int __igt_qaic_emu_dbc_counters(int fd, uint32_t dbc_id,
 				struct igt_qaic_emu_counters *counters);
 int __igt_qaic_emu_timesync(int fd, struct igt_qaic_emu_timesync *ts);

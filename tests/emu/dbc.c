@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 
 #include "dbc.h"
 #include "device.h"
@@ -45,6 +46,14 @@ struct dbc_chan {
 	uint32_t corrupt_every, corrupt_n;
 	uint16_t corrupt_status;
 	uint32_t reqhp_lag;	/* REQHP reads this many entries behind */
+	/*
+	 * Device time: each request takes req_ns after the one before it,
+	 * counted from the doorbell; due_ns is when the next one is done (0:
+	 * nothing scheduled). 0 req_ns: requests complete within the REQTP
+	 * write, as they always did.
+	 */
+	uint64_t req_ns;
+	uint64_t due_ns;
 	/* req_ids of the last responses, for malice's "an older job's". */
 	uint16_t old_ids[4];
 	unsigned int n_old, old_pos;
@@ -376,13 +385,13 @@ static void dbc_irq(struct emu_dbc *e, unsigned int id)
 }
 
 /*
- * Consume requests from reqhp up to reqtp, at most one ring's worth,
- * stopping at a semaphore wait or a full response ring. Returns true if
- * the batch wants an MSI: the response ring went from empty to non-empty
- * or a request forced one. The caller raises it, at most one per
+ * Consume requests from reqhp up to reqtp, at most @max and one ring's
+ * worth, stopping at a semaphore wait or a full response ring. Returns
+ * true if the batch wants an MSI: the response ring went from empty to
+ * non-empty or a request forced one. The caller raises it, at most one per
  * register write.
  */
-static bool dbc_process(struct emu_dbc *e, unsigned int id)
+static bool dbc_process_some(struct emu_dbc *e, unsigned int id, uint64_t max)
 {
 	struct dbc_chan *ch = &e->ch[id];
 	uint32_t nelem = ch->cfg.nelem;
@@ -391,7 +400,8 @@ static bool dbc_process(struct emu_dbc *e, unsigned int id)
 
 	if (!ch->active || ch->hang || ch->hang_once)
 		return false;
-	for (budget = nelem; ch->reqhp != ch->reqtp && budget; budget--) {
+	budget = max < nelem ? (uint32_t)max : nelem;
+	for (; ch->reqhp != ch->reqtp && budget; budget--) {
 		uint8_t cmd;
 
 		if (!ch->have_req) {
@@ -449,10 +459,34 @@ static bool dbc_process(struct emu_dbc *e, unsigned int id)
 	return irq;
 }
 
+static bool dbc_process(struct emu_dbc *e, unsigned int id)
+{
+	return dbc_process_some(e, id, UINT64_MAX);
+}
+
 static void dbc_run(struct emu_dbc *e, unsigned int id)
 {
 	if (dbc_process(e, id))
 		dbc_irq(e, id);
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * With device time, a doorbell schedules the work instead of doing it:
+ * the first request is done req_ns from now, unless the channel is
+ * already working through earlier ones.
+ */
+static void dbc_schedule(struct dbc_chan *ch)
+{
+	if (!ch->due_ns && ch->reqhp != ch->reqtp)
+		ch->due_ns = now_ns() + ch->req_ns;
 }
 
 /*
@@ -582,7 +616,10 @@ static void reg_write(struct emu_dbc *e, unsigned int id, unsigned int reg,
 			chan_abort(e, id);
 		else
 			ch->reqtp = val;
-		dbc_run(e, id);
+		if (ch->req_ns)
+			dbc_schedule(ch);
+		else
+			dbc_run(e, id);
 		return;
 	}
 	ch->rsphp = val;
@@ -590,7 +627,15 @@ static void reg_write(struct emu_dbc *e, unsigned int id, unsigned int reg,
 	 * Responses still in the ring after the acknowledgement (and after
 	 * what it let through) interrupt again: they may have arrived after
 	 * the host last read RSPTP, without an empty -> non-empty transition.
+	 * With device time, requests a full response ring held resume in
+	 * their own time.
 	 */
+	if (ch->req_ns) {
+		dbc_schedule(ch);
+		if (ch->rsphp != ch->rsptp)
+			dbc_irq(e, id);
+		return;
+	}
 	if (dbc_process(e, id) || ch->rsphp != ch->rsptp)
 		dbc_irq(e, id);
 }
@@ -699,6 +744,7 @@ void emu_dbc_attach(struct emu_dbc *e)
 static void chan_reset(struct dbc_chan *ch)
 {
 	ch->active = false;
+	ch->due_ns = 0;
 	memset(&ch->cfg, 0, sizeof(ch->cfg));
 	ch->reqhp = ch->reqtp = ch->rsphp = ch->rsptp = 0;
 	memset(ch->sem, 0, sizeof(ch->sem));
@@ -774,11 +820,20 @@ static int manager_set_faults(void *ctx, unsigned int id, uint32_t drop_every,
 	return 0;
 }
 
+static int manager_set_timing(void *ctx, unsigned int id, uint32_t req_ns)
+{
+	if (id >= EMU_NUM_DBC)
+		return -EINVAL;
+	emu_dbc_set_timing(ctx, id, req_ns);
+	return 0;
+}
+
 static const struct emu_dbc_ops manager_ops = {
 	.changed = manager_hook,
 	.hang_once = manager_hang_once,
 	.get_counters = manager_get_counters,
 	.set_faults = manager_set_faults,
+	.set_timing = manager_set_timing,
 };
 
 void emu_dbc_connect(struct emu_dbc *e, struct emu_manager *mgr)
@@ -852,6 +907,69 @@ void emu_dbc_set_corrupt_rsp(struct emu_dbc *e, unsigned int id,
 	e->ch[id].corrupt_every = every;
 	e->ch[id].corrupt_n = 0;
 	e->ch[id].corrupt_status = status;
+}
+
+void emu_dbc_set_timing(struct emu_dbc *e, unsigned int id, uint32_t req_ns)
+{
+	struct dbc_chan *ch;
+
+	if (id >= EMU_NUM_DBC)
+		return;
+	ch = &e->ch[id];
+	ch->req_ns = req_ns;
+	if (!req_ns && ch->due_ns) {
+		/* Back to instant: finish what was scheduled now. */
+		ch->due_ns = 0;
+		engine_enter(e);
+		dbc_run(e, id);
+		engine_leave(e);
+	}
+}
+
+long long emu_dbc_timeout_ns(const struct emu_dbc *e)
+{
+	uint64_t now = 0, min = UINT64_MAX;
+
+	for (unsigned int id = 0; id < EMU_NUM_DBC; id++) {
+		const struct dbc_chan *ch = &e->ch[id];
+
+		if (!ch->due_ns)
+			continue;
+		if (!now)
+			now = now_ns();
+		if (ch->due_ns <= now)
+			return 0;
+		if (ch->due_ns - now < min)
+			min = ch->due_ns - now;
+	}
+	return min == UINT64_MAX ? -1 : (long long)min;
+}
+
+void emu_dbc_tick(struct emu_dbc *e)
+{
+	uint64_t now = 0;
+
+	for (unsigned int id = 0; id < EMU_NUM_DBC; id++) {
+		struct dbc_chan *ch = &e->ch[id];
+		uint64_t n;
+
+		if (!ch->due_ns)
+			continue;
+		if (!now)
+			now = now_ns();
+		if (ch->due_ns > now)
+			continue;
+		/* Every request whose time has come, in one go. */
+		n = 1 + (ch->req_ns ? (now - ch->due_ns) / ch->req_ns : UINT64_MAX - 1);
+		ch->due_ns = 0;
+		engine_enter(e);
+		if (dbc_process_some(e, id, n))
+			dbc_irq(e, id);
+		engine_leave(e);
+		/* A wait, a full ring or a hang resumes on a register write. */
+		if (ch->req_ns && !ch->stalled && !ch->held && !ch->hang && !ch->hang_once)
+			dbc_schedule(ch);
+	}
 }
 
 void emu_dbc_set_reqhp_lag(struct emu_dbc *e, unsigned int id, uint32_t lag)

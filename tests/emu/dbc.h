@@ -212,6 +212,23 @@ void emu_dbc_set_corrupt_rsp(struct emu_dbc *e, unsigned int id,
 void emu_dbc_set_reqhp_lag(struct emu_dbc *e, unsigned int id, uint32_t lag);
 
 /*
+ * Device time of DBC @id: each request takes @req_ns, from the doorbell
+ * (REQTP write) or from the end of the one before, instead of completing
+ * within the write (0, the default). Survives release and activation.
+ * Going back to 0 finishes what was scheduled at once. The requests a
+ * semaphore releases run at once, as before.
+ */
+void emu_dbc_set_timing(struct emu_dbc *e, unsigned int id, uint32_t req_ns);
+
+/*
+ * Nanoseconds until a DBC with device time has a request done (0: now),
+ * or -1 if none has work scheduled; the serve loop waits no longer and
+ * then calls emu_dbc_tick(), which does the work whose time has come.
+ */
+long long emu_dbc_timeout_ns(const struct emu_dbc *e);
+void emu_dbc_tick(struct emu_dbc *e);
+
+/*
  * One-shot hang of active DBC @id (what EMU_PT_HANG_DBC does): from now on
  * it processes nothing, so the request at REQHP is never completed, until
  * the host resets the channel (see above) or the DBC is released. Separate

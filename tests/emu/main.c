@@ -324,23 +324,44 @@ static int poll_timeout(const struct emu *emu)
 	return min;
 }
 
+/*
+ * How long poll() may wait: the timed events in milliseconds, or less if
+ * a DBC with device time has a request due sooner. NULL: no limit.
+ */
+static const struct timespec *wait_limit(const struct emu *emu, struct timespec *ts)
+{
+	long long ns = emu->dbc ? emu_dbc_timeout_ns(emu->dbc) : -1;
+	int ms = poll_timeout(emu);
+
+	if (ms >= 0 && (ns < 0 || (long long)ms * 1000000 < ns))
+		ns = (long long)ms * 1000000;
+	if (ns < 0)
+		return NULL;
+	ts->tv_sec = ns / 1000000000;
+	ts->tv_nsec = ns % 1000000000;
+	return ts;
+}
+
 /* Returns when the frontend disconnects or a termination signal comes. */
 static void serve(struct emu *emu, int sig_fd)
 {
 	struct pollfd pfds[1 + VU_MAX_POLLFDS];
+	struct timespec ts;
 	unsigned int n;
 	int ret;
 
 	for (;;) {
 		pfds[0] = (struct pollfd){ .fd = sig_fd, .events = POLLIN };
 		n = vu_pollfds(&emu->vu, &pfds[1], VU_MAX_POLLFDS);
-		ret = poll(pfds, 1 + n, poll_timeout(emu));
+		ret = ppoll(pfds, 1 + n, wait_limit(emu, &ts), NULL);
 		if (ret < 0) {
 			if (errno == EINTR)
 				continue;
 			perror("qaic-emu: poll");
 			return;
 		}
+		if (emu->dbc)
+			emu_dbc_tick(emu->dbc);	/* device time */
 		emu_mhi_tick(emu->mhi);	/* timed fault injection */
 		emu_device_tick(&emu->dev);	/* malice: MSI storms */
 		if (!vanish_timeout_ms(emu)) {

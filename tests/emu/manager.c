@@ -851,6 +851,23 @@ static void do_passthrough(struct emu_manager *mgr, struct msg_ctx *ctx,
 		mgr_log(mgr, "DBC%u: response faults set by passthrough", arg);
 		pt_status(mgr, a, op, arg, EMU_PT_OK);
 		return;
+	case EMU_PT_DBC_TIMING:
+		if (plen < 12) {
+			pt_status(mgr, a, op, arg, EMU_PT_E_SHORT);
+			return;
+		}
+		if (get_le32(pl + 8) > EMU_PT_DBC_TIMING_MAX_NS) {
+			pt_status(mgr, a, op, arg, EMU_PT_E_RANGE);
+			return;
+		}
+		if (arg >= EMU_NUM_DBC || !mgr->dbc_ops || !mgr->dbc_ops->set_timing ||
+		    mgr->dbc_ops->set_timing(mgr->dbc_ctx, arg, get_le32(pl + 8))) {
+			pt_status(mgr, a, op, arg, EMU_PT_E_DBC);
+			return;
+		}
+		mgr_log(mgr, "DBC%u: %u ns per request, by passthrough", arg, get_le32(pl + 8));
+		pt_status(mgr, a, op, arg, EMU_PT_OK);
+		return;
 	case EMU_PT_SILENCE:
 		mgr_log(mgr, "silent from the next message on, by passthrough");
 		mgr->silence_next = true;

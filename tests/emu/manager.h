@@ -133,6 +133,16 @@ struct emu_manager;
  * range or a card that cannot.
  */
 #define EMU_PT_RAS		14
+/*
+ * Device time of DBC arg: u32 nanoseconds each request takes, counted
+ * from the doorbell (0, the default: requests complete within the REQTP
+ * write), at most EMU_PT_DBC_TIMING_MAX_NS. A test and benchmark facility,
+ * like EMU_PT_DBC_FAULTS. Answer: struct emu_pt_status, EMU_PT_E_SHORT
+ * without the word, EMU_PT_E_RANGE above the limit, EMU_PT_E_DBC if arg >=
+ * EMU_NUM_DBC.
+ */
+#define EMU_PT_DBC_TIMING	17
+#define EMU_PT_DBC_TIMING_MAX_NS	1000000000u
 
 struct emu_pt_faults {
 	uint32_t drop_every;
@@ -317,6 +327,8 @@ struct emu_dbc_ops {
 	 */
 	int (*get_counters)(void *ctx, unsigned int id,
 			    struct emu_dbc_counters *out);
+	/* EMU_PT_DBC_TIMING: DBC @id's device time per request. 0 or -errno. */
+	int (*set_timing)(void *ctx, unsigned int id, uint32_t req_ns);
 	/* EMU_PT_DBC_FAULTS: set DBC @id's response faults. 0 or -errno. */
 	int (*set_faults)(void *ctx, unsigned int id, uint32_t drop_every,
 			  uint32_t corrupt_every, uint16_t corrupt_status,

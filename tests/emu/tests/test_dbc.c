@@ -246,6 +246,56 @@ static void test_round_trip(void)
 	CHECK_EQ(msis[4], 2);
 }
 
+/*
+ * Device time: a doorbell schedules the requests, the tick does those
+ * whose time has come, one MSI for the responses that arrive together,
+ * and requests announced meanwhile join the work in progress.
+ */
+static void test_device_time(void)
+{
+	const uint32_t ns = 20 * 1000 * 1000;
+	struct timespec nap = { .tv_nsec = 30 * 1000 * 1000 };
+	long long left;
+
+	setup();
+	activate(5, 16);
+	emu_dbc_set_timing(eng, 5, ns);
+	CHECK_EQ(emu_dbc_timeout_ns(eng), -1);
+	for (uint32_t i = 0; i < 4; i++)
+		put_req(i, &(struct req){ .id = (uint16_t)(20 + i), .cmd = RSPF });
+	reg_w(5, EMU_DBC_REQTP, 2);
+	/* Nothing yet: the first request is due in 20 ms. */
+	CHECK_EQ(reg_r(5, EMU_DBC_REQHP), 0);
+	CHECK_EQ(msis_total, 0);
+	left = emu_dbc_timeout_ns(eng);
+	CHECK(left > 0 && left <= ns);
+	emu_dbc_tick(eng);
+	CHECK_EQ(reg_r(5, EMU_DBC_REQHP), 0);
+	/* More requests join the channel's work without a new deadline. */
+	reg_w(5, EMU_DBC_REQTP, 4);
+	CHECK(emu_dbc_timeout_ns(eng) <= left);
+	nanosleep(&nap, NULL);
+	CHECK_EQ(emu_dbc_timeout_ns(eng), 0);
+	emu_dbc_tick(eng);
+	/* 30 ms after the doorbell (or later, on a busy machine) */
+	CHECK(reg_r(5, EMU_DBC_REQHP) >= 1);
+	CHECK_EQ(rsp_at(0), RSP(20, 0));
+	CHECK_EQ(msis[6], 1);
+	nap.tv_nsec = 80 * 1000 * 1000;
+	nanosleep(&nap, NULL);
+	emu_dbc_tick(eng);
+	CHECK_EQ(reg_r(5, EMU_DBC_REQHP), 4);
+	CHECK_EQ(rsp_at(3), RSP(23, 0));
+	CHECK_EQ(emu_dbc_timeout_ns(eng), -1);
+	/* Back to instant: a doorbell completes within the write. */
+	emu_dbc_set_timing(eng, 5, 0);
+	reg_w(5, EMU_DBC_RSPHP, 4);
+	put_req(4, &(struct req){ .id = 24, .cmd = RSPF });
+	reg_w(5, EMU_DBC_REQTP, 5);
+	CHECK_EQ(reg_r(5, EMU_DBC_REQHP), 5);
+	CHECK_EQ(rsp_at(4), RSP(24, 0));
+}
+
 static void test_msi_rules(void)
 {
 	setup();
@@ -1228,6 +1278,7 @@ int main(void)
 {
 	RUN(test_reset_values);
 	RUN(test_round_trip);
+	RUN(test_device_time);
 	RUN(test_msi_rules);
 	RUN(test_msi_after_ack);
 	RUN(test_semaphores);
