@@ -69,6 +69,10 @@ __attribute__((format(printf, 1, 2)))
 void igt_describe_f(const char *fmt, ...);
 #define igt_describe(dsc) igt_describe_f("%s", dsc)
 
+/* Called at exit and on fatal signals (0 at a normal exit). */
+typedef void (*igt_exit_handler_t)(int sig);
+void igt_install_exit_handler(igt_exit_handler_t fn);
+
 void igt_success(void);
 __noreturn void igt_exit(void);
 __noreturn __attribute__((format(printf, 1, 2)))

@@ -60,6 +60,7 @@ void igt_qaic_fdinfo(int fd, struct igt_qaic_fdinfo *info);
  * @next_req_id: req_id of the next job
  * @bad_responses: responses that named no job
  * @requests: requests written since probe
+ * @doorbells: REQTP writes that announced them, since probe
  * @jobs: jobs retired since probe
  * @resets: DBC resets since probe
  * @last_error: error of the last failed job, 0 if none
@@ -74,7 +75,7 @@ struct igt_qaic_dbc_debugfs {
 	uint64_t req_head, req_tail, rsp_head;
 	uint64_t credits, credit_limit;
 	uint64_t jobs_in_flight, jobs_pending, next_req_id, bad_responses;
-	uint64_t requests, jobs, resets;
+	uint64_t requests, doorbells, jobs, resets;
 	int64_t last_error;
 	bool has_regs;
 	uint64_t regs[4];

@@ -23,9 +23,11 @@
  *	has given to jobs, and the most it gives), ``jobs_in_flight`` (jobs on
  *	the ring), ``jobs_pending`` (jobs made and not freed yet),
  *	``next_req_id``, ``bad_responses``, then the counters kept since the
- *	card was probed: ``requests`` (written to the ring), ``jobs`` (retired,
- *	failed ones included), ``resets`` (after a job made no progress) and
- *	``last_error`` (of the last job that failed, 0 if none did); then the
+ *	card was probed: ``requests`` (written to the ring), ``doorbells``
+ *	(REQTP writes that announced them: one per run of ready jobs),
+ *	``jobs`` (retired, failed ones included), ``resets`` (after a job made
+ *	no progress) and ``last_error`` (of the last job that failed, 0 if none
+ *	did); then the
  *	device's registers as read now: ``REQHP``, ``REQTP``, ``RSPHP`` and
  *	``RSPTP``, while the DBC is active and the card present.
  *
@@ -108,8 +110,8 @@ static int qaic_debugfs_state_show(struct seq_file *m, void *unused)
 	}
 	mutex_unlock(&dbc->lock);
 
-	seq_printf(m, "requests: %llu\njobs: %llu\nresets: %llu\nlast_error: %d\n",
-		   st.requests, st.jobs, st.resets, st.last_error);
+	seq_printf(m, "requests: %llu\ndoorbells: %llu\njobs: %llu\nresets: %llu\nlast_error: %d\n",
+		   st.requests, st.doorbells, st.jobs, st.resets, st.last_error);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(qaic_debugfs_state);

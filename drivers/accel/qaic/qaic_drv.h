@@ -63,6 +63,7 @@ enum qaic_dbc_state {
  * struct qaic_dbc_stats - What a DBC did since the card was probed, for
  *			   debugfs; kept across activations.
  * @requests: Requests written to the request ring.
+ * @doorbells: REQTP writes that told the device of new requests.
  * @jobs: Jobs retired, failed ones included.
  * @resets: Times the DBC was reset because a job made no progress.
  * @last_error: The error of the last job that failed; 0 if none did.
@@ -72,6 +73,7 @@ enum qaic_dbc_state {
  */
 struct qaic_dbc_stats {
 	u64 requests;
+	u64 doorbells;
 	u64 jobs;
 	u64 resets;
 	int last_error;

@@ -13,9 +13,27 @@
  * Credits are ring slots. A job asks for as many as it has requests and the
  * scheduler holds no more than the ring can take (one slot stays empty), so a
  * full ring is back-pressure inside the scheduler and run_job always finds
- * room. run_job copies the pre-encoded requests, gives them the job's req_id
- * and writes REQTP once; it reads no register, as the head is shadowed from
- * completions.
+ * room. run_job copies the pre-encoded requests and gives them the job's
+ * req_id; it reads no register, as the head is shadowed from completions.
+ *
+ * The doorbell (REQTP) is written once for several jobs when it can be
+ * without making the device wait. A job leaves its doorbell to what comes
+ * next, up to ``doorbell_batch`` requests not announced, when
+ *
+ * - the scheduler will run another job of the queue right away (queued on
+ *   the entity, waiting for no fence, within the credits left): the last
+ *   job of such a run rings for all of them; or
+ * - the device still has requests it was told of and did not complete: it
+ *   is busy, and the completion handler, which runs when those complete,
+ *   rings for everything queued meanwhile.
+ *
+ * A job on an idle DBC with nothing behind it rings at once, so QD1 pays
+ * nothing. Each MMIO write is a bus transaction (a message through the
+ * host on the bench), and a device raises one interrupt for a batch of
+ * responses that arrive together, so fewer doorbells also mean fewer
+ * completion interrupts and register reads. The cost is on a device that
+ * would have finished its work before the completion handler ran: it
+ * waits that long for the next batch, at most once per batch.
  *
  * Each slice queues one response. The completion handler (a threaded
  * interrupt) reads RSPTP once, retires every response, and writes RSPHP
@@ -79,6 +97,11 @@ static unsigned int job_timeout_ms = 2000;
 module_param(job_timeout_ms, uint, 0444);
 MODULE_PARM_DESC(job_timeout_ms,
 		 "Milliseconds a DBC may make no progress before its job is failed and the DBC reset; 0 never (default 2000)");
+
+static unsigned int doorbell_batch = 16;
+module_param(doorbell_batch, uint, 0644);
+MODULE_PARM_DESC(doorbell_batch,
+		 "Most requests whose doorbell (REQTP write) may wait for the DBC's next ready job; 0 rings for every job (default 16)");
 
 /* req_id is 16 bits: no more jobs than that can be told apart on a ring. */
 #define QAIC_QUEUE_MAX_IDS	BIT(16)
@@ -145,13 +168,13 @@ static u32 qaic_queue_next(const struct qaic_queue *q, u32 index)
 
 /*
  * Whether @head can be the device's REQHP: one of the entries from the
- * shadow head (all before it were consumed) to the tail (nothing after it
- * was written). A REQHP anywhere else is a device fault, and writing it
- * back as REQTP would make the ring's stale entries look queued.
+ * shadow head (all before it were consumed) to the last doorbell (nothing
+ * after it was announced). A REQHP anywhere else is a device fault, and
+ * writing it back as REQTP would make the ring's stale entries look queued.
  */
 static bool qaic_queue_head_plausible(const struct qaic_queue *q, u32 head)
 {
-	u32 used = (q->req_tail + q->nelem - q->req_head) % q->nelem;
+	u32 used = (q->req_rung + q->nelem - q->req_head) % q->nelem;
 
 	return head < q->nelem && (head + q->nelem - q->req_head) % q->nelem <= used;
 }
@@ -332,6 +355,62 @@ static void qaic_queue_reap(struct qaic_queue *q, struct list_head *done)
 	writel(head, q->regs + QAIC_DBC_RSPHP);
 }
 
+/* Tells the device of every request on the ring: one REQTP write. */
+static void qaic_queue_doorbell(struct qaic_queue *q)
+{
+	lockdep_assert_held(&q->lock);
+
+	if (q->req_rung == q->req_tail)
+		return;
+	/* writel() orders the ring writes before the doorbell. */
+	writel(q->req_tail, q->regs + QAIC_DBC_REQTP);
+	q->req_rung = q->req_tail;
+	q->qdev->dbc[q->id].stats.doorbells++;
+}
+
+/*
+ * Whether the scheduler runs another job of this queue as soon as run_job
+ * returns: the entity's next job waits for no fence and fits in the
+ * credits left. Called from run_job, so on the scheduler's work item, the
+ * only consumer of the entity's queue: the next job cannot be taken or
+ * freed meanwhile, and its dependencies change only there. A job pushed
+ * concurrently may be missed; then this job rings, as it would have.
+ */
+static bool qaic_queue_next_ready(struct qaic_queue *q)
+{
+	struct drm_gpu_scheduler *sched = &q->sched;
+	struct spsc_node *node = spsc_queue_peek(&q->entity.job_queue);
+	struct drm_sched_job *next;
+	struct dma_fence *fence;
+	unsigned long index;
+
+	if (!node || READ_ONCE(sched->pause_submit))
+		return false;
+	next = container_of(node, struct drm_sched_job, queue_node);
+	if (next->credits > sched->credit_limit - atomic_read(&sched->credit_count))
+		return false;
+	xa_for_each(&next->dependencies, index, fence)
+		if (!dma_fence_is_signaled(fence))
+			return false;
+	return true;
+}
+
+/*
+ * Rings for the requests on the ring, unless the next job will, or the
+ * completion of the work the device was told of already will.
+ */
+static void qaic_queue_doorbell_batched(struct qaic_queue *q)
+{
+	u32 waiting = (q->req_tail + q->nelem - q->req_rung) % q->nelem;
+
+	lockdep_assert_held(&q->lock);
+
+	if (waiting < READ_ONCE(doorbell_batch) &&
+	    (q->req_head != q->req_rung || qaic_queue_next_ready(q)))
+		return;
+	qaic_queue_doorbell(q);
+}
+
 static void qaic_queue_complete(struct qaic_queue *q)
 {
 	LIST_HEAD(done);
@@ -344,6 +423,7 @@ static void qaic_queue_complete(struct qaic_queue *q)
 
 	qaic_queue_reap(q, &done);
 	qaic_queue_signal(q, &done);
+	qaic_queue_doorbell(q);
 }
 
 /*
@@ -363,6 +443,8 @@ static struct dma_fence *qaic_queue_fail_job(struct qaic_queue *q, struct qaic_j
 	list_add_tail(&job->node, &q->inflight);
 	qaic_queue_retire_nops(q, &done);
 	qaic_queue_signal(q, &done);
+	/* Jobs before it may have left their doorbell to it. */
+	qaic_queue_doorbell_batched(q);
 	return dma_fence_get(job->hw_fence);
 }
 
@@ -416,8 +498,7 @@ static struct dma_fence *qaic_queue_run_job(struct drm_sched_job *sched_job)
 	job->ring_end = qaic_desc_ring_copy(q->req_ring, q->nelem, q->req_tail,
 					    job->reqs, job->nreqs, job->req_id);
 	q->req_tail = job->ring_end;
-	/* writel() orders the ring writes before the doorbell. */
-	writel(q->req_tail, q->regs + QAIC_DBC_REQTP);
+	qaic_queue_doorbell_batched(q);
 	qaic_fdinfo_busy_begin(q, job->t_run);
 	q->qdev->dbc[q->id].stats.requests += job->nreqs;
 	trace_qaic_job_run(q->qdev, q->id, job->hw_fence->seqno, job->req_id, job->nreqs,
@@ -449,6 +530,7 @@ static void qaic_queue_reset(struct qaic_queue *q, u32 head, struct list_head *d
 	qaic_queue_scrub(q);
 	writel(head, q->regs + QAIC_DBC_REQTP);
 	q->req_tail = head;
+	q->req_rung = head;
 	q->req_head = head;
 	q->hang_head = head;
 
@@ -478,6 +560,8 @@ static void qaic_queue_check(struct qaic_queue *q, struct list_head *done)
 	if (list_empty(&q->inflight))
 		return;
 
+	/* Requests whose doorbell waited for a job the pause kept back. */
+	qaic_queue_doorbell(q);
 	head = readl(q->regs + QAIC_DBC_REQHP);
 	if (!qaic_queue_head_plausible(q, head)) {
 		drm_dbg(&q->qdev->drm, "DBC %u: REQHP %u not in %u..%u of %u\n",

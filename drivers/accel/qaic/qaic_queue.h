@@ -41,7 +41,10 @@ struct drm_file;
  * @lock: Protects the ring indexes, @inflight and @ids, and serialises
  *	  run_job, completion and reset. A mutex: every path is in process
  *	  context, and an MMIO write may sleep (User-Mode Linux).
- * @req_tail: Next request slot the host fills; what REQTP was set to.
+ * @req_tail: Next request slot the host fills.
+ * @req_rung: What REQTP was last set to: the device was told of every
+ *	      request before it. Requests from here to @req_tail are on the
+ *	      ring, and their doorbell waits for the job run next.
  * @req_head: Shadow of REQHP: the device consumed everything before it,
  *	      as completions proved. Submission never reads REQHP.
  * @rsp_head: Next response to retire; what RSPHP was set to.
@@ -86,6 +89,7 @@ struct qaic_queue {
 	int irq;
 	struct mutex lock; /* Protects the rings' state; see above */
 	u32 req_tail;
+	u32 req_rung;
 	u32 req_head;
 	u32 rsp_head;
 	u32 hang_head;
