@@ -29,6 +29,12 @@
  * first failure ends the boot: one error in the log, the card is left
  * alone, and its node refuses open() with -ENODEV (qaic_mhi_boot_fail()).
  *
+ * After a crash the card's SBL first offers the card's memory (HELLO in
+ * memory-debug mode): the host reads it into a devcoredump
+ * (qaic_sahara_dump.c), sends RESET, and the card goes on with the images.
+ * A dump that breaks a rule is abandoned with one error in the log; the
+ * boot goes on. Anything else out of order there ends the boot as above.
+ *
  * Packets of the card arrive in a single receive buffer; the transfer
  * callback only queues a work item, which handles the packet under the
  * host's lock and then queues the buffer again. The bytes of a read are
@@ -57,6 +63,7 @@
 #include "qaic_drv.h"
 #include "qaic_mhi.h"
 #include "qaic_sahara.h"
+#include "qaic_sahara_dump.h"
 
 static unsigned int sahara_timeout_ms = 5000;
 module_param(sahara_timeout_ms, uint, 0600);
@@ -70,6 +77,10 @@ MODULE_PARM_DESC(sahara_timeout_ms,
 #define SAHARA_END_OF_IMAGE		0x04
 #define SAHARA_DONE			0x05
 #define SAHARA_DONE_RESP		0x06
+#define SAHARA_RESET			0x07
+#define SAHARA_RESET_RESP		0x08
+#define SAHARA_MEMORY_DEBUG64		0x10
+#define SAHARA_MEMORY_READ64		0x11
 #define SAHARA_READ_DATA64		0x12
 
 #define SAHARA_HELLO_LEN		0x30
@@ -78,6 +89,9 @@ MODULE_PARM_DESC(sahara_timeout_ms,
 #define SAHARA_END_OF_IMAGE_LEN		0x10
 #define SAHARA_DONE_LEN			0x08
 #define SAHARA_DONE_RESP_LEN		0x0c
+#define SAHARA_RESET_LEN		0x08
+#define SAHARA_MEMORY_DEBUG64_LEN	0x18
+#define SAHARA_MEMORY_READ64_LEN	0x18
 
 /*
  * The card must speak version 2 at least; the host answers 3, which tells
@@ -87,6 +101,7 @@ MODULE_PARM_DESC(sahara_timeout_ms,
 #define SAHARA_VERSION_HOST		3
 #define SAHARA_MODE_IMAGE_PENDING	0
 #define SAHARA_MODE_IMAGE_COMPLETE	1
+#define SAHARA_MODE_MEMORY_DEBUG	2
 #define SAHARA_TX_COMPLETE		1
 
 /* Largest read the host serves. */
@@ -94,8 +109,8 @@ MODULE_PARM_DESC(sahara_timeout_ms,
 /* Bytes of a read per transfer descriptor, and how many it takes. */
 #define QAIC_SAHARA_TX_CHUNK		SZ_32K
 #define QAIC_SAHARA_NR_TX		(QAIC_SAHARA_MAX_READ / QAIC_SAHARA_TX_CHUNK)
-/* The receive buffer: every packet of the card is much shorter. */
-#define QAIC_SAHARA_RX_LEN		SZ_1K
+/* The receive buffer: a packet of the card, or the bytes of a dump's read. */
+#define QAIC_SAHARA_RX_LEN		QAIC_SAHARA_DUMP_MAX_READ
 
 #define QAIC_SAHARA_NO_IMAGE		U32_MAX
 
@@ -112,6 +127,22 @@ static const char * const qaic_sahara_images[] = {
 };
 
 /**
+ * enum qaic_sahara_dump_state - Where the card's memory dump is.
+ * @QAIC_SAHARA_DUMP_NONE: The card offered none (yet).
+ * @QAIC_SAHARA_DUMP_HELLO: Memory-debug HELLO answered, its table not named.
+ * @QAIC_SAHARA_DUMP_READING: A read is outstanding: the next packet is data.
+ * @QAIC_SAHARA_DUMP_RESET: Dump over or abandoned: RESET sent.
+ * @QAIC_SAHARA_DUMP_OVER: The card took the RESET: the images follow.
+ */
+enum qaic_sahara_dump_state {
+	QAIC_SAHARA_DUMP_NONE,
+	QAIC_SAHARA_DUMP_HELLO,
+	QAIC_SAHARA_DUMP_READING,
+	QAIC_SAHARA_DUMP_RESET,
+	QAIC_SAHARA_DUMP_OVER,
+};
+
+/**
  * struct qaic_sahara - The Sahara host of one card, while it runs SBL.
  * @mhi_dev: The QAIC_SAHARA channel pair.
  * @qdev: The card.
@@ -124,6 +155,10 @@ static const char * const qaic_sahara_images[] = {
  * @finished: The card said the last image is in.
  * @failed: The boot failed: nothing more is sent or received.
  * @stopping: The channel is going away: nothing more is queued.
+ * @dump_state: Where the card's memory dump is.
+ * @dump: The dump being read, once its table is in; else NULL.
+ * @dump_addr: Address of the outstanding read of the dump.
+ * @dump_asked: Bytes of the outstanding read of the dump.
  * @rx: The receive buffer, %QAIC_SAHARA_RX_LEN bytes.
  * @rx_len: Bytes in @rx, set by the transfer callback; negative errno
  *	    for a packet that did not fit.
@@ -145,6 +180,10 @@ struct qaic_sahara {
 	bool finished;
 	bool failed;
 	bool stopping;
+	enum qaic_sahara_dump_state dump_state;
+	struct qaic_sahara_dump *dump;
+	u64 dump_addr;
+	u64 dump_asked;
 	void *rx;
 	int rx_len;
 	void *cmd;
@@ -184,6 +223,8 @@ static __printf(2, 3) void qaic_sahara_fail_locked(struct qaic_sahara *s,
 
 	s->failed = true;
 	qaic_sahara_close_image_locked(s);
+	qaic_sahara_dump_free(s->dump);
+	s->dump = NULL;
 	cancel_delayed_work(&s->timeout_work);
 	qaic_mhi_boot_fail(s->qdev, "Sahara: %s", why);
 }
@@ -262,8 +303,22 @@ static void qaic_sahara_hello_locked(struct qaic_sahara *s, const void *pkt, siz
 					version, compat, SAHARA_VERSION);
 		return;
 	}
-	if (mode != SAHARA_MODE_IMAGE_PENDING && mode != SAHARA_MODE_IMAGE_COMPLETE) {
+	if (mode == SAHARA_MODE_MEMORY_DEBUG) {
+		if (s->dump_state != QAIC_SAHARA_DUMP_NONE || s->images ||
+		    s->active != QAIC_SAHARA_NO_IMAGE) {
+			qaic_sahara_fail_locked(s, "memory-debug HELLO after the boot began");
+			return;
+		}
+		s->dump_state = QAIC_SAHARA_DUMP_HELLO;
+	} else if (mode != SAHARA_MODE_IMAGE_PENDING && mode != SAHARA_MODE_IMAGE_COMPLETE) {
 		qaic_sahara_fail_locked(s, "HELLO in mode %u", mode);
+		return;
+	} else if (s->dump_state == QAIC_SAHARA_DUMP_RESET) {
+		/* The card went on without a RESET_RESP. */
+		s->dump_state = QAIC_SAHARA_DUMP_OVER;
+	} else if (s->dump_state != QAIC_SAHARA_DUMP_NONE &&
+		   s->dump_state != QAIC_SAHARA_DUMP_OVER) {
+		qaic_sahara_fail_locked(s, "HELLO in mode %u during the memory dump", mode);
 		return;
 	}
 	/* A new session: whatever was open is over. */
@@ -309,6 +364,11 @@ static void qaic_sahara_read_locked(struct qaic_sahara *s, u64 id, u64 offset, u
 	lockdep_assert_held(&s->lock);
 	if (s->finished) {
 		qaic_sahara_fail_locked(s, "the card asked for image %llu after the last image",
+					id);
+		return;
+	}
+	if (s->dump_state != QAIC_SAHARA_DUMP_NONE && s->dump_state != QAIC_SAHARA_DUMP_OVER) {
+		qaic_sahara_fail_locked(s, "the card asked for image %llu during the memory dump",
 					id);
 		return;
 	}
@@ -378,6 +438,107 @@ static void qaic_sahara_done_resp_locked(struct qaic_sahara *s, const void *pkt,
 		 s->bytes);
 }
 
+/* Ask the card for @len bytes at @addr of its memory. */
+static void qaic_sahara_dump_read_locked(struct qaic_sahara *s, u64 addr, u64 len)
+{
+	lockdep_assert_held(&s->lock);
+	s->dump_state = QAIC_SAHARA_DUMP_READING;
+	s->dump_addr = addr;
+	s->dump_asked = len;
+	qaic_sahara_send_cmd_locked(s, (const u32[]){ SAHARA_MEMORY_READ64,
+				    SAHARA_MEMORY_READ64_LEN, lower_32_bits(addr),
+				    upper_32_bits(addr), lower_32_bits(len),
+				    upper_32_bits(len) }, 6);
+}
+
+/* The dump is over, taken or not: the card goes on once it has RESET. */
+static void qaic_sahara_dump_reset_locked(struct qaic_sahara *s)
+{
+	lockdep_assert_held(&s->lock);
+	s->dump_state = QAIC_SAHARA_DUMP_RESET;
+	qaic_sahara_send_cmd_locked(s, (const u32[]){ SAHARA_RESET, SAHARA_RESET_LEN }, 2);
+}
+
+/* The card broke a rule of the dump: one line, no dump, the boot goes on. */
+static __printf(2, 3) void qaic_sahara_dump_abandon_locked(struct qaic_sahara *s,
+							   const char *fmt, ...)
+{
+	struct va_format vaf;
+	va_list args;
+
+	lockdep_assert_held(&s->lock);
+	va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	drm_err(&s->qdev->drm, "Sahara: memory dump abandoned: %pV\n", &vaf);
+	va_end(args);
+
+	qaic_sahara_dump_free(s->dump);
+	s->dump = NULL;
+	qaic_sahara_dump_reset_locked(s);
+}
+
+static void qaic_sahara_memory_debug_locked(struct qaic_sahara *s, const void *pkt, size_t len)
+{
+	char why[128];
+	u64 table_len;
+
+	lockdep_assert_held(&s->lock);
+	if (len != SAHARA_MEMORY_DEBUG64_LEN) {
+		qaic_sahara_fail_locked(s, "MEMORY_DEBUG64 of %zu bytes", len);
+		return;
+	}
+	if (s->dump_state != QAIC_SAHARA_DUMP_HELLO) {
+		qaic_sahara_fail_locked(s, "MEMORY_DEBUG64 outside memory-debug mode");
+		return;
+	}
+	table_len = qaic_sahara_get64(pkt, 16);
+	if (qaic_sahara_dump_check_table(table_len, why, sizeof(why))) {
+		qaic_sahara_dump_abandon_locked(s, "%s", why);
+		return;
+	}
+	qaic_sahara_dump_read_locked(s, qaic_sahara_get64(pkt, 8), table_len);
+}
+
+/* The card's answer to a read of the dump: the table, or a region's bytes. */
+static void qaic_sahara_dump_data_locked(struct qaic_sahara *s, const void *data, int len)
+{
+	char why[128];
+	u64 addr, n;
+
+	lockdep_assert_held(&s->lock);
+	if (len == SAHARA_END_OF_IMAGE_LEN && s->dump_asked != SAHARA_END_OF_IMAGE_LEN &&
+	    qaic_sahara_get(data, 0) == SAHARA_END_OF_IMAGE) {
+		qaic_sahara_dump_abandon_locked(s,
+						"the card refused %llu bytes at %#llx: status %#x",
+						s->dump_asked, s->dump_addr,
+						qaic_sahara_get(data, 3));
+		return;
+	}
+	if (len != s->dump_asked) {
+		qaic_sahara_dump_abandon_locked(s, "%d bytes for a read of %llu at %#llx", len,
+						s->dump_asked, s->dump_addr);
+		return;
+	}
+	if (!s->dump) {
+		if (qaic_sahara_dump_create(&s->dump, data, len, why, sizeof(why))) {
+			qaic_sahara_dump_abandon_locked(s, "%s", why);
+			return;
+		}
+	} else {
+		qaic_sahara_dump_add(s->dump, data);
+	}
+	if (qaic_sahara_dump_next(s->dump, &addr, &n)) {
+		qaic_sahara_dump_read_locked(s, addr, n);
+		return;
+	}
+	drm_info(&s->qdev->drm, "Sahara: memory dump of %u regions, %zu bytes, in devcoredump\n",
+		 qaic_sahara_dump_regions(s->dump), qaic_sahara_dump_size(s->dump));
+	qaic_sahara_dump_commit(s->dump, &s->qdev->pdev->dev);
+	s->dump = NULL;
+	qaic_sahara_dump_reset_locked(s);
+}
+
 static void qaic_sahara_handle_locked(struct qaic_sahara *s, const void *pkt, int len)
 {
 	u32 cmd;
@@ -420,6 +581,16 @@ static void qaic_sahara_handle_locked(struct qaic_sahara *s, const void *pkt, in
 	case SAHARA_DONE_RESP:
 		qaic_sahara_done_resp_locked(s, pkt, len);
 		break;
+	case SAHARA_MEMORY_DEBUG64:
+		qaic_sahara_memory_debug_locked(s, pkt, len);
+		break;
+	case SAHARA_RESET_RESP:
+		if (len != SAHARA_RESET_LEN || s->dump_state != QAIC_SAHARA_DUMP_RESET) {
+			qaic_sahara_fail_locked(s, "unexpected RESET_RESP of %d bytes", len);
+			break;
+		}
+		s->dump_state = QAIC_SAHARA_DUMP_OVER;
+		break;
 	default:
 		qaic_sahara_fail_locked(s, "unexpected command %#x", cmd);
 		break;
@@ -436,6 +607,8 @@ static void qaic_sahara_rx_work(struct work_struct *work)
 		return;
 	if (s->rx_len < 0)
 		qaic_sahara_fail_locked(s, "packet over %u bytes", QAIC_SAHARA_RX_LEN);
+	else if (s->dump_state == QAIC_SAHARA_DUMP_READING)
+		qaic_sahara_dump_data_locked(s, s->rx, s->rx_len);
 	else
 		qaic_sahara_handle_locked(s, s->rx, s->rx_len);
 	if (s->failed)
@@ -557,6 +730,8 @@ static void qaic_sahara_remove(struct mhi_device *mhi_dev)
 
 	mutex_lock(&s->lock);
 	qaic_sahara_close_image_locked(s);
+	qaic_sahara_dump_free(s->dump);
+	s->dump = NULL;
 	mutex_unlock(&s->lock);
 }
 
