@@ -54,6 +54,8 @@
 #include <linux/string.h>
 #include <linux/vmalloc.h>
 
+#include <kunit/visibility.h>
+
 #include "qaic_sahara_dump.h"
 
 #define QAIC_SAHARA_DUMP_MAGIC		0x1234567890abcdefULL
@@ -138,6 +140,7 @@ int qaic_sahara_dump_check_table(u64 len, char *why, size_t why_len)
 	}
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(qaic_sahara_dump_check_table);
 
 /* Bytes of the dump the table describes, or 0 if it breaks a rule. */
 static size_t qaic_sahara_dump_sizes(const struct qaic_sahara_dump_entry *t, unsigned int nr,
@@ -220,6 +223,7 @@ no_mem:
 	snprintf(why, why_len, "no memory for %zu bytes", size);
 	return -ENOMEM;
 }
+EXPORT_SYMBOL_IF_KUNIT(qaic_sahara_dump_create);
 
 /**
  * qaic_sahara_dump_next() - The next read to ask the card for.
@@ -250,6 +254,7 @@ bool qaic_sahara_dump_next(struct qaic_sahara_dump *dump, u64 *addr, u64 *len)
 	dump->asked = *len;
 	return true;
 }
+EXPORT_SYMBOL_IF_KUNIT(qaic_sahara_dump_next);
 
 /**
  * qaic_sahara_dump_add() - Add the card's answer to the last read.
@@ -266,6 +271,7 @@ void qaic_sahara_dump_add(struct qaic_sahara_dump *dump, const void *data)
 	dump->off += dump->asked;
 	dump->asked = 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(qaic_sahara_dump_add);
 
 /**
  * qaic_sahara_dump_commit() - Hand a complete dump to devcoredump.
@@ -290,6 +296,7 @@ void qaic_sahara_dump_free(struct qaic_sahara_dump *dump)
 	vfree(dump->buf);
 	kfree(dump);
 }
+EXPORT_SYMBOL_IF_KUNIT(qaic_sahara_dump_free);
 
 /**
  * qaic_sahara_dump_size() - Bytes of a dump.
@@ -301,6 +308,7 @@ size_t qaic_sahara_dump_size(const struct qaic_sahara_dump *dump)
 {
 	return dump->size;
 }
+EXPORT_SYMBOL_IF_KUNIT(qaic_sahara_dump_size);
 
 /**
  * qaic_sahara_dump_regions() - Regions of a dump.
