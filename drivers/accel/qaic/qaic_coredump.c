@@ -22,7 +22,9 @@
  *   end
  *
  * One "dbc" pair per DBC the dump covers (the hung one, or every active
- * one when the card crashed), its jobs on the ring, then the requests the
+ * one when the card crashed; a crash with none active leaves no dump: the
+ * host saw nothing, and the card's own memory dump, qaic_sahara_dump.c,
+ * is about to come), its jobs on the ring, then the requests the
  * card had not consumed by the driver's count (req_head to req_tail, at
  * most %QAIC_DUMP_MAX_REQS) and the responses it had not retired. The
  * register line is missing when the card crashed: it is not read then.
@@ -164,7 +166,7 @@ void qaic_coredump_card_crash(struct qaic_device *qdev)
 
 	for (i = 0; i < QAIC_NUM_DBC; i++)
 		n += !!qdev->dbc[i].queue;
-	if (!qaic_dump_begin(&d, n, "card-crash"))
+	if (!n || !qaic_dump_begin(&d, n, "card-crash"))
 		return;
 	for (i = 0; i < QAIC_NUM_DBC; i++) {
 		struct qaic_dbc *dbc = &qdev->dbc[i];
