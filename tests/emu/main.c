@@ -9,9 +9,13 @@
  *            [--malice SEED[:PERMILLE[:KINDS]]] [--boot pbl|amss]
  *            [--sahara-fault F[,F...]] [--bhi-fault corrupt] [--flr] [--verbose]
  *            [--bootlog-fault garbage] [--timesync-fault garbage]
+ *            [--memdump MODE]
  *
  * The card powers on in PBL, as a real one does (the host loads SBL over
  * BHI, then the images over Sahara); --boot amss starts it in mission mode.
+ * A crash in mission mode reboots it from PBL, and SBL offers the crash's
+ * memory dump over Sahara first (memdump.h): --memdump off, on (the
+ * default) or one of its faults.
  *
  * Listens on PATH (UML connects once at boot and never retries, so the
  * runner waits for the --ready file), serves one frontend until it goes
@@ -38,6 +42,7 @@
 #include "mhi.h"
 #include "bhi.h"
 #include "bootlog.h"
+#include "memdump.h"
 #include "sahara.h"
 #include "timesync.h"
 #include "vhost_user.h"
@@ -60,6 +65,7 @@ struct emu_options {
 	bool bhi_corrupt;
 	bool bootlog_garbage;
 	bool timesync_garbage;
+	enum emu_memdump_mode memdump;
 	struct malice_cfg malice_cfg;
 	bool no_msix;
 	bool flr;			/* offer a function-level reset */
@@ -91,9 +97,10 @@ static void usage(FILE *out)
 		"                [--malice SEED[:PERMILLE[:KINDS]]] [--boot pbl|amss (pbl)]\n"
 		"                [--sahara-fault F[,F...]] [--bhi-fault corrupt] [--flr]\n"
 		"                [--bootlog-fault garbage] [--timesync-fault garbage]\n"
-		"                [--verbose]\n"
+		"                [--memdump MODE] [--verbose]\n"
 		"Sahara faults: none unknown-image out-of-range zero-length oversize\n"
-		"               never-finish corrupt after-done\n");
+		"               never-finish corrupt after-done\n"
+		"Memory dump modes: off on (default) bad-length too-many huge short-read\n");
 }
 
 /* "F[,F...]": the Sahara fault of each boot in turn. */
@@ -158,6 +165,7 @@ static int parse_options(int argc, char **argv, struct emu_options *o)
 		{ "flr", no_argument, NULL, 'R' },
 		{ "bootlog-fault", required_argument, NULL, 'L' },
 		{ "timesync-fault", required_argument, NULL, 'T' },
+		{ "memdump", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -238,6 +246,14 @@ static int parse_options(int argc, char **argv, struct emu_options *o)
 				return -1;
 			o->timesync_garbage = true;
 			break;
+		case 'P': {
+			int m = emu_memdump_mode_parse(optarg);
+
+			if (m < 0)
+				return -1;
+			o->memdump = m;
+			break;
+		}
 		case 'h': usage(stdout); exit(0);
 		default: return -1;
 		}
@@ -486,6 +502,7 @@ static struct emu *emu_create(const struct emu_options *o)
 	emu_mhi_bhi(emu->mhi)->corrupt_next = o->bhi_corrupt;
 	emu_bootlog_set_garbage(emu_mhi_bootlog(emu->mhi), o->bootlog_garbage);
 	emu_timesync_set_garbage(emu_mhi_timesync_dev(emu->mhi), o->timesync_garbage);
+	emu_memdump_set_mode(emu_mhi_memdump(emu->mhi), o->memdump);
 	emu_mhi_set_boot(emu->mhi, o->boot);
 	emu_mhi_set_syserr_after(emu->mhi, o->syserr_after_ms);
 	emu_manager_set_card_ops(emu->mgr, &emu_card_ops, emu);
@@ -525,7 +542,7 @@ static void emu_destroy(struct emu *emu)
 int main(int argc, char **argv)
 {
 	/* Like a real card: power-on in PBL (--boot amss: already in AMSS). */
-	struct emu_options opts = { .boot = EMU_MHI_BOOT_PBL };
+	struct emu_options opts = { .boot = EMU_MHI_BOOT_PBL, .memdump = EMU_MEMDUMP_ON };
 	struct emu *emu;
 	int sig_fd, ret;
 

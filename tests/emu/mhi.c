@@ -29,6 +29,7 @@
 #include "le_bytes.h"
 #include "malice.h"
 #include "bootlog.h"
+#include "memdump.h"
 #include "sahara.h"
 #include "ras.h"
 #include "ssr.h"
@@ -194,6 +195,7 @@ struct emu_mhi {
 	uint32_t bhie[BHIE_SIZE / 4];
 	enum emu_mhi_boot boot;		/* where power-on starts */
 	struct emu_sahara *sahara;	/* QAIC_SAHARA, in SBL */
+	struct emu_memdump *md;		/* a crash's memory, over Sahara */
 	struct emu_ssr *ssr;		/* QAIC_SSR, in AMSS */
 	struct emu_ras *ras;		/* QAIC_STATUS, in AMSS */
 	struct emu_bootlog *bootlog;	/* QAIC_LOGGING, in SBL */
@@ -659,6 +661,12 @@ static void mhictrl_write(struct emu_mhi *mhi, uint32_t val)
 	if (val & MHICTRL_RESET) {
 		mhi->c.mhi_resets++;
 		emu_log(mhi->dev, "MHI: reset (state %#x)", mhi->state);
+		if (mhi->state == ST_SYS_ERR && emu_memdump_pending(mhi->md)) {
+			/* The crashed card reboots, its memory kept for the dump. */
+			emu_log(mhi->dev, "MHI: rebooting to PBL after the crash");
+			power_on(mhi);
+			return;
+		}
 		mhi_reset(mhi);
 		return;		/* reset done: the RESET bit reads back 0 */
 	}
@@ -1410,6 +1418,11 @@ static const struct emu_sahara_ops mhi_sahara_ops = {
 	.booted = sahara_booted,
 };
 
+/* The memory dump's packets and data go out on QAIC_SAHARA too. */
+static const struct emu_memdump_ops mhi_memdump_ops = {
+	.send = sahara_send,
+};
+
 /* SSR's messages go out on its downlink channel. */
 static void ssr_send(void *ctx, const void *msg, size_t len)
 {
@@ -1504,13 +1517,14 @@ struct emu_mhi *emu_mhi_create(struct emu_device *dev, struct emu_manager *mgr)
 	mhi->ul[Q_TIMESYNC_P].cap = 4 * TS_MAX_MSG;
 	mhi->answer = malloc(EMU_MHI_MAX_ANSWER);
 	mhi->sahara = emu_sahara_create(dev, &mhi_sahara_ops, mhi);
+	mhi->md = emu_memdump_create(dev, &mhi_memdump_ops, mhi);
 	mhi->ssr = emu_ssr_create(dev, &mhi_ssr_ops, mhi);
 	mhi->ras = emu_ras_create(dev, &mhi_ras_ops, mhi);
 	mhi->bootlog = emu_bootlog_create(dev, &mhi_bootlog_ops, mhi);
 	mhi->ts = emu_timesync_create(dev, &mhi_timesync_ops, mhi);
 	if (!mhi->ul[Q_CONTROL].buf || !mhi->ul[Q_SAHARA].buf ||
 	    !mhi->ul[Q_SSR].buf || !mhi->ul[Q_RAS].buf || !mhi->answer ||
-	    !mhi->sahara || !mhi->ssr || !mhi->ras ||
+	    !mhi->sahara || !mhi->md || !mhi->ssr || !mhi->ras ||
 	    !mhi->ul[Q_BOOTLOG].buf || !mhi->ul[Q_TIMESYNC].buf ||
 	    !mhi->ul[Q_TIMESYNC_P].buf || !mhi->bootlog || !mhi->ts) {
 		emu_mhi_destroy(mhi);
@@ -1518,6 +1532,7 @@ struct emu_mhi *emu_mhi_create(struct emu_device *dev, struct emu_manager *mgr)
 	}
 	mhi->dev = dev;
 	mhi->mgr = mgr;
+	emu_sahara_set_memdump(mhi->sahara, mhi->md);
 	emu_bhi_init(&mhi->bhi, dev, EMU_MHI_DEFAULT_SERIAL);
 	mhi->ner = EMU_MHI_MAX_EV_RINGS;
 	mhi->boot = EMU_MHI_BOOT_AMSS;
@@ -1536,6 +1551,7 @@ void emu_mhi_destroy(struct emu_mhi *mhi)
 		free(mhi->ul[q].buf);
 	}
 	emu_sahara_destroy(mhi->sahara);
+	emu_memdump_destroy(mhi->md);
 	emu_ssr_destroy(mhi->ssr);
 	emu_ras_destroy(mhi->ras);
 	emu_bootlog_destroy(mhi->bootlog);
@@ -1594,6 +1610,11 @@ struct emu_sahara *emu_mhi_sahara(struct emu_mhi *mhi)
 	return mhi->sahara;
 }
 
+struct emu_memdump *emu_mhi_memdump(struct emu_mhi *mhi)
+{
+	return mhi->md;
+}
+
 struct emu_bhi *emu_mhi_bhi(struct emu_mhi *mhi)
 {
 	return &mhi->bhi;
@@ -1623,6 +1644,9 @@ void emu_mhi_raise_syserr(struct emu_mhi *mhi)
 	mhi->state = ST_SYS_ERR;
 	mhi->c.mhi_syserr++;
 	emu_log(mhi->dev, "MHI: SYS_ERROR");
+	/* A crash of the mission-mode firmware; only PBL boots through SBL. */
+	if (mhi->bhi.ee == EMU_EE_AMSS && mhi->boot == EMU_MHI_BOOT_PBL)
+		emu_memdump_crash(mhi->md);
 	/* The host reads MHISTATUS from its BHI interrupt handler. */
 	emu_irq_raise(mhi->dev, mhi->bhi.intvec);
 }
@@ -1645,18 +1669,22 @@ static int64_t ms_until(const struct timespec *t)
 
 int emu_mhi_timeout_ms(const struct emu_mhi *mhi)
 {
+	int md = emu_memdump_timeout_ms(mhi->md);
 	int64_t ms;
 
 	if (!mhi->syserr_armed || !mhi->syserr_timer_running)
-		return -1;
+		return md;
 	ms = ms_until(&mhi->syserr_at);
 	if (ms < 0)
-		return 0;
-	return ms > 60000 ? 60000 : (int)ms + 1;
+		ms = 0;
+	else
+		ms = ms > 60000 ? 60000 : ms + 1;
+	return md >= 0 && md < ms ? md : (int)ms;
 }
 
 void emu_mhi_tick(struct emu_mhi *mhi)
 {
+	emu_sahara_tick(mhi->sahara);
 	if (!mhi->syserr_armed || !mhi->syserr_timer_running ||
 	    ms_until(&mhi->syserr_at) > 0)
 		return;
@@ -1692,6 +1720,7 @@ void emu_mhi_counters_print(const struct emu_mhi *mhi, FILE *out)
 		c->control_msgs_dropped);
 	emu_bhi_counters_print(&mhi->bhi, out);
 	emu_sahara_counters_print(mhi->sahara, out);
+	emu_memdump_counters_print(mhi->md, out);
 	emu_ssr_counters_print(mhi->ssr, out);
 	emu_ras_counters_print(mhi->ras, out);
 	emu_bootlog_counters_print(mhi->bootlog, out);

@@ -37,6 +37,7 @@
 struct emu_bhi;
 struct emu_device;
 struct emu_manager;
+struct emu_memdump;
 struct emu_mhi;
 struct emu_sahara;
 
@@ -116,6 +117,7 @@ int emu_mhi_ras(struct emu_mhi *mhi, unsigned int source, unsigned int type,
 		unsigned int flaw);
 /* The Sahara and BHI models, for their fault options and tests. */
 struct emu_sahara *emu_mhi_sahara(struct emu_mhi *mhi);
+struct emu_memdump *emu_mhi_memdump(struct emu_mhi *mhi);
 struct emu_bootlog *emu_mhi_bootlog(struct emu_mhi *mhi);
 struct emu_timesync *emu_mhi_timesync_dev(struct emu_mhi *mhi);
 struct emu_bhi *emu_mhi_bhi(struct emu_mhi *mhi);

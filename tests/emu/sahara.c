@@ -30,6 +30,7 @@
 #include "device.h"
 #include "fw_image.h"
 #include "le_bytes.h"
+#include "memdump.h"
 #include "sahara.h"
 
 #define MAX_FAULTS		16
@@ -63,12 +64,14 @@ enum state {
 	ST_EOI,		/* END_OF_IMAGE (status 0) sent, waiting for DONE */
 	ST_FINISHED,	/* every image loaded: mission mode */
 	ST_STOPPED,	/* silent: failed, or told to be */
+	ST_MEMDUMP,	/* offering a crash's memory dump (memdump.c) */
 };
 
 struct emu_sahara {
 	struct emu_device *dev;
 	const struct emu_sahara_ops *ops;
 	void *ctx;
+	struct emu_memdump *md;		/* or NULL */
 
 	enum emu_sahara_fault faults[MAX_FAULTS];
 	unsigned int nr_faults;
@@ -328,6 +331,11 @@ void emu_sahara_rx(struct emu_sahara *s, const uint8_t *msg, size_t len)
 	bool is_reset = cmd == SAHARA_RESET && plen == SAHARA_RESET_LEN &&
 			len == SAHARA_RESET_LEN;
 
+	if (s->st == ST_MEMDUMP) {
+		if (emu_memdump_rx(s->md, msg, len))
+			send_hello(s);	/* the dump is over: the images */
+		return;
+	}
 	if (s->st == ST_READ && !(is_reset && s->want_len != len)) {
 		rx_data(s, msg, len);
 		return;
@@ -377,6 +385,10 @@ void emu_sahara_start(struct emu_sahara *s)
 		s->boots++;
 		s->resets = 0;
 		s->idx = 0;
+		if (s->md && emu_memdump_start(s->md)) {
+			s->st = ST_MEMDUMP;
+			return;
+		}
 	} else if (s->st == ST_STOPPED) {
 		return;			/* a failed boot stays failed */
 	}
@@ -386,8 +398,23 @@ void emu_sahara_start(struct emu_sahara *s)
 void emu_sahara_stop(struct emu_sahara *s)
 {
 	image_forget(s);
+	if (s->st == ST_MEMDUMP) {
+		emu_memdump_stop(s->md);
+		s->st = ST_IDLE;
+	}
 	if (s->st != ST_FINISHED && s->st != ST_STOPPED)
 		s->st = ST_IDLE;
+}
+
+void emu_sahara_set_memdump(struct emu_sahara *s, struct emu_memdump *md)
+{
+	s->md = md;
+}
+
+void emu_sahara_tick(struct emu_sahara *s)
+{
+	if (s->st == ST_MEMDUMP && emu_memdump_tick(s->md))
+		send_hello(s);
 }
 
 struct emu_sahara *emu_sahara_create(struct emu_device *dev,

@@ -13,6 +13,8 @@
  * status) -> DONE (host) -> DONE_RESP (card: more images pending, or
  * complete). After the last DONE_RESP the card boots into AMSS.
  *
+ * A boot after a crash first offers the crash's memory dump (memdump.h).
+ *
  * Fault injection (emu_sahara_set_faults()) makes the card misbehave once
  * per boot, so that a host's error paths can be driven.
  *
@@ -26,6 +28,7 @@
 #include <stdio.h>
 
 struct emu_device;
+struct emu_memdump;
 struct emu_sahara;
 
 /* The channel pair (drivers/accel/qaic/mhi_controller.c in Linux 6.12). */
@@ -114,6 +117,14 @@ const char *emu_sahara_fault_name(enum emu_sahara_fault f);
  */
 int emu_sahara_set_faults(struct emu_sahara *s, const enum emu_sahara_fault *f,
 			  unsigned int n);
+
+/*
+ * A crash's memory dump (memdump.h), offered at the start of a new boot
+ * before the images; NULL: none.
+ */
+void emu_sahara_set_memdump(struct emu_sahara *s, struct emu_memdump *md);
+/* Timed work: the memory-debug HELLO the host let wait. */
+void emu_sahara_tick(struct emu_sahara *s);
 
 /* The card powered on or was reset: the next start is a new boot. */
 void emu_sahara_power_on(struct emu_sahara *s);
