@@ -6,11 +6,13 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/klog.h>
 #include <unistd.h>
 
 #include "igt_qaic.h"
@@ -29,15 +31,59 @@
  * SUBTEST: card-crash
  * Description: Check that a crash of the card under work on two DBCs leaves one dump with both DBCs and their jobs, without register reads.
  * Run type: FULL
+ *
+ * SUBTEST: memdump
+ * Description: Check that a crashed card's memory, offered by its boot loader in Sahara's memory-debug mode, ends up in a devcoredump: header, table and every byte of every region.
+ * Run type: FULL
+ *
+ * SUBTEST: memdump-off
+ * Description: Check that a card that offers no memory after a crash leaves no dump and boots.
+ * Run type: FULL
+ *
+ * SUBTEST: memdump-bad-length
+ * Description: Check that a table whose length is not a whole number of entries is refused with one error, and the card boots and computes.
+ * Run type: FULL
+ *
+ * SUBTEST: memdump-too-many
+ * Description: Check that a table of more entries than the driver takes is refused with one error, and the card boots and computes.
+ * Run type: FULL
+ *
+ * SUBTEST: memdump-huge
+ * Description: Check that a region larger than a dump may be is refused with one error, and the card boots and computes.
+ * Run type: FULL
+ *
+ * SUBTEST: memdump-short-read
+ * Description: Check that a read the card answers one byte short abandons the dump with one error, and the card boots and computes.
+ * Run type: FULL
  */
 
-IGT_TEST_DESCRIPTION("A hung DBC and a crashed card leave a devcoredump of what the driver saw.");
+IGT_TEST_DESCRIPTION("A hung DBC and a crashed card leave a devcoredump of what the driver saw; "
+		     "a crashed card's own memory leaves another.");
 
 #define SZ_4K		4096ull
 #define DEV_ADDR	(56ull << 20)
 #define QUEUE_SIZE	64
 #define DEVCD		"/sys/class/devcoredump"
 #define DUMP_MAX	(1 << 20)
+#define BDF_FMT		"0000:00:%02x.0"
+#define LOG_SIZE	(4 << 20)
+#define BOOT_WAIT_MS	30000
+
+/* The card's memory dump (Documentation/accel/qaic/qaic.rst) */
+#define MD_MAGIC	0x1234567890abcdefull
+#define MD_HDR_LEN	32
+#define MD_ENTRY_LEN	64
+#define MD_NR_REGIONS	3
+
+/* The emulated card's good table (Documentation/accel/qaic/emulator.rst) */
+static const struct {
+	uint64_t type, addr, len;
+	const char *desc, *file;
+} md_regions[MD_NR_REGIONS] = {
+	{ 1, 0x80000000ull, 0x10000, "ddr", "ddr.bin" },
+	{ 2, 0x1a000000ull, 0x3001, "nsp0_tcm", "nsp0_tcm.bin" },
+	{ 3, 0x0c300000ull, 16, "msg_ram", "msg_ram.bin" },
+};
 
 /* The devcdN of the card at @bdf, or "" */
 static void find_dump(const char *bdf, char *name, size_t len)
@@ -223,6 +269,199 @@ static void test_card_crash(void)
 	close(fd);
 }
 
+/* Byte @off of region @region of the emulated card's memory */
+static uint8_t md_byte(unsigned int region, uint64_t off)
+{
+	return (uint8_t)((((uint32_t)off | (uint32_t)region << 24) * 0x9e3779b1u) >> 24);
+}
+
+static uint64_t le64(const uint8_t *p)
+{
+	uint64_t v = 0;
+
+	for (int i = 7; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+static char *klog;
+
+/* Lines of the kernel log of card @bdf containing @what */
+static int count_klog(const char *bdf, const char *what)
+{
+	char dev[48];
+	const char *p;
+	int n = 0, len;
+
+	if (!klog)
+		klog = malloc(LOG_SIZE + 1);
+	igt_assert(klog);
+	len = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, klog, LOG_SIZE);
+	igt_assert_f(len >= 0, "klogctl: %s\n", strerror(errno));
+	klog[len] = '\0';
+	snprintf(dev, sizeof(dev), "qaic %s: ", bdf);
+	for (p = klog; (p = strstr(p, what)); p++) {
+		const char *bol = p;
+
+		while (bol > klog && bol[-1] != '\n')
+			bol--;
+		n += strstr(bol, dev) && strstr(bol, dev) < p;
+	}
+	return n;
+}
+
+/* Reads the whole binary dump @name; its length in @len (free() it) */
+static uint8_t *read_binary_dump(const char *name, size_t *len)
+{
+	size_t cap = 1 << 20, got = 0;
+	uint8_t *buf = malloc(cap);
+	char path[PATH_MAX];
+	ssize_t n;
+	int fd;
+
+	igt_assert(buf);
+	snprintf(path, sizeof(path), DEVCD "/%s/data", name);
+	fd = open(path, O_RDONLY);
+	igt_assert_f(fd >= 0, "open %s: %s\n", path, strerror(errno));
+	while ((n = read(fd, buf + got, cap - got)) > 0) {
+		got += n;
+		if (got == cap) {
+			cap *= 2;
+			buf = realloc(buf, cap);
+			igt_assert(buf);
+		}
+	}
+	igt_assert_f(n == 0, "read %s: %s\n", path, strerror(errno));
+	close(fd);
+	*len = got;
+	return buf;
+}
+
+/* Header, table and every byte of the regions of the emulated card's dump */
+static void check_memdump(const uint8_t *d, size_t len)
+{
+	size_t pos = MD_HDR_LEN + MD_NR_REGIONS * MD_ENTRY_LEN;
+
+	igt_assert_lte(MD_HDR_LEN, len);
+	igt_assert_eq_u64(le64(d), MD_MAGIC);
+	igt_assert_eq_u64(le64(d + 8), 1);
+	igt_assert_eq_u64(le64(d + 16), len);
+	igt_assert_eq_u64(le64(d + 24), MD_NR_REGIONS * MD_ENTRY_LEN);
+	for (int i = 0; i < MD_NR_REGIONS; i++) {
+		const uint8_t *e = d + MD_HDR_LEN + i * MD_ENTRY_LEN;
+
+		igt_assert_eq_u64(le64(e), md_regions[i].type);
+		igt_assert_eq_u64(le64(e + 8), md_regions[i].addr);
+		igt_assert_eq_u64(le64(e + 16), md_regions[i].len);
+		igt_assert(!memcmp(e + 24, md_regions[i].desc, strlen(md_regions[i].desc) + 1));
+		igt_assert(!memcmp(e + 44, md_regions[i].file, strlen(md_regions[i].file) + 1));
+		pos += md_regions[i].len;
+	}
+	igt_assert_eq_u64(pos, len);
+
+	pos = MD_HDR_LEN + MD_NR_REGIONS * MD_ENTRY_LEN;
+	for (int i = 0; i < MD_NR_REGIONS; i++) {
+		for (uint64_t off = 0; off < md_regions[i].len; off++)
+			igt_assert_f(d[pos + off] == md_byte(i, off),
+				     "region %d byte %" PRIu64 ": %#x, expected %#x\n", i, off,
+				     d[pos + off], md_byte(i, off));
+		pos += md_regions[i].len;
+	}
+}
+
+enum md_expect {
+	MD_DUMP,	/* the whole dump */
+	MD_NONE,	/* no dump, no word of one */
+	MD_REFUSED,	/* no dump, one error naming why */
+};
+
+/*
+ * The bench igt/run gives this test: six cards, card N at PCI slot N, each
+ * with its own qaic-emu --memdump mode. Elsewhere a missing card skips.
+ */
+static const struct {
+	const char *name;
+	unsigned int slot;
+	enum md_expect expect;
+	const char *why;	/* MD_REFUSED: in the error */
+	const char *describe;
+} memdumps[] = {
+	{ "memdump", 0, MD_DUMP, NULL,
+	  "Check that a crashed card's memory dump reaches devcoredump, every byte." },
+	{ "memdump-off", 1, MD_NONE, NULL,
+	  "Check that a card without a memory dump just boots after a crash." },
+	{ "memdump-bad-length", 2, MD_REFUSED, "table of 200 bytes",
+	  "Check that a table of a broken length is refused." },
+	{ "memdump-too-many", 3, MD_REFUSED, "table of 19200 bytes",
+	  "Check that a table of too many entries is refused." },
+	{ "memdump-huge", 4, MD_REFUSED, "region 0: 1073741824 bytes",
+	  "Check that a region over the dump's limit is refused." },
+	{ "memdump-short-read", 5, MD_REFUSED, "16383 bytes for a read of 16384 at 0x80004000",
+	  "Check that a read answered short abandons the dump." },
+};
+
+static void test_memdump(unsigned int slot, enum md_expect expect, const char *why)
+{
+	char bdf[32], name[64], path[PATH_MAX], refused[160];
+	int up, abandoned, fd, ret;
+	uint32_t dbc;
+	uint64_t start;
+	uint8_t *dump;
+	size_t len;
+
+	snprintf(bdf, sizeof(bdf), BDF_FMT, slot);
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s", bdf);
+	igt_require_f(!access(path, F_OK), "no card in slot %u\n", slot);
+	igt_require_f(!access(DEVCD, F_OK), "no devcoredump in this kernel\n");
+	igt_require_f(!access("/sys/module/qaic/parameters/sahara_timeout_ms", F_OK),
+		      "Linux 6.12's qaic collects no memory dump\n");
+	fd = igt_qaic_open_bdf(bdf);
+	free_dumps(bdf);
+	up = count_klog(bdf, "card in mission mode");
+	abandoned = count_klog(bdf, "memory dump abandoned: ");
+
+	/* No DBC is active: the driver has nothing of its own to dump */
+	ret = __igt_qaic_emu_sys_error(fd, 20);
+	igt_require_f(ret != IGT_QAIC_EMU_PT_E_UNKNOWN_OP, "the emulator has no EMU_PT_SYS_ERROR\n");
+	igt_assert_eq(ret, 0);
+	start = igt_qaic_now_ms();
+	while (count_klog(bdf, "card in mission mode") == up &&
+	       igt_qaic_now_ms() - start < BOOT_WAIT_MS)
+		usleep(50000);
+	igt_assert_f(count_klog(bdf, "card in mission mode") > up,
+		     "card %s not back in mission mode in %d ms\n", bdf, BOOT_WAIT_MS);
+
+	/* The dump, if any, was made before the card left SBL */
+	find_dump(bdf, name, sizeof(name));
+	snprintf(refused, sizeof(refused), "memory dump abandoned: %s", why ? why : "");
+	switch (expect) {
+	case MD_DUMP:
+		igt_assert_f(name[0], "no memory dump of %s\n", bdf);
+		dump = read_binary_dump(name, &len);
+		check_memdump(dump, len);
+		free(dump);
+		free_dump(name);
+		igt_assert_eq(count_klog(bdf, "memory dump abandoned: "), abandoned);
+		break;
+	case MD_NONE:
+		igt_assert_f(!name[0], "a dump of %s\n", bdf);
+		igt_assert_eq(count_klog(bdf, "memory dump"), 0);
+		break;
+	case MD_REFUSED:
+		igt_assert_f(!name[0], "a dump of %s\n", bdf);
+		igt_assert_eq(count_klog(bdf, "memory dump abandoned: "), abandoned + 1);
+		igt_assert_f(count_klog(bdf, refused) > 0, "no \"%s\" in the log\n", refused);
+		break;
+	}
+
+	/* The card booted on and computes */
+	while ((ret = __igt_qaic_activate(fd, QUEUE_SIZE, &dbc)) == -ENODEV)
+		usleep(50000);
+	igt_assert_eq(ret, 0);
+	igt_qaic_round_trip(fd, dbc, DEV_ADDR, SZ_4K, 83 + slot);
+	close(fd);
+}
+
 igt_main
 {
 	igt_describe("Check the dump a hung DBC leaves.");
@@ -232,4 +471,10 @@ igt_main
 	igt_describe("Check the dump a crashed card leaves.");
 	igt_subtest("card-crash")
 		test_card_crash();
+
+	for (unsigned int i = 0; i < sizeof(memdumps) / sizeof(memdumps[0]); i++) {
+		igt_describe(memdumps[i].describe);
+		igt_subtest(memdumps[i].name)
+			test_memdump(memdumps[i].slot, memdumps[i].expect, memdumps[i].why);
+	}
 }
