@@ -30,7 +30,7 @@
  * 32     the table: per region type u64, address u64 (on the card), length
  *        u64, a description and a file name of 20 bytes each, the card's
  *        text, NUL padded and always NUL terminated
- * 32 + t the regions' bytes, in table order, back to back
+ * 32 + t the regions' bytes (t: table_size), in table order, back to back
  * ====== ====================================================================
  *
  * The card is not trusted. The table must be 1 to
