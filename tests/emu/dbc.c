@@ -54,6 +54,7 @@ struct dbc_chan {
 	 */
 	uint64_t req_ns;
 	uint64_t due_ns;
+	bool raw;		/* activated through EMU_DBC_RAW_CTRL */
 	/* req_ids of the last responses, for malice's "an older job's". */
 	uint16_t old_ids[4];
 	unsigned int n_old, old_pos;
@@ -66,6 +67,11 @@ struct emu_dbc {
 	uint8_t *mem;		/* device memory, mapped on first use */
 	uint64_t mem_size;
 	uint64_t mmio_other;	/* BAR2 accesses outside DBC registers */
+	/* The raw channel's registers (dbc.h). */
+	uint64_t raw_ring;
+	uint32_t raw_nelem;
+	uint32_t raw_result;
+	uint64_t raw_activations;
 	struct dbc_chan ch[EMU_NUM_DBC];
 	/* The workload model. */
 	const struct emu_dbc_hooks *hooks;
@@ -640,6 +646,76 @@ static void reg_write(struct emu_dbc *e, unsigned int id, unsigned int reg,
 		dbc_irq(e, id);
 }
 
+/* ---- the raw channel (dbc.h) ------------------------------------------ */
+
+static bool raw_decode(uint64_t pos, unsigned int *reg)
+{
+	if (pos < EMU_DBC_RAW_BASE || pos >= EMU_DBC_RAW_BASE + 16)
+		return false;
+	*reg = (unsigned int)(pos - EMU_DBC_RAW_BASE);
+	return true;
+}
+
+static uint32_t raw_read(const struct emu_dbc *e, unsigned int reg)
+{
+	switch (reg) {
+	case EMU_DBC_RAW_RING_LO: return (uint32_t)e->raw_ring;
+	case EMU_DBC_RAW_RING_HI: return (uint32_t)(e->raw_ring >> 32);
+	case EMU_DBC_RAW_NELEM: return e->raw_nelem;
+	default: return e->raw_result;
+	}
+}
+
+static void raw_ctrl(struct emu_dbc *e, uint32_t val)
+{
+	unsigned int id = val & (EMU_NUM_DBC - 1);
+	struct dbc_chan *ch = &e->ch[id];
+	struct emu_dbc_cfg cfg = { 0 };
+	uint64_t rsp;
+
+	e->raw_result = EMU_DBC_RAW_REFUSED;
+	if (!(val & EMU_DBC_RAW_ON)) {
+		if (ch->active && ch->raw) {
+			emu_dbc_release(e, id);
+			e->raw_result = EMU_DBC_RAW_OK;
+		}
+		return;
+	}
+	rsp = e->raw_ring + (uint64_t)e->raw_nelem * EMU_DBC_REQ_ELEM;
+	if (ch->active || !e->raw_ring || !e->raw_nelem ||
+	    e->raw_nelem > EMU_DBC_RAW_MAX_NELEM || rsp < e->raw_ring ||
+	    rsp + (uint64_t)e->raw_nelem * EMU_DBC_RSP_ELEM < rsp)
+		return;
+	cfg.active = true;
+	cfg.partition_id = -1;
+	cfg.req_q_addr = e->raw_ring;
+	cfg.rsp_q_addr = rsp;
+	cfg.nelem = e->raw_nelem;
+	cfg.buf_len = e->raw_nelem * (EMU_DBC_REQ_ELEM + EMU_DBC_RSP_ELEM);
+	emu_dbc_activate(e, id, &cfg);
+	ch->raw = true;
+	e->raw_activations++;
+	e->raw_result = EMU_DBC_RAW_OK;
+}
+
+static void raw_write(struct emu_dbc *e, unsigned int reg, uint32_t val)
+{
+	switch (reg) {
+	case EMU_DBC_RAW_RING_LO:
+		e->raw_ring = (e->raw_ring & ~0xffffffffull) | val;
+		break;
+	case EMU_DBC_RAW_RING_HI:
+		e->raw_ring = (e->raw_ring & 0xffffffffull) | (uint64_t)val << 32;
+		break;
+	case EMU_DBC_RAW_NELEM:
+		e->raw_nelem = val;
+		break;
+	default:
+		raw_ctrl(e, val);
+		break;
+	}
+}
+
 static void dbc_bar_read(struct emu_device *dev, void *priv, uint64_t off,
 			 void *buf, uint64_t len)
 {
@@ -655,7 +731,9 @@ static void dbc_bar_read(struct emu_device *dev, void *priv, uint64_t off,
 		uint8_t b[4];
 		uint64_t i;
 
-		if (decode(pos, &id, &reg)) {
+		if (raw_decode(pos, &reg)) {
+			v = raw_read(e, reg);
+		} else if (decode(pos, &id, &reg)) {
 			v = reg_value(&e->ch[id], reg);
 			e->ch[id].c.reg_reads[reg]++;
 			/* Malicious-card mode: the device's indexes lie. */
@@ -691,6 +769,12 @@ static void dbc_bar_write(struct emu_device *dev, void *priv, uint64_t off,
 		uint8_t b[4];
 		uint64_t i;
 
+		if (raw_decode(pos, &reg)) {
+			/* Only whole registers: the raw loop writes 32 bits. */
+			if (pos >= off && pos + 4 <= off + len)
+				raw_write(e, reg, get_le32(in + (pos - off)));
+			continue;
+		}
 		if (!decode(pos, &id, &reg)) {
 			other = true;
 			continue;
@@ -745,6 +829,7 @@ static void chan_reset(struct dbc_chan *ch)
 {
 	ch->active = false;
 	ch->due_ns = 0;
+	ch->raw = false;
 	memset(&ch->cfg, 0, sizeof(ch->cfg));
 	ch->reqhp = ch->reqtp = ch->rsphp = ch->rsptp = 0;
 	memset(ch->sem, 0, sizeof(ch->sem));
@@ -1032,6 +1117,7 @@ void emu_dbc_counters_print(const struct emu_dbc *e, FILE *out)
 	unsigned int i;
 
 	fprintf(out, "dbc_mmio_other %" PRIu64 "\n", e->mmio_other);
+	fprintf(out, "dbc_raw_activations %" PRIu64 "\n", e->raw_activations);
 	emu_dbc_get_counters(e, EMU_NUM_DBC, &c);
 	print_set(&c, "dbc", out);
 	for (i = 0; i < EMU_NUM_DBC; i++) {

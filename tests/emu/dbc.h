@@ -65,6 +65,28 @@ struct emu_dbc;
 #define EMU_DBC_NUM_SEM		32
 #define EMU_DBC_SEM_MAX		0xfff		/* semaphores are 12 bits */
 
+/*
+ * The bench's raw round trip (tests/uml/rawrt): a DBC activated through
+ * BAR2 itself, without the manager, so that a minimal guest module can
+ * measure REQTP -> response -> MSI with no driver loaded. Write the ring's
+ * address (request ring, then nelem * 4 bytes of responses right after it)
+ * and nelem, then CTRL = EMU_DBC_RAW_ON | id to activate DBC id (refused
+ * if it is active already), CTRL = id to release it (only a raw one).
+ * Reading CTRL gives the last command's outcome: EMU_DBC_RAW_OK or
+ * EMU_DBC_RAW_REFUSED (0 before any command). A test facility: no driver
+ * writes there; whatever activates the DBC next (the manager, a reset)
+ * replaces a raw channel.
+ */
+#define EMU_DBC_RAW_BASE	0x10000
+#define EMU_DBC_RAW_RING_LO	0x0
+#define EMU_DBC_RAW_RING_HI	0x4
+#define EMU_DBC_RAW_NELEM	0x8
+#define EMU_DBC_RAW_CTRL	0xc
+#define EMU_DBC_RAW_ON		(1u << 31)
+#define EMU_DBC_RAW_OK		1
+#define EMU_DBC_RAW_REFUSED	2
+#define EMU_DBC_RAW_MAX_NELEM	4096
+
 /* Device memory behind the DBCs, by default (mapped on first use). */
 #define EMU_DBC_DEFAULT_MEM	(256ull << 20)
 

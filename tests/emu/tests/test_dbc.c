@@ -1251,6 +1251,62 @@ static void test_malice_fuzz(void)
 	}
 }
 
+/* The bench's raw channel: activated through BAR2, no manager. */
+static void raw_w(unsigned int reg, uint32_t v)
+{
+	emu_mmio_write(&dev, 2, EMU_DBC_RAW_BASE + reg, &v, 4);
+}
+
+static uint32_t raw_r(unsigned int reg)
+{
+	uint32_t v;
+
+	emu_mmio_read(&dev, 2, EMU_DBC_RAW_BASE + reg, &v, 4);
+	return v;
+}
+
+static void test_raw_channel(void)
+{
+	setup();
+	CHECK_EQ(raw_r(EMU_DBC_RAW_CTRL), 0);
+	/* No ring yet: refused. */
+	raw_w(EMU_DBC_RAW_CTRL, EMU_DBC_RAW_ON | 2);
+	CHECK_EQ(raw_r(EMU_DBC_RAW_CTRL), EMU_DBC_RAW_REFUSED);
+	raw_w(EMU_DBC_RAW_RING_LO, (uint32_t)RING);
+	raw_w(EMU_DBC_RAW_RING_HI, (uint32_t)(RING >> 32));
+	raw_w(EMU_DBC_RAW_NELEM, EMU_DBC_RAW_MAX_NELEM + 1);
+	raw_w(EMU_DBC_RAW_CTRL, EMU_DBC_RAW_ON | 2);
+	CHECK_EQ(raw_r(EMU_DBC_RAW_CTRL), EMU_DBC_RAW_REFUSED);
+	raw_w(EMU_DBC_RAW_NELEM, 8);
+	CHECK_EQ(raw_r(EMU_DBC_RAW_RING_LO), (uint32_t)RING);
+	CHECK_EQ(raw_r(EMU_DBC_RAW_NELEM), 8);
+	raw_w(EMU_DBC_RAW_CTRL, EMU_DBC_RAW_ON | 2);
+	CHECK_EQ(raw_r(EMU_DBC_RAW_CTRL), EMU_DBC_RAW_OK);
+	cur_nelem = 8;
+	/* Active twice: refused, the channel stays. */
+	raw_w(EMU_DBC_RAW_CTRL, EMU_DBC_RAW_ON | 2);
+	CHECK_EQ(raw_r(EMU_DBC_RAW_CTRL), EMU_DBC_RAW_REFUSED);
+	put_req(0, &(struct req){ .id = 5, .cmd = TO_DEV | RSPF, .src = BUF,
+				  .dst = 0, .len = 4096 });
+	reg_w(2, EMU_DBC_REQTP, 1);
+	CHECK_EQ(rsp_at(0), RSP(5, 0));
+	CHECK_EQ(msis[3], 1);
+	CHECK_EQ(counters(2).dma_to_dev_bytes, 4096);
+	/* A channel the manager's side activated is not raw: not released. */
+	activate(4, 8);
+	raw_w(EMU_DBC_RAW_CTRL, 4);
+	CHECK_EQ(raw_r(EMU_DBC_RAW_CTRL), EMU_DBC_RAW_REFUSED);
+	CHECK_EQ(reg_r(4, EMU_DBC_REQTP), 0);
+	raw_w(EMU_DBC_RAW_CTRL, EMU_DBC_RAW_ON | 4);
+	CHECK_EQ(raw_r(EMU_DBC_RAW_CTRL), EMU_DBC_RAW_REFUSED);
+	/* Release: the registers read 0 again. */
+	raw_w(EMU_DBC_RAW_CTRL, 2);
+	CHECK_EQ(raw_r(EMU_DBC_RAW_CTRL), EMU_DBC_RAW_OK);
+	CHECK_EQ(reg_r(2, EMU_DBC_REQHP), 0);
+	raw_w(EMU_DBC_RAW_CTRL, 2);
+	CHECK_EQ(raw_r(EMU_DBC_RAW_CTRL), EMU_DBC_RAW_REFUSED);
+}
+
 static void test_counters_print(void)
 {
 	char *text = NULL;
@@ -1294,6 +1350,7 @@ int main(void)
 	RUN(test_single_msi);
 	RUN(test_fuzz);
 	RUN(test_counters_print);
+	RUN(test_raw_channel);
 	RUN(test_malice_responses);
 	RUN(test_malice_indexes);
 	RUN(test_malice_msis);
