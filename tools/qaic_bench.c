@@ -54,7 +54,8 @@
 /* The device memory behind the DBCs: 256 MiB at device address 0. */
 #define DEV_MEM		(256 * MIB)
 
-static double run_secs = 2.0;
+/* Seconds per timed run; scripts/qaic bench repeats each run in rounds. */
+static double run_secs = 1.0;
 
 static double now_s(void)
 {
@@ -969,10 +970,81 @@ static int read_meminfo(struct meminfo *mi)
 	return 0;
 }
 
+/* One cache of /proc/slabinfo. */
+struct slab_cache {
+	char name[40];
+	long long objs;		/* active objects */
+	long long objsize;	/* bytes per object */
+};
+
+struct slab_info {
+	struct slab_cache *c;
+	int n;
+};
+
+/*
+ * /proc/slabinfo (CONFIG_SLUB_DEBUG), right after read_meminfo() dropped
+ * the caches. SLUB's active count takes the free objects of the per-CPU
+ * slabs as active: a slab's worth of slack, small beside 10,000 objects.
+ */
+static int read_slabinfo(struct slab_info *si)
+{
+	char line[512];
+	FILE *f = fopen("/proc/slabinfo", "r");
+
+	si->c = NULL;
+	si->n = 0;
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		struct slab_cache c;
+		long long num;
+		void *p;
+
+		if (sscanf(line, "%39s %lld %lld %lld", c.name, &c.objs, &num,
+			   &c.objsize) != 4)
+			continue;
+		p = realloc(si->c, (si->n + 1) * sizeof(*si->c));
+		if (!p)
+			break;
+		si->c = p;
+		si->c[si->n++] = c;
+	}
+	fclose(f);
+	return 0;
+}
+
+/*
+ * Per cache, objects per BO and object size, for caches that grew by at
+ * least 8 bytes per BO between @a and @b: "slabobj.NAME" and "slabsz.NAME".
+ */
+static void put_slab_growth(const struct slab_info *a, const struct slab_info *b,
+			    int bos)
+{
+	char key[64];
+
+	for (int i = 0; i < b->n; i++) {
+		long long before = 0;
+		double per;
+
+		for (int j = 0; j < a->n; j++)
+			if (!strcmp(a->c[j].name, b->c[i].name))
+				before = a->c[j].objs;
+		per = (double)(b->c[i].objs - before) / bos;
+		if (per * b->c[i].objsize < 8)
+			continue;
+		snprintf(key, sizeof(key), "slabobj.%s", b->c[i].name);
+		put_num(key, per);
+		snprintf(key, sizeof(key), "slabsz.%s", b->c[i].name);
+		put_num(key, b->c[i].objsize);
+	}
+}
+
 #define MEM_BOS 10000
 
 static void report_memory(void)
 {
+	struct slab_info s0 = { 0 }, s1 = { 0 };
 	struct meminfo m0, m1, m2;
 	struct bo *bos;
 	int fd, err, err_attach = 0, n = 0;
@@ -987,10 +1059,16 @@ static void report_memory(void)
 		err = activate(fd, 64, &dbc_id);
 	if (!err)
 		err = read_meminfo(&m0);
+	if (!err)
+		read_slabinfo(&s0);
 	for (; !err && n < MEM_BOS; n++)
 		err = bo_create(fd, 4 * KIB, &bos[n]);
 	if (!err)
 		err = read_meminfo(&m1);
+	if (!err && !read_slabinfo(&s1))
+		put_slab_growth(&s0, &s1, MEM_BOS);
+	free(s0.c);
+	free(s1.c);
 	for (int i = 0; !err && !err_attach && i < MEM_BOS; i++)
 		err_attach = bo_attach(fd, &bos[i], dbc_id, DIR_TO_DEV,
 				       (i * 4 * KIB) % DEV_MEM);
@@ -1067,6 +1145,41 @@ static void report_bw_all(void)
 	report_memcpy_bw(64);
 }
 
+/*
+ * How the loaded module completes jobs: "poll" or "irq" from Linux 6.12's
+ * datapath_polling parameter, "default" for a module without it.
+ */
+static const char *driver_mode(void)
+{
+	char c = 0;
+	int fd = open("/sys/module/qaic/parameters/datapath_polling", O_RDONLY);
+
+	if (fd < 0)
+		return "default";
+	if (read(fd, &c, 1) != 1)
+		c = 0;
+	close(fd);
+	return c == 'Y' || c == '1' ? "poll" : "irq";
+}
+
+/* Linux 6.12's datapath_poll_interval_us, when the module has it. */
+static void put_poll_interval(void)
+{
+	char buf[32] = "";
+	int fd = open("/sys/module/qaic/parameters/datapath_poll_interval_us", O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n > 0) {
+		buf[n] = 0;
+		buf[strcspn(buf, "\n")] = 0;
+		printf("poll_interval_us %s\n", buf);
+	}
+}
+
 static int cmd_run(int argc, char **argv)
 {
 	const char *label = "driver", *only = "rt,bw,scale,mem";
@@ -1099,6 +1212,8 @@ static int cmd_run(int argc, char **argv)
 		drmFreeVersion(ver);
 	}
 	close(fd);
+	printf("mode %s\n", driver_mode());
+	put_poll_interval();
 	fprintf(stderr, "qaic-bench: %s: card ready after %.1f s\n", label, now_s() - t0);
 
 	if (strstr(only, "rt"))
@@ -1117,14 +1232,20 @@ static int cmd_run(int argc, char **argv)
 
 /* ------------------------------------------------------------- report */
 
+/*
+ * A results file holds "key value" lines; scripts/qaic bench appends one
+ * run per round, so a key comes once per round and the report gives the
+ * median and the range of its values.
+ */
 struct kv {
-	char key[48];
-	char val[80];
+	char key[64];
+	char val[64];
 };
 
 struct results {
-	struct kv kv[128];
+	struct kv *kv;
 	int n;
+	const char *path;
 };
 
 static int load(const char *path, struct results *r)
@@ -1132,26 +1253,34 @@ static int load(const char *path, struct results *r)
 	char line[256];
 	FILE *f = fopen(path, "r");
 
+	r->kv = NULL;
 	r->n = 0;
+	r->path = path;
 	if (!f)
 		return -errno;
-	while (fgets(line, sizeof(line), f) && r->n < (int)ARRAY_SIZE(r->kv)) {
-		struct kv *kv = &r->kv[r->n];
+	while (fgets(line, sizeof(line), f)) {
+		struct kv *kv;
 		char *sp;
+		void *p;
 
 		line[strcspn(line, "\n")] = 0;
 		sp = strchr(line, ' ');
 		if (!sp)
 			continue;
 		*sp = 0;
-		snprintf(kv->key, sizeof(kv->key), "%.47s", line);
-		snprintf(kv->val, sizeof(kv->val), "%.79s", sp + 1);
-		r->n++;
+		p = realloc(r->kv, (r->n + 1) * sizeof(*r->kv));
+		if (!p)
+			break;
+		r->kv = p;
+		kv = &r->kv[r->n++];
+		snprintf(kv->key, sizeof(kv->key), "%.63s", line);
+		snprintf(kv->val, sizeof(kv->val), "%.63s", sp + 1);
 	}
 	fclose(f);
 	return 0;
 }
 
+/* The first value of @key, or NULL. */
 static const char *get(const struct results *r, const char *key)
 {
 	for (int i = 0; i < r->n; i++)
@@ -1160,31 +1289,90 @@ static const char *get(const struct results *r, const char *key)
 	return NULL;
 }
 
-/* The value of @key as a number, or false (missing, error, n/a). */
-static bool num(const struct results *r, const char *key, double *v)
+static bool is_num(const char *s, double *v)
 {
-	const char *s = get(r, key);
 	char *end;
 
-	if (!s)
-		return false;
 	*v = strtod(s, &end);
 	return end != s && !*end;
 }
 
-/* A cell: the number with @prec decimals, the error text, or "-". */
-static void cell(char *buf, size_t len, const struct results *r,
-		 const char *key, int prec)
-{
-	const char *s = get(r, key);
-	double v;
+/* The values of a key over the rounds (and over several files). */
+struct summary {
+	int n;			/* numbers */
+	int nerr;		/* other values: "error: ...", "n/a" */
+	double med, min, max;
+	const char *err;	/* the first of the others */
+};
 
-	if (!s)
-		snprintf(buf, len, "-");
-	else if (num(r, key, &v))
-		snprintf(buf, len, "%.*f", prec, v);
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+#define MAX_VALUES 1024
+
+static void summarize(const struct results *const *sets, int nsets,
+		      const char *key, struct summary *sm)
+{
+	static double v[MAX_VALUES];
+
+	memset(sm, 0, sizeof(*sm));
+	for (int k = 0; k < nsets; k++) {
+		for (int i = 0; sets[k] && i < sets[k]->n; i++) {
+			double x;
+
+			if (strcmp(sets[k]->kv[i].key, key))
+				continue;
+			if (is_num(sets[k]->kv[i].val, &x) && sm->n < MAX_VALUES) {
+				v[sm->n++] = x;
+			} else {
+				if (!sm->err)
+					sm->err = sets[k]->kv[i].val;
+				sm->nerr++;
+			}
+		}
+	}
+	if (!sm->n)
+		return;
+	qsort(v, sm->n, sizeof(v[0]), cmp_double);
+	sm->min = v[0];
+	sm->max = v[sm->n - 1];
+	sm->med = sm->n % 2 ? v[sm->n / 2] : (v[sm->n / 2 - 1] + v[sm->n / 2]) / 2;
+}
+
+static void summary1(const struct results *r, const char *key, struct summary *sm)
+{
+	summarize(&r, 1, key, sm);
+}
+
+/* The median of @key in @r, or false when it has no number. */
+static bool med(const struct results *r, const char *key, double *v)
+{
+	struct summary sm;
+
+	summary1(r, key, &sm);
+	*v = sm.med;
+	return sm.n > 0;
+}
+
+/* "median (min-max)", the median alone, the error text, or "-". */
+static void cell(char *buf, size_t len, const struct summary *sm, int prec,
+		 bool spread)
+{
+	if (!sm->n) {
+		snprintf(buf, len, "%s", sm->err ? sm->err : "-");
+		return;
+	}
+	if (!spread || sm->min == sm->max)
+		snprintf(buf, len, "%.*f", prec, sm->med);
 	else
-		snprintf(buf, len, "%s", s);
+		snprintf(buf, len, "%.*f (%.*f-%.*f)", prec, sm->med, prec, sm->min,
+			 prec, sm->max);
+	if (sm->nerr)
+		snprintf(buf + strlen(buf), len - strlen(buf), " %d err", sm->nerr);
 }
 
 struct row {
@@ -1192,68 +1380,81 @@ struct row {
 	const char *key;
 	int prec;
 	const char *unit;
-	const char *limit;	/* a key of the results, or a literal, or NULL */
+	const char *limit;	/* "=key" of any file, a literal, or NULL */
+	int better;		/* 1: higher, -1: lower, 0: neither */
 };
 
 static const struct row rows[] = {
-	{ "round trips, 4 KiB to device, QD1", "rt_qd1", 0, "jobs/s", NULL },
-	{ "round trips, 4 KiB to device, QD32", "rt_qd32", 0, "jobs/s", NULL },
-	{ "MMIO reads/job, submit (REQHP+REQTP), QD1", "mmio_submit_reads_qd1", 2, "reads", NULL },
-	{ "MMIO reads/job, submit (REQHP+REQTP), QD32", "mmio_submit_reads_qd32", 2, "reads", NULL },
-	{ "MMIO writes/job, submit (REQHP+REQTP), QD1", "mmio_submit_writes_qd1", 2, "writes", NULL },
-	{ "MMIO writes/job, submit (REQHP+REQTP), QD32", "mmio_submit_writes_qd32", 2, "writes", NULL },
-	{ "MMIO reads/job, completion (RSPHP+RSPTP), QD1", "mmio_complete_reads_qd1", 2, "reads", NULL },
-	{ "MMIO reads/job, completion (RSPHP+RSPTP), QD32", "mmio_complete_reads_qd32", 2, "reads", NULL },
-	{ "MMIO writes/job, completion (RSPHP+RSPTP), QD1", "mmio_complete_writes_qd1", 2, "writes", NULL },
-	{ "MMIO writes/job, completion (RSPHP+RSPTP), QD32", "mmio_complete_writes_qd32", 2, "writes", NULL },
-	{ "MSIs/job, QD1", "irqs_qd1", 2, "MSIs", NULL },
-	{ "MSIs/job, QD32", "irqs_qd32", 2, "MSIs", NULL },
-	{ "bandwidth to device, 64 MiB BO", "bw_to_dev", 0, "MB/s", "=emu_memcpy_bw" },
-	{ "bandwidth from device, 64 MiB BO", "bw_from_dev", 0, "MB/s", "=emu_memcpy_bw" },
-	{ "throughput, 4 KiB QD8, 1 DBC / 1 process", "tput_dbc1", 0, "jobs/s", NULL },
-	{ "throughput, 4 KiB QD8, 4 DBCs / 4 processes", "tput_dbc4", 0, "jobs/s", NULL },
-	{ "throughput, 4 KiB QD8, 16 DBCs / 16 processes", "tput_dbc16", 0, "jobs/s", NULL },
-	{ "guest CPU busy, 1 DBC", "cpu_dbc1", 0, "%", NULL },
-	{ "guest CPU busy, 16 DBCs", "cpu_dbc16", 0, "%", NULL },
-	{ "guest CPUs", "cpus", 0, "CPUs", NULL },
-	{ "scaling vs linear, 4 DBCs", "scale_dbc4", 2, "x linear", "1.00" },
-	{ "scaling vs linear, 16 DBCs", "scale_dbc16", 2, "x linear", "1.00" },
-	{ "EXECUTE_BO retried after ENODEV (REQHP read ~0)", "execute_enodev_retries", 0, "retries", NULL },
-	{ "MemAvailable drop, 1000 BOs created+mapped", "mem_create_avail", 0, "KiB/1000 BOs", NULL },
-	{ "Slab growth, 1000 BOs created+mapped", "mem_create_slab", 0, "KiB/1000 BOs", NULL },
-	{ "MemAvailable drop, 1000 BOs also attached", "mem_attach_avail", 0, "KiB/1000 BOs", NULL },
-	{ "Slab growth, 1000 BOs also attached", "mem_attach_slab", 0, "KiB/1000 BOs", NULL },
+	{ "round trips, 4 KiB to device, QD1", "rt_qd1", 0, "jobs/s", "=raw_rt_qd1", 1 },
+	{ "round trips, 4 KiB to device, QD32", "rt_qd32", 0, "jobs/s", "=raw_rt_qd32", 1 },
+	{ "MMIO reads/job, submit (REQHP+REQTP), QD1", "mmio_submit_reads_qd1", 2, "reads", "0", -1 },
+	{ "MMIO reads/job, submit (REQHP+REQTP), QD32", "mmio_submit_reads_qd32", 2, "reads", "0", -1 },
+	{ "MMIO writes/job, submit (REQHP+REQTP), QD1", "mmio_submit_writes_qd1", 2, "writes", "=raw_reqtp_qd1", -1 },
+	{ "MMIO writes/job, submit (REQHP+REQTP), QD32", "mmio_submit_writes_qd32", 2, "writes", "=raw_reqtp_qd32", -1 },
+	{ "MMIO reads/job, completion (RSPHP+RSPTP), QD1", "mmio_complete_reads_qd1", 2, "reads", "0", -1 },
+	{ "MMIO reads/job, completion (RSPHP+RSPTP), QD32", "mmio_complete_reads_qd32", 2, "reads", "0", -1 },
+	{ "MMIO writes/job, completion (RSPHP+RSPTP), QD1", "mmio_complete_writes_qd1", 2, "writes", "=raw_rsphp_qd1", -1 },
+	{ "MMIO writes/job, completion (RSPHP+RSPTP), QD32", "mmio_complete_writes_qd32", 2, "writes", "=raw_rsphp_qd32", -1 },
+	{ "MSIs/job, QD1", "irqs_qd1", 2, "MSIs", "=raw_irqs_qd1", -1 },
+	{ "MSIs/job, QD32", "irqs_qd32", 2, "MSIs", "=raw_irqs_qd32", -1 },
+	{ "bandwidth to device, 64 MiB BO", "bw_to_dev", 0, "MB/s", "=emu_memcpy_bw", 1 },
+	{ "bandwidth from device, 64 MiB BO", "bw_from_dev", 0, "MB/s", "=emu_memcpy_bw", 1 },
+	{ "throughput, 4 KiB QD8, 1 DBC / 1 process", "tput_dbc1", 0, "jobs/s", NULL, 1 },
+	{ "throughput, 4 KiB QD8, 4 DBCs / 4 processes", "tput_dbc4", 0, "jobs/s", NULL, 1 },
+	{ "throughput, 4 KiB QD8, 16 DBCs / 16 processes", "tput_dbc16", 0, "jobs/s", NULL, 1 },
+	{ "guest CPU busy, 1 DBC", "cpu_dbc1", 0, "%", NULL, 0 },
+	{ "guest CPU busy, 16 DBCs", "cpu_dbc16", 0, "%", NULL, 0 },
+	{ "guest CPUs", "cpus", 0, "CPUs", NULL, 0 },
+	{ "scaling vs linear, 4 DBCs", "scale_dbc4", 2, "x linear", "1.00", 1 },
+	{ "scaling vs linear, 16 DBCs", "scale_dbc16", 2, "x linear", "1.00", 1 },
+	{ "EXECUTE_BO retried after ENODEV (REQHP read ~0)", "execute_enodev_retries", 0, "retries", NULL, -1 },
+	{ "MemAvailable drop, 1000 BOs created+mapped", "mem_create_avail", 0, "KiB/1000 BOs", NULL, -1 },
+	{ "Slab growth, 1000 BOs created+mapped", "mem_create_slab", 0, "KiB/1000 BOs", NULL, -1 },
+	{ "MemAvailable drop, 1000 BOs also attached", "mem_attach_avail", 0, "KiB/1000 BOs", NULL, -1 },
+	{ "Slab growth, 1000 BOs also attached", "mem_attach_slab", 0, "KiB/1000 BOs", NULL, -1 },
+	{ "kernel log WARNs while the module ran", "kernel_warns", 0, "WARNs/round", "0", -1 },
 };
 
-/* The emulator's memcpy bandwidth: from the first run that has it. */
-static void limit_cell(char *buf, size_t len, const struct row *row,
-		       const struct results *a, const struct results *b)
-{
-	if (!row->limit) {
-		snprintf(buf, len, "-");
-	} else if (row->limit[0] == '=') {
-		const char *key = row->limit + 1;
+/* Rows the goals and the slab table use. */
+#define ROW_RT_QD32	1
+#define ROW_BW_TO	12
+#define ROW_SLAB	24
 
-		if (get(a, key) && strcmp(get(a, key), "n/a") && !strstr(get(a, key), "error"))
-			cell(buf, len, a, key, row->prec);
-		else if (get(b, key) && strcmp(get(b, key), "n/a") && !strstr(get(b, key), "error"))
-			cell(buf, len, b, key, row->prec);
-		else
-			snprintf(buf, len, "n/a");
-	} else {
-		snprintf(buf, len, "%s", row->limit);
+/*
+ * The peer's best: the index of the peer file whose median of @row is
+ * the better one (the first with a number when neither is better), or -1.
+ */
+static int best_peer(const struct row *row, const struct results *peers, int npeers)
+{
+	double best = 0, v;
+	int k = -1;
+
+	for (int i = 0; i < npeers; i++) {
+		if (!med(&peers[i], row->key, &v))
+			continue;
+		if (k < 0 || (row->better > 0 && v > best) || (row->better < 0 && v < best)) {
+			k = i;
+			best = v;
+		}
 	}
+	return k;
+}
+
+static const char *mode_of(const struct results *r)
+{
+	const char *m = get(r, "mode");
+
+	return m ? m : "?";
 }
 
 /* The bandwidth cells say so when the 64 MiB object could not be used. */
 static void bw_note(char *buf, size_t len, const struct results *r, const char *key)
 {
-	double mib, v;
+	double mib;
 
-	if (strncmp(key, "bw_", 3) || !num(r, "bw_mib", &mib) || mib == 64 ||
-	    !num(r, key, &v))
+	if (strncmp(key, "bw_", 3) || !med(r, "bw_mib", &mib) || mib == 64)
 		return;
-	snprintf(buf + strlen(buf), len - strlen(buf), " (%.0f MiB)", mib);
+	snprintf(buf + strlen(buf), len - strlen(buf), " [%.0f MiB]", mib);
 }
 
 /* "%.2f" and @suffix, or "-" when the number is not @known. */
@@ -1271,12 +1472,121 @@ static const char *verdict(bool known, bool met)
 	return !known ? "n/a" : met ? "met" : "missed";
 }
 
+/* A goal "@what <= @max" on the median of @key of @r. */
+static void goal_max(const struct results *r, const char *key, double max,
+		     const char *what)
+{
+	char c[32];
+	double v;
+	bool known = med(r, key, &v);
+
+	printf("  %-7s %s <= %.2f (%s)\n", verdict(known, known && v <= max), what,
+	       max, fmt(c, sizeof(c), known, v, ""));
+}
+
+struct slab_row {
+	char name[48];
+	double objs[2], size, bytes[2];
+};
+
+static int cmp_slab(const void *a, const void *b)
+{
+	const struct slab_row *x = a, *y = b;
+	double mx = x->bytes[0] > x->bytes[1] ? x->bytes[0] : x->bytes[1];
+	double my = y->bytes[0] > y->bytes[1] ? y->bytes[0] : y->bytes[1];
+
+	return mx < my ? 1 : mx > my ? -1 : strcmp(x->name, y->name);
+}
+
+/*
+ * Where the slab growth of 1000 BOs created and mapped goes, per cache:
+ * objects per BO and bytes per BO (objects x object size), medians over
+ * the rounds, for ours and for the peer file @peer.
+ */
+static void slab_table(const struct results *ours, const struct results *peer,
+		       const char *peer_name)
+{
+	const struct results *sets[2] = { ours, peer };
+	struct slab_row *t = NULL;
+	double total[2] = { 0, 0 }, slab[2];
+	int n = 0, shown = 0;
+
+	for (int k = 0; k < 2; k++) {
+		for (int i = 0; sets[k] && i < sets[k]->n; i++) {
+			const char *name = sets[k]->kv[i].key;
+			int j;
+
+			if (strncmp(name, "slabobj.", 8))
+				continue;
+			name += 8;
+			for (j = 0; j < n && strcmp(t[j].name, name); j++)
+				;
+			if (j == n) {
+				void *p = realloc(t, (n + 1) * sizeof(*t));
+
+				if (!p)
+					break;
+				t = p;
+				memset(&t[n], 0, sizeof(t[n]));
+				snprintf(t[n].name, sizeof(t[n].name), "%.47s", name);
+				n++;
+			}
+		}
+	}
+	if (!n) {
+		free(t);
+		return;
+	}
+	for (int j = 0; j < n; j++) {
+		char key[64];
+
+		for (int k = 0; k < 2; k++) {
+			double objs = 0, size = 0;
+
+			if (!sets[k])
+				continue;
+			snprintf(key, sizeof(key), "slabobj.%s", t[j].name);
+			med(sets[k], key, &objs);
+			snprintf(key, sizeof(key), "slabsz.%s", t[j].name);
+			if (med(sets[k], key, &size))
+				t[j].size = size;
+			t[j].objs[k] = objs;
+		}
+		for (int k = 0; k < 2; k++) {
+			t[j].bytes[k] = t[j].objs[k] * t[j].size;
+			total[k] += t[j].bytes[k];
+		}
+	}
+	qsort(t, n, sizeof(*t), cmp_slab);
+	printf("\nslab caches that grew, per BO created+mapped (medians; objects/BO x object size):\n");
+	printf("%-26s | %8s | %-20s | %-20s\n", "cache", "obj size",
+	       "ours objs, bytes/BO", peer_name);
+	printf("%.26s-|-%.8s-|-%.20s-|-%.20s\n", "--------------------------",
+	       "--------", "--------------------", "--------------------");
+	for (int j = 0; j < n && shown < 14; j++, shown++) {
+		char a[32], b[32];
+
+		snprintf(a, sizeof(a), "%5.2f  %7.0f", t[j].objs[0], t[j].bytes[0]);
+		snprintf(b, sizeof(b), "%5.2f  %7.0f", t[j].objs[1], t[j].bytes[1]);
+		printf("%-26s | %8.0f | %-20s | %-20s\n", t[j].name, t[j].size, a, b);
+	}
+	for (int k = 0; k < 2; k++)
+		if (!sets[k] || !med(sets[k], "mem_create_slab", &slab[k]))
+			slab[k] = 0;
+	printf("%-26s | %8s | %13.0f%7s | %13.0f\n", "sum of the caches above 8 B", "",
+	       total[0], "", total[1]);
+	printf("%-26s | %8s | %13.0f%7s | %13.0f\n", "Slab (meminfo), bytes/BO", "",
+	       slab[0] * 1024 / 1000, "", slab[1] * 1024 / 1000);
+	free(t);
+}
+
 static int cmd_report(int argc, char **argv)
 {
-	const char *notes[8], *files[2] = { NULL, NULL };
-	struct results *res = calloc(2, sizeof(*res));
-	int nnotes = 0, nfiles = 0;
-	char c[3][96];
+	const char *notes[16], *files[8], *limits_path = NULL;
+	struct results res[8], limits = { 0 };
+	const struct results *all[10];
+	int nnotes = 0, nfiles = 0, npeers, nall = 0;
+	char c[4][96], hdr[32];
 	double a, b, l;
 	bool known, met;
 
@@ -1284,67 +1594,162 @@ static int cmd_report(int argc, char **argv)
 		if (!strcmp(argv[i], "--note") && i + 1 < argc) {
 			if (nnotes < (int)ARRAY_SIZE(notes))
 				notes[nnotes++] = argv[++i];
-		} else if (nfiles < 2) {
+		} else if (!strcmp(argv[i], "--limits") && i + 1 < argc) {
+			limits_path = argv[++i];
+		} else if (nfiles < (int)ARRAY_SIZE(files)) {
 			files[nfiles++] = argv[i];
 		} else {
 			return 2;
 		}
 	}
-	if (nfiles != 2 || !res)
+	if (nfiles < 2)
 		return 2;
-	for (int i = 0; i < 2; i++)
+	for (int i = 0; i < nfiles; i++) {
 		if (load(files[i], &res[i]))
 			fprintf(stderr, "qaic-bench: %s: %s\n", files[i], strerror(errno));
+		all[nall++] = &res[i];
+	}
+	if (limits_path) {
+		if (load(limits_path, &limits))
+			fprintf(stderr, "qaic-bench: %s: %s\n", limits_path, strerror(errno));
+		all[nall++] = &limits;
+	}
+	npeers = nfiles - 1;
 
-	printf("%-48s | %-14s | %-14s | %-9s | %s\n", "metric", "ours", "upstream",
-	       "limit", "unit");
-	printf("%.48s-|-%.14s-|-%.14s-|-%.9s-|-%.12s\n",
+	printf("%-48s | %-24s | %-24s | %-5s | %-10s | %-24s | %s\n", "metric", "ours",
+	       "upstream, best mode", "mode", "other mode", "limit", "unit");
+	printf("%.48s-|-%.24s-|-%.24s-|-%.5s-|-%.10s-|-%.24s-|-%.12s\n",
 	       "------------------------------------------------",
-	       "--------------", "--------------", "---------", "------------");
+	       "------------------------", "------------------------", "-----",
+	       "----------", "------------------------", "------------");
 	for (unsigned int i = 0; i < ARRAY_SIZE(rows); i++) {
 		const struct row *row = &rows[i];
+		struct summary sm;
+		int k = best_peer(row, res + 1, npeers);
+		const char *mode = "";
 
-		for (int k = 0; k < 2; k++) {
-			cell(c[k], sizeof(c[k]), &res[k], row->key, row->prec);
-			bw_note(c[k], sizeof(c[k]), &res[k], row->key);
+		summary1(&res[0], row->key, &sm);
+		cell(c[0], sizeof(c[0]), &sm, row->prec, true);
+		bw_note(c[0], sizeof(c[0]), &res[0], row->key);
+		summary1(&res[1 + (k < 0 ? 0 : k)], row->key, &sm);
+		cell(c[1], sizeof(c[1]), &sm, row->prec, true);
+		if (k >= 0) {
+			bw_note(c[1], sizeof(c[1]), &res[1 + k], row->key);
+			mode = mode_of(&res[1 + k]);
 		}
-		limit_cell(c[2], sizeof(c[2]), row, &res[0], &res[1]);
-		printf("%-48s | %-14s | %-14s | %-9s | %s\n", row->label, c[0], c[1],
-		       c[2], row->unit);
+		/* The other mode's median, for comparison. */
+		snprintf(c[2], sizeof(c[2]), "-");
+		for (int j = 0; j < npeers; j++) {
+			if (j == (k < 0 ? 0 : k))
+				continue;
+			summary1(&res[1 + j], row->key, &sm);
+			cell(c[2], sizeof(c[2]), &sm, row->prec, false);
+			break;
+		}
+		if (!row->limit) {
+			snprintf(c[3], sizeof(c[3]), "-");
+		} else if (row->limit[0] == '=') {
+			summarize(all, nall, row->limit + 1, &sm);
+			if (sm.n)
+				cell(c[3], sizeof(c[3]), &sm, row->prec, true);
+			else
+				snprintf(c[3], sizeof(c[3]), "n/a");
+		} else {
+			snprintf(c[3], sizeof(c[3]), "%s", row->limit);
+		}
+		printf("%-48s | %-24s | %-24s | %-5s | %-10s | %-24s | %s\n", row->label,
+		       c[0], c[1], mode, c[2], c[3], row->unit);
 	}
-	for (int k = 0; k < 2; k++) {
-		const char *drv = get(&res[k], "driver"), *secs = get(&res[k], "seconds");
-		const char *dev = get(&res[k], "device");
+	for (int k = 0; k < nfiles; k++) {
+		const char *drv = get(&res[k], "driver"), *dev = get(&res[k], "device");
+		struct summary rounds, secs;
 
-		if (dev)
-			printf("%s: no card: %s\n", k ? "upstream" : "ours", dev);
+		summary1(&res[k], "seconds", &secs);
+		summary1(&res[k], "label", &rounds);
+		cell(c[0], sizeof(c[0]), &secs, 0, true);
+		snprintf(hdr, sizeof(hdr), "%s (%s)", k ? "upstream" : "ours", mode_of(&res[k]));
+		if (dev && !drv)
+			printf("%s: no card: %s\n", hdr, dev);
 		else
-			printf("%s: %s, %s s\n", k ? "upstream" : "ours",
-			       drv ? drv : "no results", secs ? secs : "?");
+			printf("%s: %s, %d rounds, %s s each\n", hdr, drv ? drv : "no results",
+			       rounds.nerr, c[0]);
+	}
+	printf("cells: median (min-max) over the rounds; \"other mode\": the median of "
+	       "upstream's other mode;\nlimits: the emulator's memcpy bandwidth and the raw "
+	       "DBC round trip (tests/uml/rawrt),\nmeasured between the drivers' runs in every round\n");
+	for (int k = 1; k < nfiles; k++) {
+		if (!strcmp(mode_of(&res[k]), "irq") && med(&res[k], "kernel_warns", &a) && a > 0)
+			printf("handicap: upstream (irq) reads RSPHP and RSPTP in its hard-IRQ handler; "
+			       "UML's virt-pci\n  WARNs on that (%.0f WARNs a round, median) and each "
+			       "WARN stalls the guest\n  while its report is printed: its irq rows "
+			       "measure that path too. Only a bench\n  kernel change removes it "
+			       "(Documentation/accel/qaic/testing.rst)\n", a);
+		if (!strcmp(mode_of(&res[k]), "poll"))
+			printf("handicap: upstream (poll) checks RSPTP every %s us from a work item "
+			       "(datapath_poll_interval_us),\n  by design; UML's timers make that "
+			       "sleep longer than on a real host\n",
+			       get(&res[k], "poll_interval_us") ? get(&res[k], "poll_interval_us") : "100-200");
+	}
+	{
+		struct summary s1, s32;
+
+		summary1(&limits, "raw_stalls_qd1", &s1);
+		summary1(&limits, "raw_stalls_qd32", &s32);
+		if (s1.n || s32.n)
+			printf("limits: the raw loop waited 10-20 ms for a posted write that came "
+			       "late %.0f times a run\n  at QD1 and %.0f at QD32 (medians; "
+			       "that time is left out of its rate)\n", s1.med, s32.med);
 	}
 	for (int i = 0; i < nnotes; i++)
 		printf("note: %s\n", notes[i]);
 
-	printf("\ngoals (ours):\n");
-	known = num(&res[0], "mmio_submit_reads_qd1", &a) &&
-		num(&res[0], "mmio_submit_reads_qd32", &b);
+	{
+		int k = best_peer(&rows[ROW_SLAB], res + 1, npeers);
+
+		snprintf(hdr, sizeof(hdr), "upstream (%s) objs, B/BO",
+			 k >= 0 ? mode_of(&res[1 + k]) : "?");
+		slab_table(&res[0], k >= 0 ? &res[1 + k] : NULL, hdr);
+	}
+
+	printf("\ngoals (ours, medians; \"upstream\" is its best mode per row):\n");
+	known = med(&res[0], "mmio_submit_reads_qd1", &a) &&
+		med(&res[0], "mmio_submit_reads_qd32", &b);
 	printf("  %-7s 0 MMIO reads per job on the submit path (QD1 %s, QD32 %s)\n",
 	       verdict(known, known && a == 0 && b == 0),
 	       fmt(c[0], sizeof(c[0]), known, a, ""), fmt(c[1], sizeof(c[1]), known, b, ""));
 
-	known = num(&res[0], "rt_qd32", &a) && num(&res[1], "rt_qd32", &b) && b > 0;
-	printf("  %-7s >= 1.5x upstream round trips/s at QD32 (%s)\n",
-	       verdict(known, known && a >= 1.5 * b),
-	       fmt(c[0], sizeof(c[0]), known, known ? a / b : 0, "x"));
-
 	{
-		double to, from, mib = 0;
-		bool have = num(&res[0], "bw_to_dev", &to) &&
-			    num(&res[0], "bw_from_dev", &from) &&
-			    num(&res[0], "bw_mib", &mib);
+		int k = best_peer(&rows[ROW_RT_QD32], res + 1, npeers);
 
-		limit_cell(c[2], sizeof(c[2]), &rows[12], &res[0], &res[1]);
-		l = strtod(c[2], NULL);
+		known = med(&res[0], "rt_qd32", &a) && k >= 0 &&
+			med(&res[1 + k], "rt_qd32", &b) && b > 0;
+		printf("  %-7s >= 1.5x upstream round trips/s at QD32 (%s)\n",
+		       verdict(known, known && a >= 1.5 * b),
+		       fmt(c[0], sizeof(c[0]), known, known ? a / b : 0, "x"));
+	}
+	goal_max(&res[0], "irqs_qd32", 0.25, "MSIs per job at QD32");
+	goal_max(&res[0], "mmio_complete_reads_qd32", 0.25,
+		 "completion register reads per job at QD32");
+	goal_max(&res[0], "mmio_submit_writes_qd32", 0.25,
+		 "doorbell (REQTP) writes per job at QD32");
+	{
+		int k = best_peer(&rows[ROW_SLAB], res + 1, npeers);
+
+		known = med(&res[0], "mem_create_slab", &a) && k >= 0 &&
+			med(&res[1 + k], "mem_create_slab", &b);
+		printf("  %-7s slab per 1000 BOs created+mapped <= upstream's (%s KiB vs %s KiB)\n",
+		       verdict(known, known && a <= b), fmt(c[0], sizeof(c[0]), known, a, ""),
+		       fmt(c[1], sizeof(c[1]), known, b, ""));
+	}
+	{
+		struct summary lim;
+		double to, from, mib = 0;
+		bool have = med(&res[0], "bw_to_dev", &to) &&
+			    med(&res[0], "bw_from_dev", &from) &&
+			    med(&res[0], "bw_mib", &mib);
+
+		summarize(all, nall, rows[ROW_BW_TO].limit + 1, &lim);
+		l = lim.n ? lim.med : 0;
 		known = have && l > 0;
 		met = known && mib == 64 && to >= 0.9 * l && from >= 0.9 * l;
 		if (known)
@@ -1357,10 +1762,12 @@ static int cmd_report(int argc, char **argv)
 			       "no bandwidth measured");
 	}
 
-	known = num(&res[0], "scale_dbc16", &a);
+	known = med(&res[0], "scale_dbc16", &a);
 	printf("  %-7s >= 0.8x linear scaling to 16 DBCs (%s)\n",
 	       verdict(known, known && a >= 0.8), fmt(c[0], sizeof(c[0]), known, a, "x"));
-	free(res);
+	for (int i = 0; i < nfiles; i++)
+		free(res[i].kv);
+	free(limits.kv);
 	return 0;
 }
 
@@ -1375,6 +1782,6 @@ int main(int argc, char **argv)
 	if (ret == 2)
 		fprintf(stderr,
 			"usage: qaic-bench run [--label NAME] [--quick] [--only rt,bw,scale,mem]\n"
-			"       qaic-bench report [--note TEXT]... OURS UPSTREAM\n");
+			"       qaic-bench report [--note TEXT]... [--limits FILE] OURS UPSTREAM...\n");
 	return ret;
 }
