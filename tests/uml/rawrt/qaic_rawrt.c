@@ -14,7 +14,7 @@
  *         memory, write RSPHP once, queue as many requests again and write
  *         REQTP once: the best coalescing and doorbell batching possible.
  *
- * No MMIO in the hard-IRQ handler. A posted write that reaches the card
+ * No MMIO in the hard-IRQ handler. An MSI or a posted write that comes
  * late (see run()) costs a wait that is counted and left out.
  *
  *   insmod qaic_rawrt.ko [dbc=0] [ms=1000]
@@ -77,26 +77,33 @@ module_param(qd32_irqs, ulong, 0444);
 
 /*
  * Per queue depth: waits of 10-20 ms (two jiffies) without an MSI (see
- * run()) and their nanoseconds, which are part of *_ns.
+ * run()), their nanoseconds (part of *_ns), and how many of them found
+ * the response in memory (late_msi) or REQHP behind the tail (late_write).
  */
 static unsigned long qd1_stalls, qd1_stall_ns, qd32_stalls, qd32_stall_ns;
+static unsigned long qd1_late_msi, qd1_late_write, qd32_late_msi, qd32_late_write;
 module_param(qd1_stalls, ulong, 0444);
 module_param(qd1_stall_ns, ulong, 0444);
+module_param(qd1_late_msi, ulong, 0444);
+module_param(qd1_late_write, ulong, 0444);
 module_param(qd32_stalls, ulong, 0444);
 module_param(qd32_stall_ns, ulong, 0444);
+module_param(qd32_late_msi, ulong, 0444);
+module_param(qd32_late_write, ulong, 0444);
 
 struct loop_stats {
 	unsigned long *jobs, *ns, *reqtp, *rsphp, *irqs, *stalls, *stall_ns;
+	unsigned long *late_msi, *late_write;
 };
 
 static const struct loop_stats qd1_stats = {
 	&qd1_jobs, &qd1_ns, &qd1_reqtp, &qd1_rsphp, &qd1_irqs, &qd1_stalls,
-	&qd1_stall_ns,
+	&qd1_stall_ns, &qd1_late_msi, &qd1_late_write,
 };
 
 static const struct loop_stats qd32_stats = {
 	&qd32_jobs, &qd32_ns, &qd32_reqtp, &qd32_rsphp, &qd32_irqs, &qd32_stalls,
-	&qd32_stall_ns,
+	&qd32_stall_ns, &qd32_late_msi, &qd32_late_write,
 };
 
 struct dbc_req {
@@ -171,29 +178,36 @@ static int run(struct rawrt *r, unsigned int qd, const struct loop_stats *st)
 
 	reinit_completion(&r->done);
 	atomic_long_set(&r->irqs, 0);
+	*st->late_msi = 0;
+	*st->late_write = 0;
 	queue(r, qd);
 	writel(r->tail, r->regs + REQTP);
 	while (inflight) {
+		ktime_t t0 = ktime_get();
 		unsigned int n = 0;
 		u32 v;
 
-		ktime_t t0 = ktime_get();
-
 		if (!wait_for_completion_timeout(&r->done, 2)) {
 			/*
-			 * On this bench a posted write now and then reaches the
-			 * card only with the next access: a read makes it go,
-			 * and REQTP again is harmless (the card ignores a tail
-			 * it has). Counted, and the time waited is left out.
+			 * On this bench an MSI now and then does not come,
+			 * with the response in memory (late_msi), or the card
+			 * has not seen the REQTP write (late_write): the read
+			 * of REQHP makes it go, and REQTP again is harmless
+			 * (the card ignores a tail it has). Counted, and the
+			 * time waited is left out.
 			 */
 			if (++tries > 100) {
 				err = -ETIMEDOUT;
 				break;
 			}
-			stalls++;
 			stall_ns += ktime_to_ns(ktime_sub(ktime_get(), t0));
-			if (readl(r->regs) != r->tail)
+			if (READ_ONCE(r->rsp[r->head])) {
+				(*st->late_msi)++;
+			} else if (readl(r->regs) != r->tail) {
+				(*st->late_write)++;
 				writel(r->tail, r->regs + REQTP);
+			}
+			stalls++;
 		} else {
 			tries = 0;
 		}
