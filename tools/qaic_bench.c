@@ -1270,6 +1270,49 @@ struct results {
 	const char *path;
 };
 
+static int kv_add(struct results *r, const char *key, const char *val)
+{
+	struct kv *kv;
+	void *p;
+
+	p = realloc(r->kv, (r->n + 1) * sizeof(*r->kv));
+	if (!p)
+		return -ENOMEM;
+	r->kv = p;
+	kv = &r->kv[r->n++];
+	snprintf(kv->key, sizeof(kv->key), "%.63s", key);
+	snprintf(kv->val, sizeof(kv->val), "%.63s", val);
+	return 0;
+}
+
+/*
+ * Guest CPU time per job at N DBCs, derived as a round's results are read:
+ * its "cpu_dbcN" (busy percent of the one CPU) over the "tput_dbcN" just
+ * before it (jobs per second), in microseconds.
+ */
+static void derive_cpu_per_job(struct results *r)
+{
+	const struct kv *cpu = &r->kv[r->n - 1];
+	char tput_key[64], key[64], val[64];
+	double busy, rate;
+
+	if (strncmp(cpu->key, "cpu_dbc", 7))
+		return;
+	snprintf(tput_key, sizeof(tput_key), "tput_dbc%.40s", cpu->key + 7);
+	for (int i = r->n - 2; i >= 0; i--) {
+		if (strcmp(r->kv[i].key, tput_key))
+			continue;
+		busy = strtod(cpu->val, NULL);
+		rate = strtod(r->kv[i].val, NULL);
+		if (rate <= 0)
+			return;
+		snprintf(key, sizeof(key), "cpu_us_job_dbc%.40s", cpu->key + 7);
+		snprintf(val, sizeof(val), "%.4f", busy / 100 / rate * 1e6);
+		kv_add(r, key, val);
+		return;
+	}
+}
+
 static int load(const char *path, struct results *r)
 {
 	char line[256];
@@ -1281,22 +1324,16 @@ static int load(const char *path, struct results *r)
 	if (!f)
 		return -errno;
 	while (fgets(line, sizeof(line), f)) {
-		struct kv *kv;
 		char *sp;
-		void *p;
 
 		line[strcspn(line, "\n")] = 0;
 		sp = strchr(line, ' ');
 		if (!sp)
 			continue;
 		*sp = 0;
-		p = realloc(r->kv, (r->n + 1) * sizeof(*r->kv));
-		if (!p)
+		if (kv_add(r, line, sp + 1))
 			break;
-		r->kv = p;
-		kv = &r->kv[r->n++];
-		snprintf(kv->key, sizeof(kv->key), "%.63s", line);
-		snprintf(kv->val, sizeof(kv->val), "%.63s", sp + 1);
+		derive_cpu_per_job(r);
 	}
 	fclose(f);
 	return 0;
@@ -1426,6 +1463,9 @@ static const struct row rows[] = {
 	{ "throughput, 4 KiB QD8, 16 DBCs / 16 processes", "tput_dbc16", 0, "jobs/s", NULL, 1 },
 	{ "guest CPU busy, 1 DBC", "cpu_dbc1", 0, "%", NULL, 0 },
 	{ "guest CPU busy, 16 DBCs", "cpu_dbc16", 0, "%", NULL, 0 },
+	{ "guest CPU per job, 1 DBC", "cpu_us_job_dbc1", 1, "us/job", NULL, -1 },
+	{ "guest CPU per job, 4 DBCs", "cpu_us_job_dbc4", 1, "us/job", NULL, -1 },
+	{ "guest CPU per job, 16 DBCs", "cpu_us_job_dbc16", 1, "us/job", NULL, -1 },
 	{ "guest CPUs", "cpus", 0, "CPUs", NULL, 0 },
 	{ "scaling vs linear, 4 DBCs", "scale_dbc4", 2, "x linear", "1.00", 1 },
 	{ "scaling vs linear, 16 DBCs", "scale_dbc16", 2, "x linear", "1.00", 1 },
@@ -1438,10 +1478,18 @@ static const struct row rows[] = {
 	{ "MSI vectors the module got (MHI + 16 DBCs)", "msi_vectors", 0, "vectors", "17", 1 },
 };
 
-/* Rows the goals and the slab table use. */
-#define ROW_RT_QD32	1
-#define ROW_BW_TO	12
-#define ROW_SLAB	24
+/* The row of @key; the goals and the slab table use a few. */
+static const struct row *row_of(const char *key)
+{
+	for (unsigned int i = 0; i < ARRAY_SIZE(rows); i++)
+		if (!strcmp(rows[i].key, key))
+			return &rows[i];
+	abort();
+}
+
+#define ROW_RT_QD32	row_of("rt_qd32")
+#define ROW_BW_TO	row_of("bw_to_dev")
+#define ROW_SLAB	row_of("mem_create_slab")
 
 /*
  * The peer's best: the index of the peer file whose median of @row is
@@ -1608,8 +1656,8 @@ static int cmd_report(int argc, char **argv)
 	struct results res[8], limits = { 0 };
 	const struct results *all[10];
 	int nnotes = 0, nfiles = 0, npeers, nall = 0;
-	char c[4][96], hdr[32];
-	double a, b, l;
+	char c[4][96], hdr[96];
+	double a = 0, b = 0, l = 0;
 	bool known, met;
 
 	for (int i = 0; i < argc; i++) {
@@ -1737,7 +1785,7 @@ static int cmd_report(int argc, char **argv)
 		printf("note: %s\n", notes[i]);
 
 	{
-		int k = best_peer(&rows[ROW_SLAB], res + 1, npeers);
+		int k = best_peer(ROW_SLAB, res + 1, npeers);
 
 		slab_table(&res[0], k >= 0 ? &res[1 + k] : NULL,
 			   k >= 0 ? mode_of(&res[1 + k]) : "?");
@@ -1751,7 +1799,7 @@ static int cmd_report(int argc, char **argv)
 	       fmt(c[0], sizeof(c[0]), known, a, ""), fmt(c[1], sizeof(c[1]), known, b, ""));
 
 	{
-		int k = best_peer(&rows[ROW_RT_QD32], res + 1, npeers);
+		int k = best_peer(ROW_RT_QD32, res + 1, npeers);
 
 		known = med(&res[0], "rt_qd32", &a) && k >= 0 &&
 			med(&res[1 + k], "rt_qd32", &b) && b > 0;
@@ -1765,7 +1813,7 @@ static int cmd_report(int argc, char **argv)
 	goal_max(&res[0], "mmio_submit_writes_qd32", 0.25,
 		 "doorbell (REQTP) writes per job at QD32");
 	{
-		int k = best_peer(&rows[ROW_SLAB], res + 1, npeers);
+		int k = best_peer(ROW_SLAB, res + 1, npeers);
 
 		known = med(&res[0], "mem_create_slab", &a) && k >= 0 &&
 			med(&res[1 + k], "mem_create_slab", &b);
@@ -1780,7 +1828,7 @@ static int cmd_report(int argc, char **argv)
 			    med(&res[0], "bw_from_dev", &from) &&
 			    med(&res[0], "bw_mib", &mib);
 
-		summarize(all, nall, rows[ROW_BW_TO].limit + 1, &lim);
+		summarize(all, nall, ROW_BW_TO->limit + 1, &lim);
 		l = lim.n ? lim.med : 0;
 		known = have && l > 0;
 		met = known && mib == 64 && to >= 0.9 * l && from >= 0.9 * l;
