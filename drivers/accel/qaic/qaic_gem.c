@@ -8,10 +8,11 @@
  *
  * Buffers are GEM objects backed by shmem, created with
  * DRM_IOCTL_QAIC_CREATE_BO and mapped into userspace at the offset
- * DRM_IOCTL_QAIC_MMAP_BO returns. Their pages are allocated when first
- * touched, so creation only checks that the machine could ever back the
- * size asked for: a buffer larger than all of RAM fails with -ENOMEM
- * instead of succeeding and failing at the first fault.
+ * DRM_IOCTL_QAIC_MMAP_BO returns. Creation allocates no page; the first
+ * mmap() (the shmem helpers get every page then) or the first slicing
+ * does. So creation only checks that the machine could ever back the size
+ * asked for: a buffer larger than all of RAM fails with -ENOMEM instead of
+ * succeeding and failing later.
  *
  * Handles are per file, as GEM makes them; an object lives until its last
  * handle is closed (DRM_IOCTL_GEM_CLOSE or closing the file) and its last
