@@ -1553,36 +1553,6 @@ int __igt_qaic_emu_dbc_set_faults(int fd, uint32_t dbc_id,
 }
 
 /**
- * __igt_qaic_emu_dbc_timing:
- * @fd: qaic device file descriptor
- * @dbc_id: DMA Bridge Channel
- * @req_ns: nanoseconds each request of the channel takes from its doorbell;
- *	    0 (the default) completes requests within the doorbell write
- *
- * Sets the device time of the emulated card's channel (EMU_PT_DBC_TIMING);
- * it lasts until changed, also past the channel's release.
- *
- * Returns: a negative errno if MANAGE failed, else the status the emulator
- * answered (0 on success).
- */
-int __igt_qaic_emu_dbc_timing(int fd, uint32_t dbc_id, uint32_t req_ns)
-{
-	/* Transactions are whole 8-byte words: the time and a pad */
-	uint32_t params[2] = { req_ns, 0 };
-	struct igt_qaic_emu_status status;
-	int len;
-
-	len = qaic_emu_call_params(fd, IGT_QAIC_EMU_PT_DBC_TIMING, dbc_id, params,
-				   sizeof(params), &status, sizeof(status));
-	if (len < 0)
-		return len;
-	igt_assert_eq(len, sizeof(status));
-	igt_assert_eq_u32(status.op, IGT_QAIC_EMU_PT_DBC_TIMING);
-
-	return status.status;
-}
-
-/**
  * __igt_qaic_emu_dbc_faults:
  * @fd: qaic device file descriptor
  * @dbc_id: DMA Bridge Channel
@@ -1677,6 +1647,25 @@ static int qaic_emu_status_call(int fd, uint32_t op, uint32_t arg, uint32_t p0,
 	igt_assert_eq_u32(status.arg, arg);
 
 	return status.status;
+}
+
+/**
+ * __igt_qaic_emu_dbc_timing:
+ * @fd: qaic device file descriptor
+ * @dbc_id: DMA Bridge Channel
+ * @req_ns: nanoseconds each request of the channel takes from its doorbell;
+ *	    0 (the default) completes requests within the doorbell write
+ *
+ * Sets the device time of the emulated card's channel (EMU_PT_DBC_TIMING);
+ * it lasts until changed, also past the channel's release.
+ *
+ * Returns: a negative errno if MANAGE failed, else the status the emulator
+ * answered (0 on success).
+ */
+int __igt_qaic_emu_dbc_timing(int fd, uint32_t dbc_id, uint32_t req_ns)
+{
+	/* Transactions are whole 8-byte words: the time and a pad */
+	return qaic_emu_status_call(fd, IGT_QAIC_EMU_PT_DBC_TIMING, dbc_id, req_ns, 0);
 }
 
 /* A request to the whole emulated card, answered with a status. */
