@@ -1044,8 +1044,11 @@ void emu_dbc_tick(struct emu_dbc *e)
 			now = now_ns();
 		if (ch->due_ns > now)
 			continue;
-		/* Every request whose time has come, in one go. */
-		n = 1 + (ch->req_ns ? (now - ch->due_ns) / ch->req_ns : UINT64_MAX - 1);
+		/*
+		 * Every request whose time has come, in one go. A due time
+		 * implies device time: going back to 0 clears it.
+		 */
+		n = 1 + (now - ch->due_ns) / ch->req_ns;
 		ch->due_ns = 0;
 		engine_enter(e);
 		if (dbc_process_some(e, id, n))
