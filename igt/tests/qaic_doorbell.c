@@ -43,6 +43,10 @@
  * Description: Check that jobs queued behind a job the card is still running wait for it without a doorbell, and fail with it.
  * Run type: FULL
  *
+ * SUBTEST: busy-close
+ * Description: Check that closing the file while jobs wait behind a busy DBC for their doorbell frees the DBC at once.
+ * Run type: FULL
+ *
  * SUBTEST: busy-completes
  * Description: Check that jobs queued while the card runs a slow job are announced together when it completes.
  * Run type: FULL
@@ -205,6 +209,37 @@ static void test_lone_jobs(const struct data *d)
 }
 
 /*
+ * Queues a stalled job, then four behind it that wait for their doorbell;
+ * @b (if not NULL) gets the counts in between. @st is the DBC's state
+ * once the five are on the ring.
+ */
+static void queue_behind_stall(const struct data *d, struct igt_qaic_sync_bo *bo,
+			       struct igt_qaic_bo *stall, struct counts *b,
+			       struct igt_qaic_dbc_debugfs *st)
+{
+	uint64_t deadline;
+
+	make_bos(d, bo, 4);
+	igt_qaic_stall_bo(d->fd, d->dbc, 7, stall);
+	igt_qaic_execute_bo(d->fd, d->dbc, stall->handle, IGT_QAIC_DIR_TO_DEV);
+	deadline = igt_qaic_now_ms() + 2000;
+	do {
+		igt_assert(igt_qaic_dbc_debugfs(d->fd, d->dbc, st));
+	} while (st->regs[1] == st->req_head && igt_qaic_now_ms() < deadline);
+	igt_assert_f(st->regs[1] != st->req_head, "the stalled job was never announced\n");
+	if (b)
+		counts(d, b);
+	for (unsigned int i = 0; i < 4; i++)
+		igt_qaic_execute_bo(d->fd, d->dbc, bo[i].handle, IGT_QAIC_SYNC_TO_DEV);
+	deadline = igt_qaic_now_ms() + 2000;
+	do {
+		igt_assert(igt_qaic_dbc_debugfs(d->fd, d->dbc, st));
+	} while (st->jobs_in_flight < 5 && igt_qaic_now_ms() < deadline);
+	igt_assert_eq_u64(st->jobs_in_flight, 5);
+	igt_assert_eq_u64(st->regs[1], (st->req_head + 1) % QUEUE_SIZE);
+}
+
+/*
  * A job waits on the card for a semaphore nothing sets: the DBC is busy.
  * Jobs queued behind it stay on the host side of the ring (the tail moves,
  * REQTP does not), as the completion that would announce them never
@@ -217,32 +252,14 @@ static void test_busy(const struct data *d)
 	struct igt_qaic_dbc_debugfs st;
 	struct igt_qaic_bo stall;
 	struct counts b, a;
-	uint64_t deadline;
 
 	set_batch(16);
-	make_bos(d, bo, 4);
-	igt_qaic_stall_bo(d->fd, d->dbc, 7, &stall);
-	igt_qaic_execute_bo(d->fd, d->dbc, stall.handle, IGT_QAIC_DIR_TO_DEV);
-	deadline = igt_qaic_now_ms() + 2000;
-	do {
-		igt_assert(igt_qaic_dbc_debugfs(d->fd, d->dbc, &st));
-	} while (st.regs[1] == st.req_head && igt_qaic_now_ms() < deadline);
-	igt_assert_f(st.regs[1] != st.req_head, "the stalled job was never announced\n");
-
-	counts(d, &b);
-	for (unsigned int i = 0; i < 4; i++)
-		igt_qaic_execute_bo(d->fd, d->dbc, bo[i].handle, IGT_QAIC_SYNC_TO_DEV);
-	deadline = igt_qaic_now_ms() + 2000;
-	do {
-		igt_assert(igt_qaic_dbc_debugfs(d->fd, d->dbc, &st));
-	} while (st.jobs_in_flight < 5 && igt_qaic_now_ms() < deadline);
+	queue_behind_stall(d, bo, &stall, &b, &st);
 	counts(d, &a);
-	igt_assert_eq_u64(st.jobs_in_flight, 5);
 	igt_assert_eq_u64(a.requests - b.requests, 4);
 	igt_assert_eq_u64(a.doorbells, b.doorbells);
 	igt_assert_eq_u64(a.reqtp_writes, b.reqtp_writes);
 	igt_assert_eq_u64(st.queued, 5);
-	igt_assert_eq_u64(st.regs[1], (st.req_head + 1) % QUEUE_SIZE);
 
 	igt_assert_eq(__igt_qaic_wait(d->fd, stall.handle, d->dbc, 20000), -EIO);
 	for (unsigned int i = 0; i < 4; i++)
@@ -252,6 +269,35 @@ static void test_busy(const struct data *d)
 	igt_qaic_detach_slice(d->fd, stall.handle);
 	igt_qaic_bo_destroy(d->fd, &stall);
 	free_bos(d, bo, 4);
+}
+
+/*
+ * The owner closes its file with the stalled job and the four held back
+ * behind it: the DBC is released long before the job timeout, and the
+ * kernel log stays clean (the runner checks it).
+ */
+static void test_busy_close(void)
+{
+	struct igt_qaic_dbc_debugfs st;
+	struct igt_qaic_sync_bo bo[4];
+	struct igt_qaic_bo stall;
+	struct data d = { .fd = -1 };
+	uint64_t t0;
+	int other;
+
+	set_batch(16);
+	d.fd = igt_qaic_open_dbc(QUEUE_SIZE, &d.dbc);
+	queue_behind_stall(&d, bo, &stall, NULL, &st);
+	/* Mappings hold the file: unmap and drop the handles first (the jobs hold the objects) */
+	free_bos(&d, bo, 4);
+	igt_qaic_bo_destroy(d.fd, &stall);
+	other = igt_qaic_open();
+	t0 = igt_qaic_now_ms();
+	close(d.fd);
+	igt_assert(!igt_qaic_dbc_debugfs(other, d.dbc, &st));
+	igt_info("DBC %u released %" PRIu64 " ms after close\n", d.dbc, igt_qaic_now_ms() - t0);
+	igt_assert_cmpu64(igt_qaic_now_ms() - t0, <, >=, igt_qaic_job_timeout_ms());
+	close(other);
 }
 
 /*
@@ -337,6 +383,10 @@ igt_main
 	igt_describe("Check that jobs behind a busy DBC wait for its completion, not a doorbell each.");
 	igt_subtest("busy")
 		test_busy(&d);
+
+	igt_describe("Check that closing the file frees a DBC whose jobs wait for their doorbell behind a busy card.");
+	igt_subtest("busy-close")
+		test_busy_close();
 
 	igt_describe("Check that jobs queued while the card works are announced with one doorbell when it completes.");
 	igt_subtest("busy-completes") {
