@@ -31,6 +31,11 @@
  * devcoredump keeps one dump per device until it is read and freed
  * (writing to ``data``) or five minutes passed; a dump made meanwhile is
  * dropped.
+ *
+ * Every dump of a card goes through qaic_coredump_submit(), one at a time:
+ * devcoredump looks for the device's dump and then adds one without a lock,
+ * so two DBCs hanging in the same instant (the card fell off the bus) would
+ * both add theirs, and the second clashes with the first in sysfs.
  */
 
 #include <linux/devcoredump.h>
@@ -132,8 +137,22 @@ static void qaic_dump_end(struct qaic_device *qdev, struct qaic_dump *d)
 		vfree(d->buf);
 		return;
 	}
-	/* Takes @buf over, also when it drops the dump. */
-	dev_coredumpv(&qdev->pdev->dev, d->buf, seq_buf_used(&d->s), GFP_KERNEL);
+	qaic_coredump_submit(qdev, d->buf, seq_buf_used(&d->s));
+}
+
+/**
+ * qaic_coredump_submit() - Hand a dump of the card to devcoredump.
+ * @qdev: The card.
+ * @buf: The dump, vmalloc()ed; taken over, also when it is dropped.
+ * @len: Its length in bytes.
+ *
+ * Context: any lock of the driver may be held; &qaic_device.coredump_lock
+ * is taken inside them all.
+ */
+void qaic_coredump_submit(struct qaic_device *qdev, void *buf, size_t len)
+{
+	guard(mutex)(&qdev->coredump_lock);
+	dev_coredumpv(&qdev->pdev->dev, buf, len, GFP_KERNEL);
 }
 
 /**

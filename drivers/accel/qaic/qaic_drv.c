@@ -269,6 +269,9 @@ static int qaic_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	ret = drmm_mutex_init(&qdev->drm, &qdev->dbc_lock);
 	if (ret)
 		return ret;
+	ret = drmm_mutex_init(&qdev->drm, &qdev->coredump_lock);
+	if (ret)
+		return ret;
 	spin_lock_init(&qdev->mapped_lock);
 	INIT_LIST_HEAD(&qdev->mapped);
 	xa_init_flags(&qdev->file_ids, XA_FLAGS_ALLOC1);

@@ -157,6 +157,8 @@ struct qaic_dbc {
  * @ras_refused: RAS messages refused as malformed.
  * @bootlog: What the card wrote on QAIC_LOGGING (qaic_bootlog.c); lives
  *	     as long as @drm.
+ * @coredump_lock: Serialises the card's devcoredumps
+ *		   (qaic_coredump_submit()); innermost of the driver's locks.
  */
 struct qaic_device {
 	struct drm_device drm;
@@ -182,6 +184,7 @@ struct qaic_device {
 	atomic_t ras_count[QAIC_RAS_NR_TYPES];
 	atomic_t ras_refused;
 	struct qaic_bootlog *bootlog;
+	struct mutex coredump_lock; /* Serialises devcoredumps; see above */
 };
 
 /* Bits of &qaic_device.card_state */
@@ -250,6 +253,7 @@ void qaic_reset_manager_answered(struct qaic_device *qdev);
 
 /* qaic_coredump.c */
 void qaic_coredump_card_crash(struct qaic_device *qdev);
+void qaic_coredump_submit(struct qaic_device *qdev, void *buf, size_t len);
 
 /* qaic_sysfs.c */
 enum qaic_dbc_state qaic_dbc_state(const struct qaic_dbc *dbc);

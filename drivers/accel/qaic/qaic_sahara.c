@@ -534,7 +534,7 @@ static void qaic_sahara_dump_data_locked(struct qaic_sahara *s, const void *data
 	}
 	drm_info(&s->qdev->drm, "Sahara: memory dump of %u regions, %zu bytes, in devcoredump\n",
 		 qaic_sahara_dump_regions(s->dump), qaic_sahara_dump_size(s->dump));
-	qaic_sahara_dump_commit(s->dump, &s->qdev->pdev->dev);
+	qaic_sahara_dump_commit(s->dump, s->qdev);
 	s->dump = NULL;
 	qaic_sahara_dump_reset_locked(s);
 }

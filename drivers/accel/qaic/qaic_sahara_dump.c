@@ -46,8 +46,6 @@
  * read or times out) is dropped by devcoredump.
  */
 
-#include <linux/device.h>
-#include <linux/devcoredump.h>
 #include <linux/minmax.h>
 #include <linux/overflow.h>
 #include <linux/slab.h>
@@ -56,6 +54,7 @@
 
 #include <kunit/visibility.h>
 
+#include "qaic_drv.h"
 #include "qaic_sahara_dump.h"
 
 #define QAIC_SAHARA_DUMP_MAGIC		0x1234567890abcdefULL
@@ -276,12 +275,11 @@ EXPORT_SYMBOL_IF_KUNIT(qaic_sahara_dump_add);
 /**
  * qaic_sahara_dump_commit() - Hand a complete dump to devcoredump.
  * @dump: The dump, freed.
- * @dev: The device the dump is of.
+ * @qdev: The card the dump is of.
  */
-void qaic_sahara_dump_commit(struct qaic_sahara_dump *dump, struct device *dev)
+void qaic_sahara_dump_commit(struct qaic_sahara_dump *dump, struct qaic_device *qdev)
 {
-	/* Takes the buffer over, also when it drops the dump. */
-	dev_coredumpv(dev, dump->buf, dump->size, GFP_KERNEL);
+	qaic_coredump_submit(qdev, dump->buf, dump->size);
 	kfree(dump);
 }
 

@@ -9,7 +9,7 @@
 #include <linux/sizes.h>
 #include <linux/types.h>
 
-struct device;
+struct qaic_device;
 struct qaic_sahara_dump;
 
 /* Bytes of one entry of the card's table of regions. */
@@ -26,7 +26,7 @@ int qaic_sahara_dump_create(struct qaic_sahara_dump **dump, const void *table, s
 			    char *why, size_t why_len);
 bool qaic_sahara_dump_next(struct qaic_sahara_dump *dump, u64 *addr, u64 *len);
 void qaic_sahara_dump_add(struct qaic_sahara_dump *dump, const void *data);
-void qaic_sahara_dump_commit(struct qaic_sahara_dump *dump, struct device *dev);
+void qaic_sahara_dump_commit(struct qaic_sahara_dump *dump, struct qaic_device *qdev);
 void qaic_sahara_dump_free(struct qaic_sahara_dump *dump);
 size_t qaic_sahara_dump_size(const struct qaic_sahara_dump *dump);
 unsigned int qaic_sahara_dump_regions(const struct qaic_sahara_dump *dump);
