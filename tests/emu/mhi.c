@@ -166,6 +166,9 @@ struct ul_msg {
 	bool bad;
 };
 
+/* How long SBL, its images sent, waits by default for the host's channels */
+#define SBL_HOST_WAIT_MS	1000
+
 enum { Q_CONTROL, Q_SAHARA, Q_SSR, Q_RAS, Q_BOOTLOG, Q_TIMESYNC, Q_TIMESYNC_P, NR_Q };
 
 struct channel {
@@ -203,6 +206,8 @@ struct emu_mhi {
 
 	bool ee_sent;			/* EE event sent since reset */
 	bool amss_pending;		/* AMSS once Sahara's last packet is out */
+	struct timespec amss_by;	/* ...and the host listens, or then */
+	unsigned int sbl_host_wait_ms;	/* amss_by - when Sahara ended */
 	struct ring cmd;
 	struct ev_ring ev[EMU_MHI_MAX_EV_RINGS];
 	struct channel ch[EMU_MHI_MAX_CHANNELS];
@@ -699,14 +704,27 @@ static void mhictrl_write(struct emu_mhi *mhi, uint32_t val)
 
 static void enter_amss(struct emu_mhi *mhi);
 
+static int64_t ms_until(const struct timespec *t);
+
+/* The host started the boot log and time sync channels of SBL. */
+static bool sbl_host_listens(const struct emu_mhi *mhi)
+{
+	return mhi->ch[EMU_BOOTLOG_CH_DL].state == CH_RUNNING &&
+	       mhi->ch[EMU_TIMESYNC_CH_UL].state == CH_RUNNING &&
+	       mhi->ch[EMU_TIMESYNC_CH_DL].state == CH_RUNNING;
+}
+
 /*
  * SBL hands over to mission mode once the host has Sahara's last packet,
  * and, if it listens, every line of the boot log and the time it was
  * asked for: the host's MHI core removes those channels in mission mode.
+ * A host starts those channels while it serves Sahara, and a short
+ * transfer can end first: SBL gives it sbl_host_wait_ms to start them.
  */
 static bool amss_waits(struct emu_mhi *mhi)
 {
 	return mhi->held[Q_SAHARA].nr ||
+	       (!sbl_host_listens(mhi) && ms_until(&mhi->amss_by) > 0) ||
 	       (mhi->ch[EMU_BOOTLOG_CH_DL].state == CH_RUNNING &&
 		(mhi->held[Q_BOOTLOG].nr || emu_bootlog_pending(mhi->bootlog))) ||
 	       (mhi->ch[EMU_TIMESYNC_CH_UL].state == CH_RUNNING &&
@@ -1410,6 +1428,13 @@ static void sahara_booted(void *ctx)
 			   emu_bootlog_boots(mhi->bootlog));
 	dl_deliver(mhi, EMU_BOOTLOG_CH_DL);
 	mhi->amss_pending = true;
+	clock_gettime(CLOCK_MONOTONIC, &mhi->amss_by);
+	mhi->amss_by.tv_sec += mhi->sbl_host_wait_ms / 1000;
+	mhi->amss_by.tv_nsec += mhi->sbl_host_wait_ms % 1000 * 1000000L;
+	if (mhi->amss_by.tv_nsec >= 1000000000L) {
+		mhi->amss_by.tv_sec++;
+		mhi->amss_by.tv_nsec -= 1000000000L;
+	}
 	maybe_enter_amss(mhi);
 }
 
@@ -1536,6 +1561,7 @@ struct emu_mhi *emu_mhi_create(struct emu_device *dev, struct emu_manager *mgr)
 	emu_bhi_init(&mhi->bhi, dev, EMU_MHI_DEFAULT_SERIAL);
 	mhi->ner = EMU_MHI_MAX_EV_RINGS;
 	mhi->boot = EMU_MHI_BOOT_AMSS;
+	mhi->sbl_host_wait_ms = SBL_HOST_WAIT_MS;
 	power_on(mhi);
 	return mhi;
 }
@@ -1564,6 +1590,11 @@ void emu_mhi_set_boot(struct emu_mhi *mhi, enum emu_mhi_boot boot)
 {
 	mhi->boot = boot;
 	power_on(mhi);
+}
+
+void emu_mhi_set_sbl_host_wait(struct emu_mhi *mhi, unsigned int ms)
+{
+	mhi->sbl_host_wait_ms = ms;
 }
 
 void emu_mhi_syserr_in(struct emu_mhi *mhi, unsigned int ms)
@@ -1667,11 +1698,25 @@ static int64_t ms_until(const struct timespec *t)
 	       (t->tv_nsec - now.tv_nsec) / 1000000;
 }
 
+/* When SBL stops waiting for the host's channels; -1: not waiting. */
+static int amss_timeout_ms(const struct emu_mhi *mhi)
+{
+	int64_t ms;
+
+	if (!mhi->amss_pending || sbl_host_listens(mhi))
+		return -1;
+	ms = ms_until(&mhi->amss_by);
+	return ms < 0 ? 0 : (int)ms + 1;
+}
+
 int emu_mhi_timeout_ms(const struct emu_mhi *mhi)
 {
 	int md = emu_memdump_timeout_ms(mhi->md);
+	int amss = amss_timeout_ms(mhi);
 	int64_t ms;
 
+	if (amss >= 0 && (md < 0 || amss < md))
+		md = amss;
 	if (!mhi->syserr_armed || !mhi->syserr_timer_running)
 		return md;
 	ms = ms_until(&mhi->syserr_at);
@@ -1685,6 +1730,8 @@ int emu_mhi_timeout_ms(const struct emu_mhi *mhi)
 void emu_mhi_tick(struct emu_mhi *mhi)
 {
 	emu_sahara_tick(mhi->sahara);
+	/* The host started its last SBL channel, or SBL waited long enough. */
+	maybe_enter_amss(mhi);
 	if (!mhi->syserr_armed || !mhi->syserr_timer_running ||
 	    ms_until(&mhi->syserr_at) > 0)
 		return;

@@ -103,6 +103,12 @@ void emu_mhi_set_serial(struct emu_mhi *mhi, uint32_t serial);
 /* Set where power-on starts and power the card on again there. */
 void emu_mhi_set_boot(struct emu_mhi *mhi, enum emu_mhi_boot boot);
 /*
+ * How long SBL, its images sent, waits for the host to start the boot log
+ * and time sync channels before it enters mission mode without them
+ * (1000 ms unless set).
+ */
+void emu_mhi_set_sbl_host_wait(struct emu_mhi *mhi, unsigned int ms);
+/*
  * The card powers on again (a function-level reset): where --boot says,
  * with everything the host set up forgotten, the manager's state too.
  */

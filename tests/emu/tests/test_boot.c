@@ -218,6 +218,8 @@ static void setup(enum emu_mhi_boot boot)
 	if (!mhi)
 		abort();
 	emu_mhi_attach(mhi);
+	/* These hosts serve Sahara alone: SBL need not wait for the others. */
+	emu_mhi_set_sbl_host_wait(mhi, 0);
 	emu_mhi_set_boot(mhi, boot);
 	irqs = 0;
 }
@@ -517,6 +519,33 @@ static void test_boot_good(void)
 	CHECK_EQ(emu_mhi_counters(mhi)->mhi_bad_tre, 0);
 }
 
+/*
+ * A host that never starts the boot log and time sync channels: SBL, its
+ * images sent, waits for them for the time set, then enters AMSS.
+ */
+static void test_sbl_waits_for_host(void)
+{
+	struct seen s;
+	int ms;
+
+	setup(EMU_MHI_BOOT_PBL);
+	emu_mhi_set_sbl_host_wait(mhi, 50);
+	boot_to_sbl();
+	host_sahara(&s, 0);
+	CHECK(s.complete);
+	CHECK_EQ(s.amss_ee, 0);
+	CHECK_EQ(rd(BHI(EMU_BHI_EXECENV)), EMU_EE_SBL);
+	ms = emu_mhi_timeout_ms(mhi);
+	CHECK(ms > 0 && ms <= 51);
+	emu_mhi_tick(mhi);
+	CHECK_EQ(rd(BHI(EMU_BHI_EXECENV)), EMU_EE_SBL);
+	usleep(60000);
+	CHECK_EQ(emu_mhi_timeout_ms(mhi), 0);
+	emu_mhi_tick(mhi);
+	CHECK_EQ(rd(BHI(EMU_BHI_EXECENV)), EMU_EE_AMSS);
+	CHECK_EQ(emu_mhi_timeout_ms(mhi), -1);
+}
+
 static void boot_with(enum emu_sahara_fault f, struct seen *s)
 {
 	setup(EMU_MHI_BOOT_PBL);
@@ -677,6 +706,7 @@ int main(void)
 	RUN(test_pbl_power_on);
 	RUN(test_bhi_refused);
 	RUN(test_boot_good);
+	RUN(test_sbl_waits_for_host);
 	RUN(test_faults);
 	RUN(test_fault_per_boot);
 	RUN(test_host_reset);
