@@ -385,7 +385,10 @@ static void qaic_cntl_rx_work(struct work_struct *work)
 			return;
 		ret = mhi_queue_buf(cntl->mhi_dev, DMA_FROM_DEVICE, cntl->rx[i],
 				    QAIC_CNTL_RSP_SIZE, MHI_EOT);
-		if (ret)
+		/* -EIO: MHI is in reset or error, the channel and buffer go with it. */
+		if (ret == -EIO)
+			drm_dbg(&cntl->qdev->drm, "control: MHI down, buffer %u not requeued\n", i);
+		else if (ret)
 			drm_err_once(&cntl->qdev->drm,
 				     "control: cannot requeue a downlink buffer: %d\n", ret);
 	}
