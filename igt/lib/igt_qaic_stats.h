@@ -75,7 +75,7 @@ struct igt_qaic_dbc_debugfs {
 	uint64_t req_head, req_tail, rsp_head;
 	uint64_t credits, credit_limit;
 	uint64_t jobs_in_flight, jobs_pending, next_req_id, bad_responses;
-	uint64_t requests, doorbells, jobs, resets;
+	uint64_t requests, doorbells, polls, jobs, resets;
 	int64_t last_error;
 	bool has_regs;
 	uint64_t regs[4];

@@ -25,6 +25,7 @@
  *	``next_req_id``, ``bad_responses``, then the counters kept since the
  *	card was probed: ``requests`` (written to the ring), ``doorbells``
  *	(REQTP writes that announced them: one per run of ready jobs),
+ *	``polls`` (looks at the response ring by timer, see qaic_queue.c),
  *	``jobs`` (retired, failed ones included), ``resets`` (after a job made
  *	no progress) and ``last_error`` (of the last job that failed, 0 if none
  *	did); then the
@@ -110,8 +111,8 @@ static int qaic_debugfs_state_show(struct seq_file *m, void *unused)
 	}
 	mutex_unlock(&dbc->lock);
 
-	seq_printf(m, "requests: %llu\ndoorbells: %llu\njobs: %llu\nresets: %llu\nlast_error: %d\n",
-		   st.requests, st.doorbells, st.jobs, st.resets, st.last_error);
+	seq_printf(m, "requests: %llu\ndoorbells: %llu\npolls: %llu\njobs: %llu\nresets: %llu\nlast_error: %d\n",
+		   st.requests, st.doorbells, st.polls, st.jobs, st.resets, st.last_error);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(qaic_debugfs_state);

@@ -64,6 +64,8 @@ enum qaic_dbc_state {
  *			   debugfs; kept across activations.
  * @requests: Requests written to the request ring.
  * @doorbells: REQTP writes that told the device of new requests.
+ * @polls: Looks at the response ring made by timer, an acknowledgment
+ *	   held back, instead of by interrupt.
  * @jobs: Jobs retired, failed ones included.
  * @resets: Times the DBC was reset because a job made no progress.
  * @last_error: The error of the last job that failed; 0 if none did.
@@ -74,6 +76,7 @@ enum qaic_dbc_state {
 struct qaic_dbc_stats {
 	u64 requests;
 	u64 doorbells;
+	u64 polls;
 	u64 jobs;
 	u64 resets;
 	int last_error;

@@ -36,10 +36,31 @@
  * waits that long for the next batch, at most once per batch.
  *
  * Each slice queues one response. The completion handler (a threaded
- * interrupt) reads RSPTP once, retires every response, and writes RSPHP
- * once; the device interrupts again if more arrived meanwhile. A response
- * finds its job in O(1) through @ids. The device runs the ring in order, so
- * a response also retires every older job: their responses were lost.
+ * interrupt) reads RSPTP once, retires every response, and acknowledges
+ * them with one RSPHP write; the device interrupts when a response lands
+ * in a ring it sees empty, and after an acknowledgment that leaves
+ * responses in it. A response finds its job in O(1) through @ids. The
+ * device runs the ring in order, so a response also retires every older
+ * job: their responses were lost.
+ *
+ * Completions are coalesced by holding the acknowledgment back. When the
+ * handler leaves responses due (the device has work it was told of), it
+ * may leave RSPHP alone: the device then sees a ring that is not empty and
+ * raises no interrupt for what it completes next. A timer wakes the
+ * handler when about ``coalesce_rsps`` more responses (or all that are due,
+ * if fewer) should be there, at the device's pace as measured from
+ * earlier looks, and at most ``coalesce_max_us`` later. A look
+ * acknowledges instead, and the device's next response interrupts again,
+ * when it leaves fewer than two responses due, when it was the timer's and
+ * found nothing, when half the ring is unacknowledged (the device must not
+ * stall on a full response ring), and when the next look would come in
+ * less than %QAIC_COALESCE_MIN_NS or be unlikely to find two responses
+ * within ``coalesce_max_us``. So a job alone on the DBC (QD1) is completed
+ * by its interrupt as before, and with a backlog each look takes several
+ * responses. A timer look that finds nothing doubles the estimate of the
+ * device's pace; one that finds the device idle halves it, so that the
+ * device does not wait for the look to get its next doorbell.
+ * ``coalesce_rsps`` below 2 takes an interrupt per batch of responses.
  *
  * Every value the device writes is checked: an index out of the ring or a
  * req_id of no job in flight is ignored with a debug line.
@@ -102,6 +123,19 @@ static unsigned int doorbell_batch = 16;
 module_param(doorbell_batch, uint, 0644);
 MODULE_PARM_DESC(doorbell_batch,
 		 "Most requests whose doorbell (REQTP write) may wait for the DBC's next ready job; 0 rings for every job (default 16)");
+
+static unsigned int coalesce_rsps = 8;
+module_param(coalesce_rsps, uint, 0644);
+MODULE_PARM_DESC(coalesce_rsps,
+		 "Responses the completion handler lets gather, looking by timer, while the device has work; below 2 takes an interrupt per batch (default 8)");
+
+static unsigned int coalesce_max_us = 2000;
+module_param(coalesce_max_us, uint, 0644);
+MODULE_PARM_DESC(coalesce_max_us,
+		 "Longest wait for those responses, in microseconds (default 2000)");
+
+/* A shorter wait than this is not worth a timer: the interrupt is as cheap. */
+#define QAIC_COALESCE_MIN_NS	(20 * NSEC_PER_USEC)
 
 /* req_id is 16 bits: no more jobs than that can be told apart on a ring. */
 #define QAIC_QUEUE_MAX_IDS	BIT(16)
@@ -333,10 +367,13 @@ static void qaic_queue_response(struct qaic_queue *q, u32 index, struct list_hea
 	qaic_queue_retire_nops(q, done);
 }
 
-/* Retires what the device completed: one RSPTP read, one RSPHP write. */
-static void qaic_queue_reap(struct qaic_queue *q, struct list_head *done)
+/*
+ * Retires what the device completed: one RSPTP read. Returns how many
+ * responses there were; qaic_queue_ack() tells the device.
+ */
+static u32 qaic_queue_reap(struct qaic_queue *q, struct list_head *done)
 {
-	u32 head, tail;
+	u32 head, tail, n = 0;
 
 	lockdep_assert_held(&q->lock);
 
@@ -344,15 +381,74 @@ static void qaic_queue_reap(struct qaic_queue *q, struct list_head *done)
 	if (tail >= q->nelem) {
 		drm_dbg(&q->qdev->drm, "DBC %u: RSPTP %u out of the ring (%u)\n",
 			q->id, tail, q->nelem);
-		return;
+		return 0;
 	}
-	for (head = q->rsp_head; head != tail; head = qaic_queue_next(q, head))
+	for (head = q->rsp_head; head != tail; head = qaic_queue_next(q, head), n++)
 		qaic_queue_response(q, head, done);
-	if (head == q->rsp_head)
-		return;
-
 	q->rsp_head = head;
-	writel(head, q->regs + QAIC_DBC_RSPHP);
+	return n;
+}
+
+/* Gives the device the retired responses' slots back: one RSPHP write. */
+static void qaic_queue_ack(struct qaic_queue *q)
+{
+	lockdep_assert_held(&q->lock);
+
+	if (q->rsp_acked == q->rsp_head)
+		return;
+	writel(q->rsp_head, q->regs + QAIC_DBC_RSPHP);
+	q->rsp_acked = q->rsp_head;
+}
+
+/* Responses the device owes for the jobs on the ring. */
+static u32 qaic_queue_rsps_due(struct qaic_queue *q)
+{
+	struct qaic_job *job;
+	u32 due = 0;
+
+	lockdep_assert_held(&q->lock);
+
+	list_for_each_entry(job, &q->inflight, node)
+		if (!job->nop)
+			due += job->nrsps - job->rsps;
+	return due;
+}
+
+/*
+ * After a look at the ring that found @found responses (@timer: the poll
+ * timer's look; @idle: the device had done all it was told of), learns the
+ * device's pace and says how long to hold the acknowledgment back before
+ * the next look; 0: acknowledge now.
+ */
+static u64 qaic_queue_poll_delay(struct qaic_queue *q, u32 found, bool timer, bool idle)
+{
+	u32 want = READ_ONCE(coalesce_rsps), due = qaic_queue_rsps_due(q);
+	u32 unacked = (q->rsp_head + q->nelem - q->rsp_acked) % q->nelem;
+	u64 max_ns = (u64)READ_ONCE(coalesce_max_us) * NSEC_PER_USEC;
+	ktime_t now = ktime_get();
+	u64 delay;
+
+	lockdep_assert_held(&q->lock);
+
+	if (q->t_look && found) {
+		u64 sample = div_u64(ktime_to_ns(ktime_sub(now, q->t_look)), found);
+
+		q->rsp_ns = q->rsp_ns ? (3 * q->rsp_ns + sample) / 4 : sample;
+		/* The device waited for this look: it is faster than thought. */
+		if (timer && idle)
+			q->rsp_ns /= 2;
+	} else if (timer) {
+		q->rsp_ns = min_t(u64, q->rsp_ns * 2, NSEC_PER_SEC);
+	}
+	q->t_look = due ? now : 0;
+
+	if (min(want, due) < 2 || (timer && !found) || unacked >= q->nelem / 2)
+		return 0;
+	/* Worth a timer only if the look should find two responses at least. */
+	delay = (u64)min(want, due) * q->rsp_ns;
+	if (delay < QAIC_COALESCE_MIN_NS || 2 * q->rsp_ns > max_ns)
+		return 0;
+	return min(delay, max_ns);
 }
 
 /* Tells the device of every request on the ring: one REQTP write. */
@@ -413,7 +509,10 @@ static void qaic_queue_doorbell_batched(struct qaic_queue *q)
 
 static void qaic_queue_complete(struct qaic_queue *q)
 {
+	bool timer, idle;
 	LIST_HEAD(done);
+	u32 found;
+	u64 delay;
 
 	guard(mutex)(&q->lock);
 
@@ -421,9 +520,30 @@ static void qaic_queue_complete(struct qaic_queue *q)
 	if (q->dead)
 		return;
 
-	qaic_queue_reap(q, &done);
+	timer = q->polling;
+	q->polling = false;
+	found = qaic_queue_reap(q, &done);
+	idle = q->req_head == q->req_rung;
 	qaic_queue_signal(q, &done);
 	qaic_queue_doorbell(q);
+
+	delay = qaic_queue_poll_delay(q, found, timer, idle);
+	if (!delay) {
+		qaic_queue_ack(q);
+		return;
+	}
+	q->polling = true;
+	q->qdev->dbc[q->id].stats.polls++;
+	hrtimer_start(&q->poll_timer, ns_to_ktime(delay), HRTIMER_MODE_REL);
+}
+
+/* The held-back acknowledgment's look is due: run the completion handler. */
+static enum hrtimer_restart qaic_queue_poll_fire(struct hrtimer *timer)
+{
+	struct qaic_queue *q = container_of(timer, struct qaic_queue, poll_timer);
+
+	irq_wake_thread(q->irq, q->irq_dev_id);
+	return HRTIMER_NORESTART;
 }
 
 /*
@@ -538,6 +658,7 @@ static void qaic_queue_reset(struct qaic_queue *q, u32 head, struct list_head *d
 	if (tail < q->nelem) {
 		writel(tail, q->regs + QAIC_DBC_RSPHP);
 		q->rsp_head = tail;
+		q->rsp_acked = tail;
 	}
 }
 
@@ -557,6 +678,7 @@ static void qaic_queue_check(struct qaic_queue *q, struct list_head *done)
 	 * come back garbled: look at the responses again before deciding.
 	 */
 	qaic_queue_reap(q, done);
+	qaic_queue_ack(q);
 	if (list_empty(&q->inflight))
 		return;
 
@@ -832,6 +954,10 @@ int qaic_queue_create(struct qaic_device *qdev, struct qaic_dbc *dbc, unsigned i
 	q->rsp_ring = dbc->ring + dbc->ring_size - (size_t)dbc->nelem * sizeof(*q->rsp_ring);
 	q->max_credits = min_t(u32, dbc->nelem - 1, QAIC_QUEUE_MAX_IDS - 1);
 	q->irq = pci_irq_vector(qdev->pdev, qdev->num_irqs > 1 ? 1 + id : 0);
+	/* As qaic_queue_irq_init() requested them. */
+	q->irq_dev_id = qdev->num_irqs > 1 ? (void *)dbc : (void *)qdev;
+	hrtimer_init(&q->poll_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	q->poll_timer.function = qaic_queue_poll_fire;
 	q->fence_ctx = dma_fence_context_alloc(1);
 	priv = xa_load(&qdev->file_ids, dbc->owner);
 	q->busy_ns = priv ? priv->busy_ns : NULL;
@@ -915,6 +1041,8 @@ void qaic_queue_destroy(struct qaic_device *qdev, struct qaic_dbc *dbc, int erro
 	}
 	qaic_queue_signal(q, &done);
 	mutex_unlock(&q->lock);
+	/* @dead keeps the completion handler from starting it again. */
+	hrtimer_cancel(&q->poll_timer);
 
 	/*
 	 * Not drm_sched_entity_destroy(): its flush waits for the queued jobs

@@ -7,6 +7,7 @@
 #define _QAIC_QUEUE_H_
 
 #include <linux/dma-fence.h>
+#include <linux/hrtimer.h>
 #include <linux/interrupt.h>
 #include <linux/kref.h>
 #include <linux/ktime.h>
@@ -75,6 +76,17 @@ struct drm_file;
  *	     owner was not found. The owner outlives the queue.
  * @busy_since: When the ring last went from no job to one; 0 while no job
  *		is on it. Under @lock.
+ * @irq_dev_id: The dev_id of the completion handler of @irq.
+ * @rsp_acked: The response ring's head as last written to RSPHP; behind
+ *	       @rsp_head while an acknowledgment is held back. Under @lock.
+ * @poll_timer: Wakes the completion handler to look at the ring again
+ *		while an acknowledgment is held back; cancelled by teardown
+ *		once @dead keeps it from being started again.
+ * @polling: The next look is @poll_timer's. Under @lock.
+ * @rsp_ns: Estimated nanoseconds the device takes per response while it
+ *	    has work; 0 until measured. Under @lock.
+ * @t_look: When the completion handler last looked at the ring and left
+ *	    responses due; 0 if it left none. Under @lock.
  */
 struct qaic_queue {
 	struct drm_gpu_scheduler sched;
@@ -108,6 +120,12 @@ struct qaic_queue {
 	u64 bad_rsp;
 	atomic64_t *busy_ns;
 	ktime_t busy_since;
+	void *irq_dev_id;
+	u32 rsp_acked;
+	struct hrtimer poll_timer;
+	bool polling;
+	u64 rsp_ns;
+	ktime_t t_look;
 };
 
 /*
