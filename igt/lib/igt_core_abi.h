@@ -191,6 +191,8 @@ void igt_log(const char *domain, enum igt_log_level level,
 #define igt_assert_neq_u32(n1, n2) igt_assert_cmpuint(n1, !=, ==, n2)
 #define igt_assert_lte(n1, n2) igt_assert_cmpint(n1, <=, >, n2)
 #define igt_assert_lt(n1, n2) igt_assert_cmpint(n1, <, >=, n2)
+#define igt_assert_lte_u64(n1, n2) igt_assert_cmpu64(n1, <=, >, n2)
+#define igt_assert_lt_u64(n1, n2) igt_assert_cmpu64(n1, <, >=, n2)
 #define igt_assert_fd(fd) \
 	igt_assert_f((fd) >= 0, "file descriptor " #fd " failed\n")
 

@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Copyright (c) 2026 The qaic authors.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "igt_qaic.h"
+#include "igt_qaic_stats.h"
+#include "igt_qaic_sync.h"
+
+/**
+ * TEST: qaic coalesce
+ * Category: Core
+ * Description: Completion coalescing: while the card has a backlog the
+ *		driver holds the acknowledgment of responses (RSPHP) back and
+ *		looks at the response ring by timer, so the card raises no
+ *		interrupt per response; a job alone on the DBC still completes
+ *		by its interrupt. Counted by the driver (debugfs polls) and by
+ *		the emulated card (its interrupts and RSPTP reads); the data
+ *		the jobs moved is checked.
+ * Feature: qaic
+ *
+ * SUBTEST: backlog-%s
+ * Description: Check 16 jobs queued at once on a card that takes 5 ms per request, %arg[1].
+ * Run type: FULL
+ *
+ * arg[1]:
+ *
+ * @on:		coalesced (coalesce_rsps 4): timer looks, at most one interrupt per two jobs
+ * @off:	not coalesced (coalesce_rsps 0): no timer look
+ *
+ * SUBTEST: lone-jobs
+ * Description: Check that jobs run one at a time complete by their interrupt, one each, with no timer look.
+ * Run type: FULL
+ *
+ * SUBTEST: close-held
+ * Description: Check that closing the file while a timer look is pending frees the DBC, and that it is taken again and runs work.
+ * Run type: FULL
+ */
+
+IGT_TEST_DESCRIPTION("Completion coalescing of the qaic accel driver.");
+
+#define SZ_4K		4096ull
+#define DEV_ADDR	(40ull << 20)
+#define QUEUE_SIZE	64
+#define NJOBS		16
+#define REQ_NS		(5 * 1000 * 1000)
+#define PARAMS		"/sys/module/qaic/parameters/"
+
+/* The emulated card's RSPTP register, in its counters */
+#define REG_RSPTP	3
+
+struct data {
+	int fd;
+	uint32_t dbc;
+	char saved_rsps[32], saved_max[32];
+};
+
+/* Both sides' counts: the driver's timer looks, the card's interrupts and RSPTP reads. */
+struct counts {
+	uint64_t polls, jobs, irqs, rsptp_reads;
+};
+
+static void counts(const struct data *d, struct counts *c)
+{
+	struct igt_qaic_emu_counters emu;
+	struct igt_qaic_dbc_debugfs st;
+
+	igt_assert(igt_qaic_dbc_debugfs(d->fd, d->dbc, &st));
+	igt_assert_eq(__igt_qaic_emu_dbc_counters(d->fd, d->dbc, &emu), 0);
+	c->polls = st.polls;
+	c->jobs = st.jobs;
+	c->irqs = emu.irqs;
+	c->rsptp_reads = emu.reg_reads[REG_RSPTP];
+}
+
+static void set_param(const char *name, unsigned int val)
+{
+	char path[128], s[16];
+
+	snprintf(path, sizeof(path), PARAMS "%s", name);
+	snprintf(s, sizeof(s), "%u", val);
+	igt_qaic_write_file(path, s);
+}
+
+static void save_param(const char *name, char *buf, size_t len)
+{
+	char path[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), PARAMS "%s", name);
+	f = fopen(path, "r");
+	igt_require_f(f, "no %s: not our driver\n", path);
+	igt_assert(fgets(buf, len, f));
+	fclose(f);
+}
+
+/* @n one-page objects, each sent to its own page of device memory. */
+static void make_bos(int fd, uint32_t dbc, struct igt_qaic_sync_bo *bo, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++) {
+		igt_qaic_sync_bo_new(fd, SZ_4K, &bo[i]);
+		igt_qaic_sync_pattern(bo[i].ptr, SZ_4K, 60 + i);
+		igt_qaic_sync_attach(fd, bo[i].handle, dbc, IGT_QAIC_SYNC_TO_DEV,
+				     SZ_4K, DEV_ADDR + i * SZ_4K);
+	}
+}
+
+/* Reads the @n pages back in one job and checks what each job sent. */
+static void check_dev(int fd, uint32_t dbc, unsigned int n)
+{
+	struct igt_qaic_sync_bo back;
+	char what[32];
+
+	igt_qaic_sync_bo_new(fd, n * SZ_4K, &back);
+	memset(back.ptr, 0, n * SZ_4K);
+	igt_qaic_sync_attach(fd, back.handle, dbc, IGT_QAIC_SYNC_FROM_DEV, n * SZ_4K, DEV_ADDR);
+	igt_qaic_submit(fd, dbc, back.handle, IGT_QAIC_SYNC_FROM_DEV, NULL, 0, 0, 0);
+	igt_assert_eq(__igt_qaic_sync_wait_bo(fd, back.handle, dbc, 20000), 0);
+	for (unsigned int i = 0; i < n; i++) {
+		snprintf(what, sizeof(what), "page %u", i);
+		igt_qaic_sync_check(back.ptr + i * SZ_4K, SZ_4K, 60 + i, what);
+	}
+	igt_qaic_sync_bo_free(fd, &back);
+}
+
+static void free_bos(int fd, struct igt_qaic_sync_bo *bo, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++)
+		igt_qaic_sync_bo_free(fd, &bo[i]);
+}
+
+struct backlog_case {
+	const char *name;
+	unsigned int rsps;		/* coalesce_rsps */
+};
+
+static const struct backlog_case backlog_cases[] = {
+	{ "on", 4 },
+	{ "off", 0 },
+};
+
+/*
+ * The card takes 5 ms per request and the driver may wait 20 ms for four
+ * responses: coalesced, each look should find about four, so half as many
+ * interrupts as jobs leaves a margin of two to the card's pace. Without
+ * coalescing no look is made by timer.
+ */
+static void test_backlog(const struct data *d, const struct backlog_case *c)
+{
+	struct igt_qaic_sync_bo bo[NJOBS];
+	struct counts b, a;
+
+	set_param("coalesce_rsps", c->rsps);
+	set_param("coalesce_max_us", 20000);
+	make_bos(d->fd, d->dbc, bo, NJOBS);
+	igt_assert_eq(__igt_qaic_emu_dbc_timing(d->fd, d->dbc, REQ_NS), 0);
+	counts(d, &b);
+	for (unsigned int i = 0; i < NJOBS; i++)
+		igt_qaic_execute_bo(d->fd, d->dbc, bo[i].handle, IGT_QAIC_SYNC_TO_DEV);
+	for (unsigned int i = 0; i < NJOBS; i++)
+		igt_assert_eq(__igt_qaic_sync_wait_bo(d->fd, bo[i].handle, d->dbc, 20000), 0);
+	counts(d, &a);
+	igt_assert_eq(__igt_qaic_emu_dbc_timing(d->fd, d->dbc, 0), 0);
+	igt_info("%d jobs: %" PRIu64 " timer looks, %" PRIu64 " interrupts, %" PRIu64 " RSPTP reads\n",
+		 NJOBS, a.polls - b.polls, a.irqs - b.irqs, a.rsptp_reads - b.rsptp_reads);
+	igt_assert_eq_u64(a.jobs - b.jobs, NJOBS);
+	if (c->rsps >= 2) {
+		igt_assert_lt_u64(0, a.polls - b.polls);
+		igt_assert_lte_u64(2 * (a.irqs - b.irqs), NJOBS);
+	} else {
+		igt_assert_eq_u64(a.polls - b.polls, 0);
+	}
+	check_dev(d->fd, d->dbc, NJOBS);
+	free_bos(d->fd, bo, NJOBS);
+}
+
+/* Nothing is due after a lone job's completion: acknowledged at once. */
+static void test_lone_jobs(const struct data *d)
+{
+	struct igt_qaic_sync_bo bo[NJOBS];
+	struct counts b, a;
+
+	set_param("coalesce_rsps", 4);
+	set_param("coalesce_max_us", 20000);
+	make_bos(d->fd, d->dbc, bo, NJOBS);
+	igt_assert_eq(__igt_qaic_emu_dbc_timing(d->fd, d->dbc, REQ_NS / 5), 0);
+	counts(d, &b);
+	for (unsigned int i = 0; i < NJOBS; i++) {
+		igt_qaic_execute_bo(d->fd, d->dbc, bo[i].handle, IGT_QAIC_SYNC_TO_DEV);
+		igt_assert_eq(__igt_qaic_sync_wait_bo(d->fd, bo[i].handle, d->dbc, 20000), 0);
+	}
+	counts(d, &a);
+	igt_assert_eq(__igt_qaic_emu_dbc_timing(d->fd, d->dbc, 0), 0);
+	igt_assert_eq_u64(a.polls - b.polls, 0);
+	igt_assert_eq_u64(a.irqs - b.irqs, NJOBS);
+	check_dev(d->fd, d->dbc, NJOBS);
+	free_bos(d->fd, bo, NJOBS);
+}
+
+/*
+ * The file goes while its DBC's completion handler waits for a timer look:
+ * teardown cancels the timer (the debug kernel checks the freed queue).
+ */
+static void test_close_held(void)
+{
+	struct igt_qaic_sync_bo bo[NJOBS];
+	struct igt_qaic_dbc_debugfs st;
+	uint32_t dbc, again;
+	uint64_t deadline;
+	int fd = igt_qaic_open_dbc(QUEUE_SIZE, &dbc);
+
+	set_param("coalesce_rsps", 4);
+	set_param("coalesce_max_us", 20000);
+	make_bos(fd, dbc, bo, NJOBS);
+	igt_assert_eq(__igt_qaic_emu_dbc_timing(fd, dbc, REQ_NS), 0);
+	igt_assert(igt_qaic_dbc_debugfs(fd, dbc, &st));
+	deadline = st.polls;
+	for (unsigned int i = 0; i < NJOBS; i++)
+		igt_qaic_execute_bo(fd, dbc, bo[i].handle, IGT_QAIC_SYNC_TO_DEV);
+	igt_assert_eq(__igt_qaic_sync_wait_bo(fd, bo[2].handle, dbc, 20000), 0);
+	igt_assert(igt_qaic_dbc_debugfs(fd, dbc, &st));
+	igt_assert_lt_u64(deadline, st.polls);
+	igt_assert_eq(__igt_qaic_emu_dbc_timing(fd, dbc, 0), 0);
+	close(fd);
+
+	/* The DBC is free again at once, and works. */
+	fd = igt_qaic_open();
+	deadline = igt_qaic_now_ms() + 5000;
+	while (__igt_qaic_activate(fd, QUEUE_SIZE, &again) == -EBUSY &&
+	       igt_qaic_now_ms() < deadline)
+		usleep(10000);
+	igt_qaic_round_trip(fd, again, DEV_ADDR, SZ_4K, 77);
+	close(fd);
+}
+
+/* Device time outlives the DBC: never leave it to the next test. */
+static void reset_timing(int sig __attribute__((unused)))
+{
+	int fd = __igt_qaic_open();
+
+	if (fd < 0)
+		return;
+	for (uint32_t dbc = 0; dbc < 16; dbc++)
+		__igt_qaic_emu_dbc_timing(fd, dbc, 0);
+	close(fd);
+}
+
+igt_main
+{
+	struct data d = { .fd = -1 };
+	struct igt_qaic_emu_counters emu;
+
+	igt_fixture {
+		d.fd = igt_qaic_open_dbc(QUEUE_SIZE, &d.dbc);
+		save_param("coalesce_rsps", d.saved_rsps, sizeof(d.saved_rsps));
+		save_param("coalesce_max_us", d.saved_max, sizeof(d.saved_max));
+		igt_require_f(__igt_qaic_emu_dbc_counters(d.fd, d.dbc, &emu) == 0,
+			      "no DBC counters from the card: not the emulator\n");
+		igt_require(igt_qaic_has_syncobj(d.fd));
+		igt_install_exit_handler(reset_timing);
+	}
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(backlog_cases); i++) {
+		igt_describe("Check the interrupts and timer looks of a backlog of jobs.");
+		igt_subtest_f("backlog-%s", backlog_cases[i].name)
+			test_backlog(&d, &backlog_cases[i]);
+	}
+
+	igt_describe("Check that lone jobs complete by their interrupts, no timer look.");
+	igt_subtest("lone-jobs")
+		test_lone_jobs(&d);
+
+	igt_describe("Check that closing the file while a timer look is pending frees the DBC.");
+	igt_subtest("close-held")
+		test_close_held();
+
+	igt_fixture {
+		if (d.saved_rsps[0])
+			igt_qaic_write_file(PARAMS "coalesce_rsps", d.saved_rsps);
+		if (d.saved_max[0])
+			igt_qaic_write_file(PARAMS "coalesce_max_us", d.saved_max);
+		close(d.fd);
+	}
+}
