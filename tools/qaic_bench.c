@@ -261,10 +261,13 @@ static void put_le32(uint8_t *p, uint32_t v)
 }
 
 /*
- * Passthrough @op, @arg to the emulator's manager. Copies up to @cap bytes
- * of the answer's payload to @out; returns the payload's length or -errno.
+ * Passthrough @op, @arg and the @nparams 32-bit words at @params (whole
+ * 8-byte words: an even number) to the emulator's manager. Copies up to
+ * @cap bytes of the answer's payload to @out; returns the payload's length
+ * or -errno.
  */
-static int emu_call(int fd, uint32_t op, uint32_t arg, uint8_t *out, uint32_t cap)
+static int emu_call_params(int fd, uint32_t op, uint32_t arg, const uint32_t *params,
+			   uint32_t nparams, uint8_t *out, uint32_t cap)
 {
 	const uint32_t hlen = sizeof(struct qaic_manage_trans_hdr);
 	const uint8_t *t;
@@ -273,9 +276,11 @@ static int emu_call(int fd, uint32_t op, uint32_t arg, uint8_t *out, uint32_t ca
 	uint32_t len;
 	int ret;
 
-	req = msg_add(&m, QAIC_TRANS_PASSTHROUGH_FROM_USR, hlen + 8);
+	req = msg_add(&m, QAIC_TRANS_PASSTHROUGH_FROM_USR, hlen + 8 + 4 * nparams);
 	put_le32(req + hlen, op);
 	put_le32(req + hlen + 4, arg);
+	for (uint32_t i = 0; i < nparams; i++)
+		put_le32(req + hlen + 8 + 4 * i, params[i]);
 	ret = manage(fd, &m);
 	if (ret)
 		return ret;
@@ -288,29 +293,24 @@ static int emu_call(int fd, uint32_t op, uint32_t arg, uint8_t *out, uint32_t ca
 	return len;
 }
 
+static int emu_call(int fd, uint32_t op, uint32_t arg, uint8_t *out, uint32_t cap)
+{
+	return emu_call_params(fd, op, arg, NULL, 0, out, cap);
+}
+
 /* Each request of @dbc_id takes @req_ns of device time (0: none). */
 static int emu_set_timing(int fd, uint32_t dbc_id, uint32_t req_ns)
 {
-	const uint32_t hlen = sizeof(struct qaic_manage_trans_hdr);
-	const uint8_t *t;
-	struct msg m = { 0 };
-	uint8_t *req;
-	uint32_t len;
-	int ret;
+	const uint32_t params[2] = { req_ns, 0 };
+	uint8_t status[12];	/* op, arg, status */
+	int len = emu_call_params(fd, EMU_PT_DBC_TIMING, dbc_id, params, 2, status,
+				  sizeof(status));
 
-	/* op, arg, then whole 8-byte words: the time and a pad */
-	req = msg_add(&m, QAIC_TRANS_PASSTHROUGH_FROM_USR, hlen + 16);
-	put_le32(req + hlen, EMU_PT_DBC_TIMING);
-	put_le32(req + hlen + 4, dbc_id);
-	put_le32(req + hlen + 8, req_ns);
-	ret = manage(fd, &m);
-	if (ret)
-		return ret;
-	t = msg_find(&m, QAIC_TRANS_PASSTHROUGH_FROM_DEV, &len);
-	if (!t || len < hlen + 12)
+	if (len < 0)
+		return len;
+	if (len < (int)sizeof(status))
 		return -EPROTO;
-	/* The answer: op, arg, status */
-	return get_le32(t + hlen + 8) ? -EIO : 0;
+	return get_le32(status + 8) ? -EIO : 0;
 }
 
 enum { REQHP, REQTP, RSPHP, RSPTP };

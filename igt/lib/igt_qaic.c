@@ -1668,6 +1668,25 @@ int __igt_qaic_emu_dbc_timing(int fd, uint32_t dbc_id, uint32_t req_ns)
 	return qaic_emu_status_call(fd, IGT_QAIC_EMU_PT_DBC_TIMING, dbc_id, req_ns, 0);
 }
 
+/**
+ * igt_qaic_emu_dbc_timing_reset:
+ * @sig: the signal of an exit handler, unused
+ *
+ * Takes the device time of every channel of the emulated card back to 0:
+ * device time outlives the channel, and a test that sets it installs this
+ * as an exit handler so as never to leave it to the next test.
+ */
+void igt_qaic_emu_dbc_timing_reset(int sig __attribute__((unused)))
+{
+	int fd = __igt_qaic_open();
+
+	if (fd < 0)
+		return;
+	for (uint32_t dbc = 0; dbc < IGT_QAIC_NUM_DBC; dbc++)
+		__igt_qaic_emu_dbc_timing(fd, dbc, 0);
+	close(fd);
+}
+
 /* A request to the whole emulated card, answered with a status. */
 static int qaic_emu_card_call(int fd, uint32_t op, uint32_t ms)
 {

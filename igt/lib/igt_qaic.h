@@ -279,6 +279,7 @@ int __igt_qaic_emu_ssr(int fd, uint32_t dbc_id, uint32_t mode);
 int __igt_qaic_emu_ras(int fd, uint32_t source, uint32_t type, uint32_t flaw);
 void igt_qaic_emu_hang_dbc(int fd, uint32_t dbc_id);
 int __igt_qaic_emu_dbc_timing(int fd, uint32_t dbc_id, uint32_t req_ns);
+void igt_qaic_emu_dbc_timing_reset(int sig);
 int __igt_qaic_emu_dbc_counters(int fd, uint32_t dbc_id,
 				struct igt_qaic_emu_counters *counters);
 int __igt_qaic_emu_timesync(int fd, struct igt_qaic_emu_timesync *ts);

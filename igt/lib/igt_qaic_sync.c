@@ -597,3 +597,68 @@ void igt_qaic_sync_check(const void *got, size_t len, uint32_t seed,
 			     what, i, len, p[i], want, seed);
 	}
 }
+
+/**
+ * igt_qaic_sync_pages_new:
+ * @fd: qaic device file descriptor
+ * @dbc_id: DMA Bridge Channel
+ * @bo: gets @n objects
+ * @n: how many
+ * @dev_addr: device address of the first one's page
+ * @seed: the first one's pattern; each next one's is one more
+ *
+ * Makes @n one-page objects filled with patterns, each sliced to send its
+ * page to its own page of device memory, from @dev_addr on.
+ */
+void igt_qaic_sync_pages_new(int fd, uint32_t dbc_id, struct igt_qaic_sync_bo *bo,
+			     unsigned int n, uint64_t dev_addr, uint32_t seed)
+{
+	for (unsigned int i = 0; i < n; i++) {
+		igt_qaic_sync_bo_new(fd, IGT_QAIC_PAGE, &bo[i]);
+		igt_qaic_sync_pattern(bo[i].ptr, IGT_QAIC_PAGE, seed + i);
+		igt_qaic_sync_attach(fd, bo[i].handle, dbc_id, IGT_QAIC_SYNC_TO_DEV,
+				     IGT_QAIC_PAGE, dev_addr + i * IGT_QAIC_PAGE);
+	}
+}
+
+/**
+ * igt_qaic_sync_pages_check:
+ * @fd: qaic device file descriptor
+ * @dbc_id: DMA Bridge Channel
+ * @n: how many pages
+ * @dev_addr: device address of the first
+ * @seed: the first one's pattern; each next one's is one more
+ *
+ * Reads the @n pages of device memory back in one job and asserts that
+ * each holds what igt_qaic_sync_pages_new() sent there.
+ */
+void igt_qaic_sync_pages_check(int fd, uint32_t dbc_id, unsigned int n, uint64_t dev_addr,
+			       uint32_t seed)
+{
+	struct igt_qaic_sync_bo back;
+	char what[32];
+
+	igt_qaic_sync_bo_new(fd, n * IGT_QAIC_PAGE, &back);
+	memset(back.ptr, 0, n * IGT_QAIC_PAGE);
+	igt_qaic_sync_attach(fd, back.handle, dbc_id, IGT_QAIC_SYNC_FROM_DEV,
+			     n * IGT_QAIC_PAGE, dev_addr);
+	igt_qaic_submit(fd, dbc_id, back.handle, IGT_QAIC_SYNC_FROM_DEV, NULL, 0, 0, 0);
+	igt_assert_eq(__igt_qaic_sync_wait_bo(fd, back.handle, dbc_id, 20000), 0);
+	for (unsigned int i = 0; i < n; i++) {
+		snprintf(what, sizeof(what), "page %u", i);
+		igt_qaic_sync_check(back.ptr + i * IGT_QAIC_PAGE, IGT_QAIC_PAGE, seed + i, what);
+	}
+	igt_qaic_sync_bo_free(fd, &back);
+}
+
+/**
+ * igt_qaic_sync_pages_free:
+ * @fd: qaic device file descriptor
+ * @bo: the objects
+ * @n: how many
+ */
+void igt_qaic_sync_pages_free(int fd, struct igt_qaic_sync_bo *bo, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++)
+		igt_qaic_sync_bo_free(fd, &bo[i]);
+}

@@ -148,4 +148,12 @@ void igt_qaic_sync_pattern(void *buf, size_t len, uint32_t seed);
 void igt_qaic_sync_check(const void *got, size_t len, uint32_t seed,
 			 const char *what);
 
+/* One-page objects, each sent to its own page of device memory */
+#define IGT_QAIC_PAGE	4096ull
+void igt_qaic_sync_pages_new(int fd, uint32_t dbc_id, struct igt_qaic_sync_bo *bo,
+			     unsigned int n, uint64_t dev_addr, uint32_t seed);
+void igt_qaic_sync_pages_check(int fd, uint32_t dbc_id, unsigned int n, uint64_t dev_addr,
+			       uint32_t seed);
+void igt_qaic_sync_pages_free(int fd, struct igt_qaic_sync_bo *bo, unsigned int n);
+
 #endif /* IGT_QAIC_SYNC_H */

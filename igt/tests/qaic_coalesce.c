@@ -50,6 +50,8 @@ IGT_TEST_DESCRIPTION("Completion coalescing of the qaic accel driver.");
 #define DEV_ADDR	(40ull << 20)
 #define QUEUE_SIZE	64
 #define NJOBS		16
+/* Pattern of the first job's page; each next one's is one more */
+#define SEED		60
 #define REQ_NS		(5 * 1000 * 1000)
 #define PARAMS		"/sys/module/qaic/parameters/"
 
@@ -101,41 +103,6 @@ static void save_param(const char *name, char *buf, size_t len)
 	fclose(f);
 }
 
-/* @n one-page objects, each sent to its own page of device memory. */
-static void make_bos(int fd, uint32_t dbc, struct igt_qaic_sync_bo *bo, unsigned int n)
-{
-	for (unsigned int i = 0; i < n; i++) {
-		igt_qaic_sync_bo_new(fd, SZ_4K, &bo[i]);
-		igt_qaic_sync_pattern(bo[i].ptr, SZ_4K, 60 + i);
-		igt_qaic_sync_attach(fd, bo[i].handle, dbc, IGT_QAIC_SYNC_TO_DEV,
-				     SZ_4K, DEV_ADDR + i * SZ_4K);
-	}
-}
-
-/* Reads the @n pages back in one job and checks what each job sent. */
-static void check_dev(int fd, uint32_t dbc, unsigned int n)
-{
-	struct igt_qaic_sync_bo back;
-	char what[32];
-
-	igt_qaic_sync_bo_new(fd, n * SZ_4K, &back);
-	memset(back.ptr, 0, n * SZ_4K);
-	igt_qaic_sync_attach(fd, back.handle, dbc, IGT_QAIC_SYNC_FROM_DEV, n * SZ_4K, DEV_ADDR);
-	igt_qaic_submit(fd, dbc, back.handle, IGT_QAIC_SYNC_FROM_DEV, NULL, 0, 0, 0);
-	igt_assert_eq(__igt_qaic_sync_wait_bo(fd, back.handle, dbc, 20000), 0);
-	for (unsigned int i = 0; i < n; i++) {
-		snprintf(what, sizeof(what), "page %u", i);
-		igt_qaic_sync_check(back.ptr + i * SZ_4K, SZ_4K, 60 + i, what);
-	}
-	igt_qaic_sync_bo_free(fd, &back);
-}
-
-static void free_bos(int fd, struct igt_qaic_sync_bo *bo, unsigned int n)
-{
-	for (unsigned int i = 0; i < n; i++)
-		igt_qaic_sync_bo_free(fd, &bo[i]);
-}
-
 struct backlog_case {
 	const char *name;
 	unsigned int rsps;		/* coalesce_rsps */
@@ -159,7 +126,7 @@ static void test_backlog(const struct data *d, const struct backlog_case *c)
 
 	set_param("coalesce_rsps", c->rsps);
 	set_param("coalesce_max_us", 20000);
-	make_bos(d->fd, d->dbc, bo, NJOBS);
+	igt_qaic_sync_pages_new(d->fd, d->dbc, bo, NJOBS, DEV_ADDR, SEED);
 	igt_assert_eq(__igt_qaic_emu_dbc_timing(d->fd, d->dbc, REQ_NS), 0);
 	counts(d, &b);
 	for (unsigned int i = 0; i < NJOBS; i++)
@@ -177,8 +144,8 @@ static void test_backlog(const struct data *d, const struct backlog_case *c)
 	} else {
 		igt_assert_eq_u64(a.polls - b.polls, 0);
 	}
-	check_dev(d->fd, d->dbc, NJOBS);
-	free_bos(d->fd, bo, NJOBS);
+	igt_qaic_sync_pages_check(d->fd, d->dbc, NJOBS, DEV_ADDR, SEED);
+	igt_qaic_sync_pages_free(d->fd, bo, NJOBS);
 }
 
 /* Nothing is due after a lone job's completion: acknowledged at once. */
@@ -189,7 +156,7 @@ static void test_lone_jobs(const struct data *d)
 
 	set_param("coalesce_rsps", 4);
 	set_param("coalesce_max_us", 20000);
-	make_bos(d->fd, d->dbc, bo, NJOBS);
+	igt_qaic_sync_pages_new(d->fd, d->dbc, bo, NJOBS, DEV_ADDR, SEED);
 	igt_assert_eq(__igt_qaic_emu_dbc_timing(d->fd, d->dbc, REQ_NS / 5), 0);
 	counts(d, &b);
 	for (unsigned int i = 0; i < NJOBS; i++) {
@@ -200,8 +167,8 @@ static void test_lone_jobs(const struct data *d)
 	igt_assert_eq(__igt_qaic_emu_dbc_timing(d->fd, d->dbc, 0), 0);
 	igt_assert_eq_u64(a.polls - b.polls, 0);
 	igt_assert_eq_u64(a.irqs - b.irqs, NJOBS);
-	check_dev(d->fd, d->dbc, NJOBS);
-	free_bos(d->fd, bo, NJOBS);
+	igt_qaic_sync_pages_check(d->fd, d->dbc, NJOBS, DEV_ADDR, SEED);
+	igt_qaic_sync_pages_free(d->fd, bo, NJOBS);
 }
 
 /*
@@ -218,7 +185,7 @@ static void test_close_held(void)
 
 	set_param("coalesce_rsps", 4);
 	set_param("coalesce_max_us", 20000);
-	make_bos(fd, dbc, bo, NJOBS);
+	igt_qaic_sync_pages_new(fd, dbc, bo, NJOBS, DEV_ADDR, SEED);
 	igt_assert_eq(__igt_qaic_emu_dbc_timing(fd, dbc, REQ_NS), 0);
 	igt_assert(igt_qaic_dbc_debugfs(fd, dbc, &st));
 	deadline = st.polls;
@@ -240,18 +207,6 @@ static void test_close_held(void)
 	close(fd);
 }
 
-/* Device time outlives the DBC: never leave it to the next test. */
-static void reset_timing(int sig __attribute__((unused)))
-{
-	int fd = __igt_qaic_open();
-
-	if (fd < 0)
-		return;
-	for (uint32_t dbc = 0; dbc < 16; dbc++)
-		__igt_qaic_emu_dbc_timing(fd, dbc, 0);
-	close(fd);
-}
-
 igt_main
 {
 	struct data d = { .fd = -1 };
@@ -264,7 +219,7 @@ igt_main
 		igt_require_f(__igt_qaic_emu_dbc_counters(d.fd, d.dbc, &emu) == 0,
 			      "no DBC counters from the card: not the emulator\n");
 		igt_require(igt_qaic_has_syncobj(d.fd));
-		igt_install_exit_handler(reset_timing);
+		igt_install_exit_handler(igt_qaic_emu_dbc_timing_reset);
 	}
 
 	for (unsigned int i = 0; i < ARRAY_SIZE(backlog_cases); i++) {

@@ -91,54 +91,45 @@ static const struct {
 	{ 3, 0x0c300000ull, 16, "msg_ram", "msg_ram.bin" },
 };
 
-/* The devcdN of the card at @bdf, or "" */
-static void find_dump(const char *bdf, char *name, size_t len)
+/* Whether dump @name (devcdN) is of the card at @bdf */
+static bool dump_is_of(const char *name, const char *bdf)
 {
 	char link[PATH_MAX], target[PATH_MAX];
-	struct dirent *e;
-	DIR *dir = opendir(DEVCD);
 	ssize_t n;
 
-	name[0] = '\0';
-	igt_assert(dir);
-	while ((e = readdir(dir))) {
-		if (strncmp(e->d_name, "devcd", 5))
-			continue;
-		snprintf(link, sizeof(link), DEVCD "/%s/failing_device", e->d_name);
-		n = readlink(link, target, sizeof(target) - 1);
-		if (n <= 0)
-			continue;
-		target[n] = '\0';
-		if (!strcmp(strrchr(target, '/') + 1, bdf)) {
-			snprintf(name, len, "%s", e->d_name);
-			break;
-		}
-	}
-	closedir(dir);
+	if (strncmp(name, "devcd", 5))
+		return false;
+	snprintf(link, sizeof(link), DEVCD "/%s/failing_device", name);
+	n = readlink(link, target, sizeof(target) - 1);
+	if (n <= 0)
+		return false;
+	target[n] = '\0';
+	return !strcmp(strrchr(target, '/') + 1, bdf);
 }
 
-/* How many devcdN are of the card at @bdf */
-static int count_dumps(const char *bdf)
+/* The first devcdN of the card at @bdf in @name ("" if none); how many there are */
+static int find_dumps(const char *bdf, char *name, size_t len)
 {
-	char link[PATH_MAX], target[PATH_MAX];
-	struct dirent *e;
 	DIR *dir = opendir(DEVCD);
-	ssize_t n;
+	struct dirent *e;
 	int count = 0;
 
+	if (name)
+		name[0] = '\0';
 	igt_assert(dir);
 	while ((e = readdir(dir))) {
-		if (strncmp(e->d_name, "devcd", 5))
+		if (!dump_is_of(e->d_name, bdf))
 			continue;
-		snprintf(link, sizeof(link), DEVCD "/%s/failing_device", e->d_name);
-		n = readlink(link, target, sizeof(target) - 1);
-		if (n <= 0)
-			continue;
-		target[n] = '\0';
-		count += !strcmp(strrchr(target, '/') + 1, bdf);
+		if (!count++ && name)
+			snprintf(name, len, "%s", e->d_name);
 	}
 	closedir(dir);
 	return count;
+}
+
+static void find_dump(const char *bdf, char *name, size_t len)
+{
+	find_dumps(bdf, name, len);
 }
 
 /* Frees a dump: devcoredump drops it once its data is written to */
@@ -370,7 +361,7 @@ static void test_dbc_hang_all(void)
 		igt_assert_eq(__igt_qaic_wait(fd, bo[i].handle, dbc[i], 30000), -EIO);
 
 	dump = read_dump(bdf, name, sizeof(name));
-	igt_assert_eq(count_dumps(bdf), 1);
+	igt_assert_eq(find_dumps(bdf, NULL, 0), 1);
 	igt_assert_eq(count_lines(dump, "reason: dbc-hang\n"), 1);
 	for (int i = 0; i < HANG_DBCS; i++) {
 		snprintf(prefix, sizeof(prefix), "dbc %u: nelem %u ", dbc[i], QUEUE_SIZE);

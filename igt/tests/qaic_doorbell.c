@@ -54,11 +54,12 @@
 
 IGT_TEST_DESCRIPTION("Doorbell batching of the qaic accel driver.");
 
-#define SZ_4K		4096ull
 #define NSEC_PER_SEC	1000000000ll
 #define DEV_ADDR	(32ull << 20)
 #define QUEUE_SIZE	64
 #define NJOBS		8
+/* Pattern of the first job's page; each next one's is one more */
+#define SEED		100
 #define PARAM		"/sys/module/qaic/parameters/doorbell_batch"
 
 /* The emulated card's REQTP register, in its counters */
@@ -97,42 +98,6 @@ static void counts(const struct data *d, struct counts *c)
 	c->reqtp_writes = emu.reg_writes[REG_REQTP];
 }
 
-/* @n one-page objects, each sent to its own page of device memory. */
-static void make_bos(const struct data *d, struct igt_qaic_sync_bo *bo, unsigned int n)
-{
-	for (unsigned int i = 0; i < n; i++) {
-		igt_qaic_sync_bo_new(d->fd, SZ_4K, &bo[i]);
-		igt_qaic_sync_pattern(bo[i].ptr, SZ_4K, 100 + i);
-		igt_qaic_sync_attach(d->fd, bo[i].handle, d->dbc, IGT_QAIC_SYNC_TO_DEV,
-				     SZ_4K, DEV_ADDR + i * SZ_4K);
-	}
-}
-
-/* Reads the @n pages back in one job and checks what each job sent. */
-static void check_dev(const struct data *d, unsigned int n)
-{
-	struct igt_qaic_sync_bo back;
-	char what[32];
-
-	igt_qaic_sync_bo_new(d->fd, n * SZ_4K, &back);
-	memset(back.ptr, 0, n * SZ_4K);
-	igt_qaic_sync_attach(d->fd, back.handle, d->dbc, IGT_QAIC_SYNC_FROM_DEV,
-			     n * SZ_4K, DEV_ADDR);
-	igt_qaic_submit(d->fd, d->dbc, back.handle, IGT_QAIC_SYNC_FROM_DEV, NULL, 0, 0, 0);
-	igt_assert_eq(__igt_qaic_sync_wait_bo(d->fd, back.handle, d->dbc, 20000), 0);
-	for (unsigned int i = 0; i < n; i++) {
-		snprintf(what, sizeof(what), "page %u", i);
-		igt_qaic_sync_check(back.ptr + i * SZ_4K, SZ_4K, 100 + i, what);
-	}
-	igt_qaic_sync_bo_free(d->fd, &back);
-}
-
-static void free_bos(const struct data *d, struct igt_qaic_sync_bo *bo, unsigned int n)
-{
-	for (unsigned int i = 0; i < n; i++)
-		igt_qaic_sync_bo_free(d->fd, &bo[i]);
-}
-
 struct ready_case {
 	const char *name;
 	unsigned int batch;		/* doorbell_batch */
@@ -160,7 +125,7 @@ static void test_ready(const struct data *d, const struct ready_case *c)
 	struct counts b, h, a;
 
 	set_batch(c->batch);
-	make_bos(d, bo, NJOBS);
+	igt_qaic_sync_pages_new(d->fd, d->dbc, bo, NJOBS, DEV_ADDR, SEED);
 	igt_qaic_gate_init(d->fd, gate_obj, 0, &gate);
 	counts(d, &b);
 	for (unsigned int i = 0; i < NJOBS; i++)
@@ -183,8 +148,8 @@ static void test_ready(const struct data *d, const struct ready_case *c)
 	igt_assert_eq_u64(a.doorbells - b.doorbells, c->doorbells);
 	igt_assert_eq_u64(a.reqtp_writes - b.reqtp_writes, c->doorbells);
 
-	check_dev(d, NJOBS);
-	free_bos(d, bo, NJOBS);
+	igt_qaic_sync_pages_check(d->fd, d->dbc, NJOBS, DEV_ADDR, SEED);
+	igt_qaic_sync_pages_free(d->fd, bo, NJOBS);
 	igt_qaic_syncobj_destroy(d->fd, gate_obj);
 }
 
@@ -195,7 +160,7 @@ static void test_lone_jobs(const struct data *d)
 	struct counts b, a;
 
 	set_batch(16);
-	make_bos(d, bo, NJOBS);
+	igt_qaic_sync_pages_new(d->fd, d->dbc, bo, NJOBS, DEV_ADDR, SEED);
 	counts(d, &b);
 	for (unsigned int i = 0; i < NJOBS; i++) {
 		igt_qaic_execute_bo(d->fd, d->dbc, bo[i].handle, IGT_QAIC_SYNC_TO_DEV);
@@ -204,8 +169,8 @@ static void test_lone_jobs(const struct data *d)
 	counts(d, &a);
 	igt_assert_eq_u64(a.doorbells - b.doorbells, NJOBS);
 	igt_assert_eq_u64(a.reqtp_writes - b.reqtp_writes, NJOBS);
-	check_dev(d, NJOBS);
-	free_bos(d, bo, NJOBS);
+	igt_qaic_sync_pages_check(d->fd, d->dbc, NJOBS, DEV_ADDR, SEED);
+	igt_qaic_sync_pages_free(d->fd, bo, NJOBS);
 }
 
 /*
@@ -219,7 +184,7 @@ static void queue_behind_stall(const struct data *d, struct igt_qaic_sync_bo *bo
 {
 	uint64_t deadline;
 
-	make_bos(d, bo, 4);
+	igt_qaic_sync_pages_new(d->fd, d->dbc, bo, 4, DEV_ADDR, SEED);
 	igt_qaic_stall_bo(d->fd, d->dbc, 7, stall);
 	igt_qaic_execute_bo(d->fd, d->dbc, stall->handle, IGT_QAIC_DIR_TO_DEV);
 	deadline = igt_qaic_now_ms() + 2000;
@@ -268,7 +233,7 @@ static void test_busy(const struct data *d)
 
 	igt_qaic_detach_slice(d->fd, stall.handle);
 	igt_qaic_bo_destroy(d->fd, &stall);
-	free_bos(d, bo, 4);
+	igt_qaic_sync_pages_free(d->fd, bo, 4);
 }
 
 /*
@@ -289,7 +254,7 @@ static void test_busy_close(void)
 	d.fd = igt_qaic_open_dbc(QUEUE_SIZE, &d.dbc);
 	queue_behind_stall(&d, bo, &stall, NULL, &st);
 	/* Mappings hold the file: unmap and drop the handles first (the jobs hold the objects) */
-	free_bos(&d, bo, 4);
+	igt_qaic_sync_pages_free(d.fd, bo, 4);
 	igt_qaic_bo_destroy(d.fd, &stall);
 	other = igt_qaic_open();
 	t0 = igt_qaic_now_ms();
@@ -314,7 +279,7 @@ static void test_busy_completes(const struct data *d)
 	uint64_t deadline;
 
 	set_batch(16);
-	make_bos(d, bo, 5);
+	igt_qaic_sync_pages_new(d->fd, d->dbc, bo, 5, DEV_ADDR, SEED);
 	counts(d, &b);
 	igt_assert_eq(__igt_qaic_emu_dbc_timing(d->fd, d->dbc, 100 * 1000 * 1000), 0);
 	igt_qaic_execute_bo(d->fd, d->dbc, bo[0].handle, IGT_QAIC_SYNC_TO_DEV);
@@ -333,24 +298,8 @@ static void test_busy_completes(const struct data *d)
 	igt_assert_eq_u64(a.requests - b.requests, 5);
 	igt_assert_eq_u64(a.doorbells - b.doorbells, 2);
 	igt_assert_eq_u64(a.reqtp_writes - b.reqtp_writes, 2);
-	check_dev(d, 5);
-	free_bos(d, bo, 5);
-}
-
-static uint32_t timed_dbc = ~0u;
-
-/* Device time outlives the DBC: never leave it to the next test. */
-static void reset_timing(int sig __attribute__((unused)))
-{
-	int fd;
-
-	if (timed_dbc == ~0u)
-		return;
-	fd = __igt_qaic_open();
-	if (fd >= 0) {
-		__igt_qaic_emu_dbc_timing(fd, timed_dbc, 0);
-		close(fd);
-	}
+	igt_qaic_sync_pages_check(d->fd, d->dbc, 5, DEV_ADDR, SEED);
+	igt_qaic_sync_pages_free(d->fd, bo, 5);
 }
 
 igt_main
@@ -390,8 +339,7 @@ igt_main
 
 	igt_describe("Check that jobs queued while the card works are announced with one doorbell when it completes.");
 	igt_subtest("busy-completes") {
-		timed_dbc = d.dbc;
-		igt_install_exit_handler(reset_timing);
+		igt_install_exit_handler(igt_qaic_emu_dbc_timing_reset);
 		test_busy_completes(&d);
 	}
 
