@@ -20,6 +20,10 @@
  *	and the driver's performance goals, met or missed. Each --note
  *	becomes a footnote line.
  *
+ *   qaic-bench compare A B
+ *	Two "run" files of one driver side by side on the rows both have:
+ *	median (min-max) of each and the ratio of the medians.
+ *
  * libdrm and the uapi header only: the manage messages are built here.
  *
  * Copyright (c) 2026 The qaic authors.
@@ -1912,6 +1916,43 @@ static int cmd_report(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * Two runs of one driver side by side (say, with and without a module
+ * parameter), on the rows both have numbers for: median (min-max) of
+ * each and the ratio of the medians, B / A.
+ */
+static int cmd_compare(int argc, char **argv)
+{
+	struct results res[2] = { 0 };
+	struct summary sm[2];
+	char c[2][96];
+
+	if (argc != 2)
+		return 2;
+	for (int i = 0; i < 2; i++)
+		if (load(argv[i], &res[i]))
+			fprintf(stderr, "qaic-bench: %s: %s\n", argv[i], strerror(errno));
+	printf("%-48s | %-24s | %-24s | %s\n", "metric",
+	       get(&res[0], "label") ? get(&res[0], "label") : argv[0],
+	       get(&res[1], "label") ? get(&res[1], "label") : argv[1], "B / A");
+	for (unsigned int i = 0; i < ARRAY_SIZE(rows); i++) {
+		summary1(&res[0], rows[i].key, &sm[0]);
+		summary1(&res[1], rows[i].key, &sm[1]);
+		if (!sm[0].n || !sm[1].n)
+			continue;
+		cell(c[0], sizeof(c[0]), &sm[0], rows[i].prec, true);
+		cell(c[1], sizeof(c[1]), &sm[1], rows[i].prec, true);
+		if (sm[0].med)
+			printf("%-48s | %-24s | %-24s | %.2f\n", rows[i].label, c[0], c[1],
+			       sm[1].med / sm[0].med);
+		else
+			printf("%-48s | %-24s | %-24s | -\n", rows[i].label, c[0], c[1]);
+	}
+	for (int i = 0; i < 2; i++)
+		free(res[i].kv);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int ret = 2;
@@ -1920,9 +1961,12 @@ int main(int argc, char **argv)
 		ret = cmd_run(argc - 2, argv + 2);
 	else if (argc >= 2 && !strcmp(argv[1], "report"))
 		ret = cmd_report(argc - 2, argv + 2);
+	else if (argc >= 2 && !strcmp(argv[1], "compare"))
+		ret = cmd_compare(argc - 2, argv + 2);
 	if (ret == 2)
 		fprintf(stderr,
 			"usage: qaic-bench run [--label NAME] [--quick] [--only rt,bw,scale,mem]\n"
-			"       qaic-bench report [--note TEXT]... [--limits FILE] OURS UPSTREAM...\n");
+			"       qaic-bench report [--note TEXT]... [--limits FILE] OURS UPSTREAM...\n"
+			"       qaic-bench compare A B\n");
 	return ret;
 }
