@@ -30,6 +30,18 @@ qaic_die() {
 
 # The userspace build (emulator, IGT tests, tools), outside the repo.
 qaic_meson_build() {
+	local info=$QAIC_MESON_BUILD/meson-info/meson-info.json src
+
+	# The build directory remembers the source tree it was set up for: a
+	# run from another clone (CI clones afresh) must not build that one.
+	if [ -f "$info" ]; then
+		src=$(python3 -c 'import json, sys
+print(json.load(open(sys.argv[1]))["directories"]["source"])' "$info" 2>/dev/null)
+		if [ "$src" != "$QAIC_TOP" ]; then
+			qaic_log "meson build $QAIC_MESON_BUILD was for ${src:-?}: set up again"
+			rm -rf "$QAIC_MESON_BUILD"
+		fi
+	fi
 	if [ ! -f "$QAIC_MESON_BUILD/build.ninja" ]; then
 		qaic_log "meson setup $QAIC_MESON_BUILD"
 		meson setup "$QAIC_MESON_BUILD" "$QAIC_TOP" >&2
