@@ -224,6 +224,13 @@ void emu_mmio_read(struct emu_device *dev, unsigned int bar, uint64_t off,
 		return;
 	}
 	dev->counters.mmio_reads[bar]++;
+	if (bar == 0 && dev->garbage_reads) {
+		dev->garbage_reads--;
+		dev->counters.garbage_reads++;
+		emu_log(dev, "fault: BAR0 read at %#" PRIx64 " answered all-ones", off);
+		memset(buf, 0xff, len);
+		return;
+	}
 	b = &dev->bars[bar];
 	if (claim)
 		emu_pci_msix_read(&dev->pci, off, buf, len);
@@ -428,6 +435,7 @@ void emu_counters_print(const struct emu_counters *c, FILE *out)
 		print_counter(out, key, c->mmio_writes[bar]);
 	}
 	print_counter(out, "mmio_rejected", c->mmio_rejected);
+	print_counter(out, "garbage_reads", c->garbage_reads);
 	print_counter(out, "dma_read_bytes", c->dma_read_bytes);
 	print_counter(out, "dma_write_bytes", c->dma_write_bytes);
 	print_counter(out, "dma_refused", c->dma_refused);

@@ -63,6 +63,7 @@ struct emu_counters {
 	uint64_t cmd_bad;		/* malformed transport messages */
 	uint64_t flrs;			/* function-level resets done */
 	uint64_t dead_accesses;		/* config/BAR accesses after falling off */
+	uint64_t garbage_reads;		/* BAR0 reads answered all-ones (fault) */
 };
 
 struct emu_bar {
@@ -84,6 +85,11 @@ struct emu_device {
 	void (*flr_hook)(void *ctx);
 	void *flr_ctx;
 	struct malice *malice;		/* malicious-card mode, NULL: off */
+	/*
+	 * Reads of BAR0 (the MHI registers) still to answer all-ones, as a
+	 * card still coming up after power-on might (--garbage-reads).
+	 */
+	unsigned int garbage_reads;
 	bool verbose;
 };
 

@@ -9,7 +9,7 @@
  *            [--malice SEED[:PERMILLE[:KINDS]]] [--boot pbl|amss]
  *            [--sahara-fault F[,F...]] [--bhi-fault corrupt] [--flr] [--verbose]
  *            [--bootlog-fault garbage] [--timesync-fault garbage]
- *            [--memdump MODE]
+ *            [--memdump MODE] [--garbage-reads N]
  *
  * The card powers on in PBL, as a real one does (the host loads SBL over
  * BHI, then the images over Sahara); --boot amss starts it in mission mode.
@@ -69,6 +69,7 @@ struct emu_options {
 	struct malice_cfg malice_cfg;
 	bool no_msix;
 	bool flr;			/* offer a function-level reset */
+	unsigned int garbage_reads;	/* first BAR0 reads answered all-ones */
 	bool verbose;
 };
 
@@ -97,9 +98,9 @@ static void usage(FILE *out)
 		"                [--malice SEED[:PERMILLE[:KINDS]]] [--boot pbl|amss (pbl)]\n"
 		"                [--sahara-fault F[,F...]] [--bhi-fault corrupt] [--flr]\n"
 		"                [--bootlog-fault garbage] [--timesync-fault garbage]\n"
-		"                [--memdump MODE] [--verbose]\n"
+		"                [--memdump MODE] [--garbage-reads N] [--verbose]\n"
 		"Sahara faults: none unknown-image out-of-range zero-length oversize\n"
-		"               never-finish corrupt after-done\n"
+		"               never-finish corrupt after-done eoi-no-image eoi-past-table\n"
 		"Memory dump modes: off on (default) bad-length too-many huge short-read\n");
 }
 
@@ -166,6 +167,7 @@ static int parse_options(int argc, char **argv, struct emu_options *o)
 		{ "bootlog-fault", required_argument, NULL, 'L' },
 		{ "timesync-fault", required_argument, NULL, 'T' },
 		{ "memdump", required_argument, NULL, 'P' },
+		{ "garbage-reads", required_argument, NULL, 'G' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -246,6 +248,15 @@ static int parse_options(int argc, char **argv, struct emu_options *o)
 				return -1;
 			o->timesync_garbage = true;
 			break;
+		case 'G': {
+			char *end;
+			unsigned long n = strtoul(optarg, &end, 0);
+
+			if (*end || !*optarg || n > 1000)
+				return -1;
+			o->garbage_reads = (unsigned int)n;
+			break;
+		}
 		case 'P': {
 			int m = emu_memdump_mode_parse(optarg);
 
@@ -523,6 +534,7 @@ static struct emu *emu_create(const struct emu_options *o)
 		emu_device_set_flr_hook(&emu->dev, emu_flr, emu);
 	}
 	emu->dev.verbose = o->verbose;
+	emu->dev.garbage_reads = o->garbage_reads;
 	emu->vu.verbose = o->verbose;
 	return emu;
 }

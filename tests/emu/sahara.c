@@ -37,6 +37,8 @@
 #define MAX_RESETS		8
 /* An image id the table does not have. */
 #define UNKNOWN_IMAGE_ID	3
+/* The id one past the AIC100 table (ids 0 to 10). */
+#define PAST_TABLE_IMAGE_ID	11
 
 const uint32_t emu_sahara_image_ids[EMU_SAHARA_NR_IMAGES] = {
 	1, 2, 4, 5, 6, 8, 9, 10,
@@ -55,6 +57,8 @@ static const char *const fault_names[SAHARA_FAULT_COUNT] = {
 	[SAHARA_FAULT_NEVER_FINISH] = "never-finish",
 	[SAHARA_FAULT_CORRUPT] = "corrupt",
 	[SAHARA_FAULT_AFTER_DONE] = "after-done",
+	[SAHARA_FAULT_EOI_NO_IMAGE] = "eoi-no-image",
+	[SAHARA_FAULT_EOI_PAST_TABLE] = "eoi-past-table",
 };
 
 enum state {
@@ -217,6 +221,25 @@ static bool fault_read(struct emu_sahara *s, uint32_t id)
 	return true;
 }
 
+/*
+ * An END_OF_IMAGE instead of the first read, when no image is open; false
+ * if none is due. The card then falls silent.
+ */
+static bool fault_eoi(struct emu_sahara *s)
+{
+	uint32_t w[] = { SAHARA_END_OF_IMAGE, SAHARA_END_OF_IMAGE_LEN, 0, 1 };
+
+	if (fault_now(s, SAHARA_FAULT_EOI_NO_IMAGE))
+		w[2] = UINT32_MAX;
+	else if (fault_now(s, SAHARA_FAULT_EOI_PAST_TABLE))
+		w[2] = PAST_TABLE_IMAGE_ID;
+	else
+		return false;
+	send_words(s, w, 4);
+	s->st = ST_STOPPED;
+	return true;
+}
+
 /* Ask for the next piece of the current image, or finish it. */
 static void next_read(struct emu_sahara *s)
 {
@@ -354,6 +377,8 @@ void emu_sahara_rx(struct emu_sahara *s, const uint8_t *msg, size_t len)
 			s->st = ST_STOPPED;
 			return;
 		}
+		if (!s->size && fault_eoi(s))
+			return;
 		next_read(s);
 		return;
 	}

@@ -81,6 +81,9 @@ enum emu_sahara_fault {
 	SAHARA_FAULT_NEVER_FINISH,	/* silent after the first HELLO_RESP */
 	SAHARA_FAULT_CORRUPT,		/* the first image fails its check */
 	SAHARA_FAULT_AFTER_DONE,	/* a read after the last DONE_RESP */
+	/* END_OF_IMAGE (status 1) before any read: no image is open */
+	SAHARA_FAULT_EOI_NO_IMAGE,	/* for image 0xffffffff */
+	SAHARA_FAULT_EOI_PAST_TABLE,	/* for image 11, one past the table */
 	SAHARA_FAULT_COUNT,
 };
 

@@ -273,6 +273,7 @@ struct seen {
 	bool complete, backwards;
 	bool amss_early;		/* AMSS before the last DONE_RESP */
 	uint64_t bad_image, bad_off, bad_len;
+	uint32_t eoi_image;		/* of the last END_OF_IMAGE */
 	uint64_t bytes;
 };
 
@@ -369,6 +370,7 @@ static void host_sahara(struct seen *s, unsigned int reset_after)
 		case SAHARA_END_OF_IMAGE: {
 			uint8_t d[8];
 
+			s->eoi_image = get_le32(pkt + 8);
 			if (get_le32(pkt + 12)) {
 				s->eoi_bad++;
 				stop = true;
@@ -595,7 +597,25 @@ static void test_faults(void)
 	CHECK_EQ(rd(BHI(EMU_BHI_EXECENV)), EMU_EE_SBL);
 	CHECK_EQ(emu_sahara_counters(emu_mhi_sahara(mhi))->sahara_faults, 1);
 
+	/* END_OF_IMAGE before any read: no image is open. */
+	static const struct {
+		enum emu_sahara_fault fault;
+		uint32_t image;
+	} eoi[] = {
+		{ SAHARA_FAULT_EOI_NO_IMAGE, UINT32_MAX },
+		{ SAHARA_FAULT_EOI_PAST_TABLE, 11 },
+	};
+	for (size_t i = 0; i < sizeof(eoi) / sizeof(eoi[0]); i++) {
+		boot_with(eoi[i].fault, &s);
+		CHECK_EQ(s.hellos, 1);
+		CHECK_EQ(s.reads32 + s.reads64, 0);
+		CHECK_EQ(s.eoi_bad, 1);
+		CHECK_EQ(s.eoi_image, eoi[i].image);
+		CHECK_EQ(s.amss_ee, 0);
+	}
+
 	CHECK_EQ(emu_sahara_fault_parse("never-finish"), SAHARA_FAULT_NEVER_FINISH);
+	CHECK_EQ(emu_sahara_fault_parse("eoi-no-image"), SAHARA_FAULT_EOI_NO_IMAGE);
 	CHECK_EQ(emu_sahara_fault_parse("bogus"), -1);
 }
 
