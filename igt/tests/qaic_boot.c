@@ -31,6 +31,10 @@
  * Description: Check that a card refusing SBL over BHI leaves a node that refuses open().
  * Run type: FULL
  *
+ * SUBTEST: power-up-garbage
+ * Description: Check that a card whose registers read all-ones once after power-on is reset and tried again, with one line in the log.
+ * Run type: FULL
+ *
  * SUBTEST: unknown-image
  * Description: Check that a request for an image outside the table fails the boot.
  * Run type: FULL
@@ -375,6 +379,22 @@ igt_main
 		/* The first boot (after-done) must be over. */
 		wait_boot(7, 0, 0, NULL, 0);
 		reboot_card(7, NULL, &failed, &up);
+	igt_describe("A card whose registers read all-ones once after power-on is reset "
+		     "and tried again, with one line in the log.");
+	igt_subtest("power-up-garbage") {
+		char line[512] = "";
+
+		igt_require_f(card_present(1), "no card in slot 1\n");
+		igt_require_f(ours(), "the retry is our driver's\n");
+		wait_boot(1, 0, 0, line, sizeof(line));
+		igt_info("%s\n", line);
+		igt_assert_eq(count_lines(1, "power-up try 1 of 3: MHI prepare failed", NULL, 0), 1);
+		igt_assert_eq(count_lines(1, "power-up try 2 of", NULL, 0), 0);
+		/* The second try got as far as BHI, which this card refuses. */
+		igt_assert_f(strstr(line, "over BHI"), "the boot did not reach BHI\n");
+		assert_clean_log();
+	}
+
 		check_failed(7, "bytes of image 1 (1 to", failed, up);
 	}
 

@@ -28,7 +28,9 @@
  * (22, 23; both in qaic_timesync.c). A card already in AMSS (the
  * driver was bound again) goes straight to the READY and M0 states. A card
  * left in SBL by an earlier boot is reset (SOC_RESET_REQ) back to PBL
- * first. The MHI core waits at most ``mhi_timeout_ms`` (a module
+ * first. A power-up that fails before the card answered sensibly (its
+ * registers read all-ones, say) is retried after a reset, at most
+ * %QAIC_POWER_UP_TRIES times in all. The MHI core waits at most ``mhi_timeout_ms`` (a module
  * parameter, 2000 by default) for each state change of the card.
  *
  * Power-up is asynchronous: the control path comes up when the MHI core
@@ -52,6 +54,7 @@
 #include <linux/bitfield.h>
 #include <linux/device.h>
 #include <linux/iopoll.h>
+#include <linux/delay.h>
 #include <linux/jiffies.h>
 #include <linux/mhi.h>
 #include <linux/moduleparam.h>
@@ -82,6 +85,14 @@ MODULE_PARM_DESC(boot_timeout_s,
 #define QAIC_BHI_STATUS_MASK		GENMASK(31, 30)
 #define QAIC_BHI_STATUS_ERROR		3
 #define QAIC_BOOT_POLL			(HZ / 10)
+
+/*
+ * Tries of a power-up that fails before the card said anything (its
+ * registers read all-ones or nonsense once after power-on), and the pause
+ * after the reset between two tries.
+ */
+#define QAIC_POWER_UP_TRIES		3
+#define QAIC_POWER_UP_RETRY_MS		100
 
 /* SOC_HW_VERSION is not reliable on the card: its known value is served. */
 #define QAIC_MHI_SOC_HW_VERSION_OFF	0x224
@@ -452,28 +463,60 @@ static void qaic_mhi_reset_half_booted(struct qaic_device *qdev)
 		drm_dbg(&qdev->drm, "card still in execution environment %u\n", ee);
 }
 
-static void qaic_mhi_power_up(struct qaic_device *qdev)
+/* One try at powering MHI up; @what names the step that failed. */
+static int qaic_mhi_try_power_up(struct qaic_device *qdev, const char **what)
 {
 	struct mhi_controller *mhi = qdev->mhi;
 	int ret;
 
-	qaic_mhi_boot_begin(to_qaic_mhi(mhi));
 	ret = mhi_prepare_for_power_up(mhi);
 	if (ret) {
-		qaic_mhi_boot_fail(qdev, "MHI prepare failed: %d", ret);
-		return;
+		*what = "MHI prepare";
+		return ret;
 	}
 	qaic_mhi_reset_half_booted(qdev);
 
 	qaic_cntl_powering_up(qdev->cntl);
 	ret = mhi_async_power_up(mhi);
 	if (ret) {
-		qaic_mhi_boot_fail(qdev, "MHI power-up failed: %d", ret);
+		*what = "MHI power-up";
 		qaic_cntl_stopping(qdev->cntl);
 		mhi_unprepare_after_power_down(mhi);
-		return;
+		return ret;
 	}
-	qdev->mhi_up = true;
+	return 0;
+}
+
+/*
+ * Power MHI up. A try that fails has only read the card's registers (the
+ * MHI core found them unusable): a card can answer garbage once after
+ * power-on, so it is reset and tried again, a bounded number of times,
+ * with one line in the log per failed try. The boot fails after the last.
+ */
+static void qaic_mhi_power_up(struct qaic_device *qdev)
+{
+	struct mhi_controller *mhi = qdev->mhi;
+	const char *what = NULL;
+	unsigned int try;
+	int ret;
+
+	qaic_mhi_boot_begin(to_qaic_mhi(mhi));
+	for (try = 1;; try++) {
+		ret = qaic_mhi_try_power_up(qdev, &what);
+		if (!ret) {
+			qdev->mhi_up = true;
+			return;
+		}
+		if (try == QAIC_POWER_UP_TRIES)
+			break;
+		drm_warn(&qdev->drm, "power-up try %u of %u: %s failed: %d; resetting the card\n",
+			 try, QAIC_POWER_UP_TRIES, what, ret);
+		mhi_soc_reset(mhi);
+		msleep(QAIC_POWER_UP_RETRY_MS);
+		/* The boot watchdog counts from the try that may succeed. */
+		qaic_mhi_boot_begin(to_qaic_mhi(mhi));
+	}
+	qaic_mhi_boot_fail(qdev, "%s failed: %d (%u tries)", what, ret, try);
 }
 
 /**
