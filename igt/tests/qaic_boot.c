@@ -63,6 +63,14 @@
  * Description: Check that a read over the size limit fails the boot, after a rebind.
  * Run type: FULL
  *
+ * SUBTEST: eoi-no-image
+ * Description: Check that an END_OF_IMAGE for image 0xffffffff with no image open fails the boot, after a rebind.
+ * Run type: FULL
+ *
+ * SUBTEST: eoi-past-table
+ * Description: Check that an END_OF_IMAGE for an image past the table with no image open fails the boot, after a rebind.
+ * Run type: FULL
+ *
  * SUBTEST: missing-image
  * Description: Check that an image missing from the firmware fails the boot.
  * Run type: FULL
@@ -78,9 +86,11 @@ IGT_TEST_DESCRIPTION("Boot of a card from power-on: SBL over BHI, the other "
 /*
  * The bench igt/run gives this test: eight cards, card N at PCI slot N,
  * all powering on in PBL. Card 0 is good; the others commit one fault
- * each on their first boot (qaic-emu --bhi-fault, --sahara-fault), card 6
- * boots well the second and third time, card 7 reads too much the second
- * time. Run elsewhere, a card that booted well or does not exist skips.
+ * each on their first boot (qaic-emu --bhi-fault, --sahara-fault; card 1
+ * also answers its first MHI register read with all-ones), card 6
+ * boots well the second and third time, cards 2, 4 and 7 commit a second
+ * fault on their second boot (reboot_faults). Run elsewhere, a card that
+ * booted well or does not exist skips.
  */
 #define BDF_FMT		"0000:00:%02x.0"
 #define BOOT_WAIT_S	20
@@ -328,6 +338,29 @@ static char *firmware_without_fw6(void)
 	return strdup(dir);
 }
 
+/* Faults that cards commit on their second boot, after a rebind. */
+static const struct {
+	const char *name;
+	unsigned int slot;
+	const char *why;	/* in the boot's log line */
+} reboot_faults[] = {
+	{ "oversize", 7, "bytes of image 1 (1 to" },
+	{ "eoi-no-image", 2, "END_OF_IMAGE for image 4294967295 with no image open" },
+	{ "eoi-past-table", 4, "END_OF_IMAGE for image 11 with no image open" },
+};
+
+/* The card's first boot is over; its second, after a rebind, fails with @why. */
+static void check_failed_on_reboot(unsigned int slot, const char *why)
+{
+	int failed, up;
+
+	igt_require_f(card_present(slot), "no card in slot %u\n", slot);
+	igt_require_f(ours(), "the boot verdict in the log is our driver's\n");
+	wait_boot(slot, 0, 0, NULL, 0);
+	reboot_card(slot, NULL, &failed, &up);
+	check_failed(slot, why, failed, up);
+}
+
 static void remove_dir(const char *dir)
 {
 	char cmd[4096];
@@ -345,6 +378,22 @@ igt_main
 	igt_describe("A card refusing SBL over BHI leaves a node that refuses open().");
 	igt_subtest("bhi-corrupt")
 		check_failed(1, "over BHI", 0, 0);
+
+	igt_describe("A card whose registers read all-ones once after power-on is reset "
+		     "and tried again, with one line in the log.");
+	igt_subtest("power-up-garbage") {
+		char line[512] = "";
+
+		igt_require_f(card_present(1), "no card in slot 1\n");
+		igt_require_f(ours(), "the retry is our driver's\n");
+		wait_boot(1, 0, 0, line, sizeof(line));
+		igt_info("%s\n", line);
+		igt_assert_eq(count_lines(1, "power-up try 1 of 3: MHI prepare failed", NULL, 0), 1);
+		igt_assert_eq(count_lines(1, "power-up try 2 of", NULL, 0), 0);
+		/* The second try got as far as BHI, which this card refuses. */
+		igt_assert_f(strstr(line, "over BHI"), "the boot did not reach BHI\n");
+		assert_clean_log();
+	}
 
 	igt_describe("A request for an image outside the table fails the boot.");
 	igt_subtest("unknown-image")
@@ -370,32 +419,11 @@ igt_main
 	igt_subtest("after-done")
 		check_failed(7, "after the last image", 0, 0);
 
-	igt_describe("A read over the size limit fails the boot, after a rebind.");
-	igt_subtest("oversize") {
-		int failed, up;
-
-		igt_require_f(card_present(7), "no card in slot 7\n");
-		igt_require_f(ours(), "the boot verdict in the log is our driver's\n");
-		/* The first boot (after-done) must be over. */
-		wait_boot(7, 0, 0, NULL, 0);
-		reboot_card(7, NULL, &failed, &up);
-	igt_describe("A card whose registers read all-ones once after power-on is reset "
-		     "and tried again, with one line in the log.");
-	igt_subtest("power-up-garbage") {
-		char line[512] = "";
-
-		igt_require_f(card_present(1), "no card in slot 1\n");
-		igt_require_f(ours(), "the retry is our driver's\n");
-		wait_boot(1, 0, 0, line, sizeof(line));
-		igt_info("%s\n", line);
-		igt_assert_eq(count_lines(1, "power-up try 1 of 3: MHI prepare failed", NULL, 0), 1);
-		igt_assert_eq(count_lines(1, "power-up try 2 of", NULL, 0), 0);
-		/* The second try got as far as BHI, which this card refuses. */
-		igt_assert_f(strstr(line, "over BHI"), "the boot did not reach BHI\n");
-		assert_clean_log();
-	}
-
-		check_failed(7, "bytes of image 1 (1 to", failed, up);
+	for (size_t i = 0; i < ARRAY_SIZE(reboot_faults); i++) {
+		igt_describe("A card's fault on its second boot fails that boot: a read over "
+			     "the size limit, or an END_OF_IMAGE with no image open.");
+		igt_subtest_f("%s", reboot_faults[i].name)
+			check_failed_on_reboot(reboot_faults[i].slot, reboot_faults[i].why);
 	}
 
 	igt_describe("An image missing from the firmware fails the boot.");

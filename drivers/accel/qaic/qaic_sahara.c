@@ -126,6 +126,12 @@ static const char * const qaic_sahara_images[] = {
 	[10] = "qcom/aic100/fw10.bin",
 };
 
+/* File name of image @id, or NULL when the table has none of that id. */
+static const char *qaic_sahara_image_name(u64 id)
+{
+	return id < ARRAY_SIZE(qaic_sahara_images) ? qaic_sahara_images[id] : NULL;
+}
+
 /**
  * enum qaic_sahara_dump_state - Where the card's memory dump is.
  * @QAIC_SAHARA_DUMP_NONE: The card offered none (yet).
@@ -334,7 +340,7 @@ static int qaic_sahara_open_image_locked(struct qaic_sahara *s, u64 id)
 	int ret;
 
 	lockdep_assert_held(&s->lock);
-	if (id >= ARRAY_SIZE(qaic_sahara_images) || !qaic_sahara_images[id]) {
+	if (!qaic_sahara_image_name(id)) {
 		qaic_sahara_fail_locked(s, "the card asked for image %llu, not in the image table",
 					id);
 		return -EINVAL;
@@ -346,10 +352,10 @@ static int qaic_sahara_open_image_locked(struct qaic_sahara *s, u64 id)
 					id, s->active);
 		return -EINVAL;
 	}
-	ret = firmware_request_nowarn(&s->fw, qaic_sahara_images[id], &s->mhi_dev->dev);
+	ret = firmware_request_nowarn(&s->fw, qaic_sahara_image_name(id), &s->mhi_dev->dev);
 	if (ret) {
 		qaic_sahara_fail_locked(s, "image %llu (%s) not found: %d", id,
-					qaic_sahara_images[id], ret);
+					qaic_sahara_image_name(id), ret);
 		return ret;
 	}
 	s->active = id;
@@ -410,13 +416,22 @@ static void qaic_sahara_end_of_image_locked(struct qaic_sahara *s, const void *p
 	}
 	id = qaic_sahara_get(pkt, 2);
 	status = qaic_sahara_get(pkt, 3);
+	/*
+	 * "No image open" is QAIC_SAHARA_NO_IMAGE, itself a u32 the card can
+	 * send: compare with @active only once an image is open, and name
+	 * the image from the one that is.
+	 */
+	if (s->active == QAIC_SAHARA_NO_IMAGE) {
+		qaic_sahara_fail_locked(s, "END_OF_IMAGE for image %u with no image open", id);
+		return;
+	}
 	if (id != s->active) {
 		qaic_sahara_fail_locked(s, "end of image %u, which is not open", id);
 		return;
 	}
 	if (status) {
 		qaic_sahara_fail_locked(s, "the card refused image %u (%s): status %#x",
-					id, qaic_sahara_images[id], status);
+					id, qaic_sahara_image_name(id), status);
 		return;
 	}
 	qaic_sahara_close_image_locked(s);
