@@ -44,7 +44,7 @@
  * Run type: FULL
  *
  * SUBTEST: deactivate
- * Description: Check the allocation failures of a MANAGE deactivate.
+ * Description: Check the allocation failures of a MANAGE deactivate; one that fails before the message gets out leaves the DBC the file's.
  * Run type: FULL
  *
  * SUBTEST: status
@@ -173,6 +173,8 @@ struct scenario {
 	int (*op)(struct ctx *c);
 	/* After a successful call: check that what it made works */
 	void (*check)(struct ctx *c);
+	/* After a failed call (optional): check that the file kept what it had */
+	void (*check_failed)(struct ctx *c, int err);
 };
 
 #define DRIVER_DIR	"/sys/bus/pci/drivers/qaic"
@@ -461,6 +463,20 @@ static void check_deactivate(struct ctx *c)
 {
 	c->dbc = igt_qaic_activate(c->fd, QUEUE_SIZE);
 	igt_qaic_round_trip(c->fd, c->dbc, DEV_ADDR, SZ_4K, 4);
+}
+
+/*
+ * An allocation failure comes before the message gets out (-ENOMEM): the
+ * card never heard of the deactivate, so the DBC is still the file's. It
+ * runs jobs, and a deactivate gives it back.
+ */
+static void check_deactivate_failed(struct ctx *c, int err)
+{
+	if (err != -ENOMEM)
+		return;
+	igt_qaic_round_trip(c->fd, c->dbc, DEV_ADDR, SZ_4K, 5);
+	igt_qaic_deactivate(c->fd, c->dbc);
+	check_deactivate(c);
 }
 
 static void setup_status(struct ctx *c)
@@ -845,29 +861,29 @@ static void check_bind(struct ctx *c)
 }
 
 static const struct scenario scenarios[] = {
-	{ "open", setup_none, op_open, check_open },
-	{ "create-bo", setup_open, op_create, check_create },
-	{ "mmap-bo", setup_mmap, op_mmap, check_mmap },
-	{ "activate", setup_activate, op_manage, check_activate },
-	{ "deactivate", setup_deactivate, op_manage, check_deactivate },
-	{ "status", setup_status, op_manage, check_status },
-	{ "dma-xfer", setup_xfer, op_manage, check_xfer },
-	{ "attach-slice", setup_attach, op_attach, check_attach },
-	{ "attach-untouched", setup_attach_untouched, op_attach, check_attach },
-	{ "detach-slice", setup_detach, op_detach, check_detach },
-	{ "execute", setup_exec1, op_execute, check_execute },
-	{ "execute-two", setup_exec2, op_execute, check_execute },
-	{ "partial-execute", setup_partial, op_partial, check_partial },
-	{ "submit", setup_submit, op_submit, check_submit },
-	{ "submit-two-fences", setup_submit_two, op_submit, check_submit_two },
-	{ "submit-partial", setup_submit_partial, op_submit, check_submit },
-	{ "wait-bo", setup_wait, op_wait, check_wait },
-	{ "perf-stats", setup_perf, op_perf, check_wait },
-	{ "prime-export", setup_export, op_export, check_export },
-	{ "prime-to-vgem", setup_to_vgem, op_to_vgem, check_to_vgem },
-	{ "prime-from-vgem", setup_from_vgem, op_from_vgem, check_from_vgem },
-	{ "attach-import", setup_attach_import, op_attach, check_attach },
-	{ "bind", setup_bind, op_bind, check_bind },
+	{ "open", setup_none, op_open, check_open, NULL },
+	{ "create-bo", setup_open, op_create, check_create, NULL },
+	{ "mmap-bo", setup_mmap, op_mmap, check_mmap, NULL },
+	{ "activate", setup_activate, op_manage, check_activate, NULL },
+	{ "deactivate", setup_deactivate, op_manage, check_deactivate, check_deactivate_failed },
+	{ "status", setup_status, op_manage, check_status, NULL },
+	{ "dma-xfer", setup_xfer, op_manage, check_xfer, NULL },
+	{ "attach-slice", setup_attach, op_attach, check_attach, NULL },
+	{ "attach-untouched", setup_attach_untouched, op_attach, check_attach, NULL },
+	{ "detach-slice", setup_detach, op_detach, check_detach, NULL },
+	{ "execute", setup_exec1, op_execute, check_execute, NULL },
+	{ "execute-two", setup_exec2, op_execute, check_execute, NULL },
+	{ "partial-execute", setup_partial, op_partial, check_partial, NULL },
+	{ "submit", setup_submit, op_submit, check_submit, NULL },
+	{ "submit-two-fences", setup_submit_two, op_submit, check_submit_two, NULL },
+	{ "submit-partial", setup_submit_partial, op_submit, check_submit, NULL },
+	{ "wait-bo", setup_wait, op_wait, check_wait, NULL },
+	{ "perf-stats", setup_perf, op_perf, check_wait, NULL },
+	{ "prime-export", setup_export, op_export, check_export, NULL },
+	{ "prime-to-vgem", setup_to_vgem, op_to_vgem, check_to_vgem, NULL },
+	{ "prime-from-vgem", setup_from_vgem, op_from_vgem, check_from_vgem, NULL },
+	{ "attach-import", setup_attach_import, op_attach, check_attach, NULL },
+	{ "bind", setup_bind, op_bind, check_bind, NULL },
 };
 
 /*
@@ -922,6 +938,8 @@ static void run_scenario(const struct scenario *s)
 		injected_now = injected;
 		if (!ret)
 			s->check(&c);
+		else if (s->check_failed)
+			s->check_failed(&c, ret);
 		ctx_close(&c);
 		if (ret == -ETIMEDOUT || ret == -ENODEV)
 			wait_card_up();

@@ -265,7 +265,7 @@ static int qaic_cntl_queue(struct qaic_cntl *cntl, struct qaic_cntl_tx *tx, size
 }
 
 static int qaic_cntl_send(struct qaic_cntl *cntl, const void *msg, size_t len,
-			  void *rsp, size_t *rsp_len, bool checking)
+			  void *rsp, size_t *rsp_len, bool *queued, bool checking)
 {
 	struct qaic_cntl_waiter w = { .rsp = rsp };
 	struct qaic_cntl_tx *tx;
@@ -286,6 +286,8 @@ static int qaic_cntl_send(struct qaic_cntl *cntl, const void *msg, size_t len,
 		kfree(tx);
 		return ret;
 	}
+	if (queued)
+		*queued = true;
 
 	/*
 	 * Only a fatal signal ends the wait early: an answer nobody waits for
@@ -311,6 +313,10 @@ static int qaic_cntl_send(struct qaic_cntl *cntl, const void *msg, size_t len,
  * @len: Bytes at @msg.
  * @rsp: Where the answer goes; %QAIC_CNTL_RSP_SIZE bytes.
  * @rsp_len: Out. Bytes of the answer.
+ * @queued: Out, may be NULL. Set to true once the message is on the
+ *	    channel, whatever happens to its answer; left alone when the call
+ *	    fails before that. A caller that changes state on the host for
+ *	    what the card will do must undo it if the message never got out.
  *
  * The answer is only known to repeat the request's sequence number and,
  * if the card uses CRCs, to carry a good one; the rest is for the codec to
@@ -322,9 +328,9 @@ static int qaic_cntl_send(struct qaic_cntl *cntl, const void *msg, size_t len,
  * requests are in flight; -EINVAL if @len is out of range; -ENOMEM.
  */
 int qaic_cntl_xfer(struct qaic_cntl *cntl, const void *msg, size_t len,
-		   void *rsp, size_t *rsp_len)
+		   void *rsp, size_t *rsp_len, bool *queued)
 {
-	return qaic_cntl_send(cntl, msg, len, rsp, rsp_len, false);
+	return qaic_cntl_send(cntl, msg, len, rsp, rsp_len, queued, false);
 }
 
 /* Hands the answer at @buf to its waiter. */
@@ -458,7 +464,7 @@ static int qaic_cntl_check_version(struct qaic_cntl *cntl, struct qaic_nnc_answe
 	rsp = kmalloc(QAIC_CNTL_RSP_SIZE, GFP_KERNEL);
 	if (!rsp)
 		return -ENOMEM;
-	ret = qaic_cntl_send(cntl, msg, len, rsp, &rsp_len, true);
+	ret = qaic_cntl_send(cntl, msg, len, rsp, &rsp_len, NULL, true);
 	if (!ret)
 		ret = qaic_nnc_decode(rsp, rsp_len, ans);
 	if (!ret && !ans->has_status)

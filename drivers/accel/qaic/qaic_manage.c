@@ -157,7 +157,7 @@ struct qaic_manage_pin {
  * @ring_size: Bytes of the rings.
  * @window_cap: Pages a window of the last DMA transfer may pin: what
  *		%QAIC_MANAGE_MAX_PIN_BYTES leaves once the others are pinned.
- * @sent: A message went to the card.
+ * @sent: A message got out to the card (qaic_cntl_xfer() queued it).
  * @unanswered: A message with DMA transfers may have gone to the card and
  *		its answer did not come (a fatal signal, a timeout): the
  *		card may still read the pages.
@@ -649,7 +649,7 @@ static int qaic_manage_exchange(struct qaic_manage_call *call, void *rsp, size_t
 		.partition_id = QAIC_NNC_NO_PARTITION,
 	};
 	size_t size = qaic_manage_wire_size(call);
-	bool in_flight = false;
+	bool in_flight = false, queued;
 	ssize_t len;
 	void *wbuf;
 	int ret;
@@ -672,11 +672,19 @@ static int qaic_manage_exchange(struct qaic_manage_call *call, void *rsp, size_t
 			drm_dbg(drm, "manage: cannot encode message %u: %d\n", req.msgs, ret);
 			break;
 		}
-		/* Until its last part is sent, the card holds a transfer to drop. */
-		in_flight = qaic_nnc_encode_pending(&req);
-		WRITE_ONCE(call->priv->nnc_used, true);
-		call->sent = true;
-		ret = qaic_cntl_xfer(qdev->cntl, wbuf, len, rsp, rsp_len);
+		queued = false;
+		ret = qaic_cntl_xfer(qdev->cntl, wbuf, len, rsp, rsp_len, &queued);
+		/*
+		 * Only a message that got out can have changed the card:
+		 * one that did not (-EBUSY, -ENOMEM) leaves the DBCs it
+		 * deactivates the file's and parks no ring. Until its last
+		 * part is out, the card holds a transfer to drop.
+		 */
+		if (queued) {
+			WRITE_ONCE(call->priv->nnc_used, true);
+			call->sent = true;
+			in_flight = qaic_nnc_encode_pending(&req);
+		}
 		if (ret == -ETIMEDOUT && qaic_reset_check_card(qdev))
 			ret = -ENODEV;
 		else if (ret == -ETIMEDOUT)
@@ -715,7 +723,7 @@ static int qaic_manage_exchange(struct qaic_manage_call *call, void *rsp, size_t
 
 		len = qaic_nnc_encode_abort(&req, wbuf, size);
 		if (len > 0)
-			qaic_cntl_xfer(qdev->cntl, wbuf, len, rsp, &abort_len);
+			qaic_cntl_xfer(qdev->cntl, wbuf, len, rsp, &abort_len, NULL);
 	}
 	kvfree(wbuf);
 	return ret;
@@ -975,7 +983,7 @@ static void qaic_manage_terminate(struct qaic_device *qdev, u32 handle)
 	rsp = kmalloc(QAIC_CNTL_RSP_SIZE, GFP_KERNEL);
 	if (!rsp)
 		return;
-	ret = qaic_cntl_xfer(qdev->cntl, msg, len, rsp, &rsp_len);
+	ret = qaic_cntl_xfer(qdev->cntl, msg, len, rsp, &rsp_len, NULL);
 	if (ret)
 		drm_dbg(&qdev->drm, "terminate of file %u: %d\n", handle, ret);
 	kfree(rsp);
