@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -551,6 +552,79 @@ void igt_qaic_gate_init(int fd, uint32_t syncobj, uint64_t point,
 			      0);
 	}
 	close(export.fd);
+}
+
+/**
+ * igt_qaic_gate_fire:
+ * @gate: a struct igt_qaic_gate
+ *
+ * Signals the fence of @gate and nothing else: for a watchdog's thread, so
+ * it asserts nothing. igt_qaic_gate_open() would fail on the signalled
+ * fence afterwards: close its vgem file instead.
+ */
+void igt_qaic_gate_fire(void *gate)
+{
+	struct igt_qaic_gate *g = gate;
+	struct igt_qaic_vgem_fence_signal signal = {
+		.fence = g->fence,
+	};
+
+	while (ioctl(g->vgem, DRM_IOCTL_IGT_QAIC_VGEM_FENCE_SIGNAL, &signal) &&
+	       errno == EINTR)
+		;
+}
+
+static void *watchdog_run(void *arg)
+{
+	struct igt_qaic_watchdog *w = arg;
+	struct pollfd pfd = { .fd = w->pipe[0], .events = POLLIN };
+
+	if (poll(&pfd, 1, w->ms) == 0) {
+		w->fired = true;
+		w->fire(w->data);
+	}
+
+	return NULL;
+}
+
+/**
+ * igt_qaic_watchdog_start:
+ * @w: the watchdog
+ * @ms: its deadline, from now
+ * @fire: what it does then, from its own thread
+ * @data: for @fire
+ */
+void igt_qaic_watchdog_start(struct igt_qaic_watchdog *w, int ms,
+			     void (*fire)(void *data), void *data)
+{
+	w->ms = ms;
+	w->fire = fire;
+	w->data = data;
+	w->fired = false;
+	igt_assert_eq(pipe(w->pipe), 0);
+	w->start = igt_qaic_now_ms();
+	igt_assert_eq(pthread_create(&w->thread, NULL, watchdog_run, w), 0);
+}
+
+/**
+ * igt_qaic_watchdog_stop:
+ * @w: the watchdog
+ * @what: what it watched, for the log line with the time it took
+ *
+ * Returns: whether the watchdog fired before this stopped it.
+ */
+bool igt_qaic_watchdog_stop(struct igt_qaic_watchdog *w, const char *what)
+{
+	uint64_t took = igt_qaic_now_ms() - w->start;
+
+	igt_assert_eq(write(w->pipe[1], "", 1), 1);
+	igt_assert_eq(pthread_join(w->thread, NULL), 0);
+	close(w->pipe[0]);
+	close(w->pipe[1]);
+	igt_info("%s took %llu ms%s\n", what, (unsigned long long)took,
+		 w->fired ? ", and only returned once the watchdog fired" : "");
+
+	return w->fired;
 }
 
 /* Signals the fence of @gate and lets its vgem file go. */

@@ -6,6 +6,7 @@
 #ifndef IGT_QAIC_SYNC_H
 #define IGT_QAIC_SYNC_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -138,6 +139,36 @@ struct igt_qaic_gate {
 void igt_qaic_gate_init(int fd, uint32_t syncobj, uint64_t point,
 			struct igt_qaic_gate *gate);
 void igt_qaic_gate_open(struct igt_qaic_gate *gate);
+void igt_qaic_gate_fire(void *gate);
+
+/**
+ * struct igt_qaic_watchdog:
+ * @thread: the thread that waits for the deadline
+ * @pipe: what igt_qaic_watchdog_stop() writes to, to stop it
+ * @ms: the deadline, in ms from the start
+ * @fire: what it does at the deadline, from its thread: no asserts
+ * @data: for @fire
+ * @fired: whether it did
+ * @start: when it started, in ms (igt_qaic_now_ms())
+ *
+ * A thread that does something at a deadline unless stopped first: it
+ * unblocks what the test waits for (igt_qaic_gate_fire(), say), so that a
+ * driver that waits when it must not fails the subtest instead of hanging
+ * it. Whether it fired is the one measure of time subtests assert on.
+ */
+struct igt_qaic_watchdog {
+	pthread_t thread;
+	int pipe[2];
+	int ms;
+	void (*fire)(void *data);
+	void *data;
+	bool fired;
+	uint64_t start;
+};
+
+void igt_qaic_watchdog_start(struct igt_qaic_watchdog *w, int ms,
+			     void (*fire)(void *data), void *data);
+bool igt_qaic_watchdog_stop(struct igt_qaic_watchdog *w, const char *what);
 
 int __igt_qaic_prime_export(int fd, uint32_t handle, int *dmabuf);
 int igt_qaic_prime_export(int fd, uint32_t handle);

@@ -159,73 +159,6 @@ static void release_dbc(int fd, uint32_t dbc_id)
 	check_released(&msg, dbc_id);
 }
 
-/*
- * A thread that does something at a deadline unless stopped first: it
- * unblocks what the test waits for, so that a driver that waits when it
- * must not fails the subtest instead of hanging it. Whether it fired is
- * the one measure of time the subtests assert on.
- */
-struct watchdog {
-	pthread_t thread;
-	int pipe[2];
-	int ms;
-	void (*fire)(void *data);
-	void *data;
-	bool fired;
-	uint64_t start;
-};
-
-static void *watchdog_run(void *arg)
-{
-	struct watchdog *w = arg;
-	struct pollfd pfd = { .fd = w->pipe[0], .events = POLLIN };
-
-	if (poll(&pfd, 1, w->ms) == 0) {
-		w->fired = true;
-		w->fire(w->data);
-	}
-
-	return NULL;
-}
-
-static void watchdog_start(struct watchdog *w, int ms,
-			   void (*fire)(void *data), void *data)
-{
-	w->ms = ms;
-	w->fire = fire;
-	w->data = data;
-	w->fired = false;
-	igt_assert_eq(pipe(w->pipe), 0);
-	w->start = igt_qaic_now_ms();
-	igt_assert_eq(pthread_create(&w->thread, NULL, watchdog_run, w), 0);
-}
-
-/* Returns whether the watchdog fired before this stopped it. */
-static bool watchdog_stop(struct watchdog *w, const char *what)
-{
-	uint64_t took = igt_qaic_now_ms() - w->start;
-
-	igt_assert_eq(write(w->pipe[1], "", 1), 1);
-	igt_assert_eq(pthread_join(w->thread, NULL), 0);
-	close(w->pipe[0]);
-	close(w->pipe[1]);
-	igt_info("%s took %llu ms%s\n", what, (unsigned long long)took,
-		 w->fired ? ", and only returned once the watchdog fired" : "");
-
-	return w->fired;
-}
-
-/* Signals the fence of a gate, from the watchdog. */
-static void gate_fire(void *data)
-{
-	struct igt_qaic_gate *gate = data;
-	struct igt_qaic_vgem_fence_signal signal = {
-		.fence = gate->fence,
-	};
-
-	raw_ioctl(gate->vgem, DRM_IOCTL_IGT_QAIC_VGEM_FENCE_SIGNAL, &signal);
-}
-
 /* Signals the gate, unless the watchdog did, and lets its vgem file go. */
 static void gate_release(struct igt_qaic_gate *gate, bool fired)
 {
@@ -581,7 +514,7 @@ static void test_deactivate_during_fault(enum fault_ioctl ioctl)
 	struct faulter t = { .ioctl = ioctl };
 	struct igt_qaic_msg msg;
 	int deactivated, asked, other;
-	struct watchdog w;
+	struct igt_qaic_watchdog w;
 	struct fault f;
 	bool fired;
 
@@ -598,10 +531,10 @@ static void test_deactivate_during_fault(enum fault_ioctl ioctl)
 	igt_assert_eq(pthread_create(&t.thread, NULL, faulter_run, &t), 0);
 	fault_wait(&f);
 
-	watchdog_start(&w, RETURN_MS, fault_fire, &f);
+	igt_qaic_watchdog_start(&w, RETURN_MS, fault_fire, &f);
 	deactivated = __release_dbc(t.fd, t.dbc, &msg);
 	asked = __igt_qaic_status(other, &status);
-	fired = watchdog_stop(&w, "deactivate and another file's status");
+	fired = igt_qaic_watchdog_stop(&w, "deactivate and another file's status");
 
 	if (!fired)
 		igt_assert_eq(fault_resolve(&f), 0);
@@ -676,7 +609,7 @@ static void check_card_works(void)
 static void test_deactivate_waiting_on_vgem(void)
 {
 	struct igt_qaic_msg msg;
-	struct watchdog w;
+	struct igt_qaic_watchdog w;
 	uint32_t dbc, spare;
 	struct held h;
 	int fd, ret;
@@ -688,9 +621,9 @@ static void test_deactivate_waiting_on_vgem(void)
 	spare = igt_qaic_activate(fd, QUEUE_SIZE);
 	held_submit(fd, dbc, &h);
 
-	watchdog_start(&w, RETURN_MS, gate_fire, &h.gate);
+	igt_qaic_watchdog_start(&w, RETURN_MS, igt_qaic_gate_fire, &h.gate);
 	ret = __release_dbc(fd, dbc, &msg);
-	fired = watchdog_stop(&w, "deactivate");
+	fired = igt_qaic_watchdog_stop(&w, "deactivate");
 	igt_assert_f(!fired, "deactivate waited for a vgem fence\n");
 	igt_assert_eq(ret, 0);
 	check_released(&msg, dbc);
@@ -716,7 +649,7 @@ static void test_deactivate_waiting_on_vgem(void)
 static void test_close_waiting_on_vgem(void)
 {
 	int sync_fd[HELD_JOBS];
-	struct watchdog w;
+	struct igt_qaic_watchdog w;
 	struct held h;
 	uint32_t dbc;
 	int fd, ret;
@@ -728,9 +661,9 @@ static void test_close_waiting_on_vgem(void)
 		igt_assert_eq(drmSyncobjExportSyncFile(fd, h.out[i],
 						       &sync_fd[i]), 0);
 
-	watchdog_start(&w, RETURN_MS, gate_fire, &h.gate);
+	igt_qaic_watchdog_start(&w, RETURN_MS, igt_qaic_gate_fire, &h.gate);
 	ret = close(fd);
-	fired = watchdog_stop(&w, "close");
+	fired = igt_qaic_watchdog_stop(&w, "close");
 	igt_assert_f(!fired, "close waited for a vgem fence\n");
 	igt_assert_eq(ret, 0);
 
