@@ -13,11 +13,16 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
+#include <linux/dma-buf.h>
+#include <xf86drm.h>
 
 #include "igt_qaic.h"
 #include "igt_qaic_busy.h"
+#include "igt_qaic_sync.h"
 
 /**
  * TEST: qaic unplug
@@ -31,6 +36,10 @@
  *
  * SUBTEST: unbind-busy
  * Description: Check that an unbind with jobs queued, waiting and hung on several DBCs of two processes signals every fence, wakes every waiter, keeps every mapping readable, and that the card works again once bound.
+ * Run type: FULL
+ *
+ * SUBTEST: unbind-waiting-on-vgem
+ * Description: Check that an unbind does not wait for a WAIT_BO on an object whose reservation holds a vgem fence nobody signals, and that the wait still ends with the fence.
  * Run type: FULL
  *
  * SUBTEST: unbind-unload-load
@@ -48,6 +57,10 @@ IGT_TEST_DESCRIPTION("The card goes away under open files and work in flight (dr
 #define DEV_ADDR	(32ull << 20)
 #define QUEUE_SIZE	64
 #define DRIVER_DIR	"/sys/bus/pci/drivers/qaic"
+/* How long an unbind may take: it waits for nothing of another driver's */
+#define RETURN_MS	2000
+/* How long a WAIT_BO waits, at most */
+#define WAIT_MS		20000
 
 static void unbind(const char *bdf)
 {
@@ -107,6 +120,91 @@ static void test_unbind_busy(void)
 	igt_qaic_card_bdf(fd, bdf, sizeof(bdf));
 	close(fd);
 	igt_qaic_busy_run(2, NULL, unbind_event, bdf, after_unbind);
+	bind_and_check(bdf);
+}
+
+struct fenced_wait {
+	pthread_t thread;
+	int fd;
+	uint32_t handle;
+	uint32_t dbc;
+	int ret;
+};
+
+static void *fenced_wait_run(void *arg)
+{
+	struct fenced_wait *fw = arg;
+
+	fw->ret = __igt_qaic_sync_wait_bo(fw->fd, fw->handle, fw->dbc, WAIT_MS);
+	return NULL;
+}
+
+/*
+ * Puts a vgem write fence, which only the test signals (or vgem after
+ * 10 s), into the reservation of object @handle of @fd: through the
+ * dma-buf of the object, so the object itself is never mapped for the card.
+ */
+static void fence_from_vgem(int fd, uint32_t handle, struct igt_qaic_gate *gate)
+{
+	struct dma_buf_export_sync_file export = { .flags = DMA_BUF_SYNC_WRITE, .fd = -1 };
+	struct dma_buf_import_sync_file import = { .flags = DMA_BUF_SYNC_WRITE };
+	struct igt_qaic_dumb vbo;
+	int vgem_buf, buf;
+
+	gate->vgem = igt_qaic_vgem_open();
+	igt_qaic_vgem_create(gate->vgem, SZ_4K, &vbo);
+	igt_assert_eq(munmap(vbo.ptr, vbo.size), 0);
+	gate->handle = vbo.handle;
+	igt_assert_eq(__igt_qaic_vgem_fence_attach(gate->vgem, gate->handle, &gate->fence), 0);
+	vgem_buf = igt_qaic_prime_export(gate->vgem, gate->handle);
+	igt_assert_eq(ioctl(vgem_buf, DMA_BUF_IOCTL_EXPORT_SYNC_FILE, &export), 0);
+	close(vgem_buf);
+
+	buf = igt_qaic_prime_export(fd, handle);
+	import.fd = export.fd;
+	igt_assert_eq(ioctl(buf, DMA_BUF_IOCTL_IMPORT_SYNC_FILE, &import), 0);
+	close(import.fd);
+	close(buf);
+}
+
+/*
+ * A thread waits (WAIT_BO) on an object whose reservation holds a fence of
+ * another driver (vgem) that nobody signals. The unbind must not wait for
+ * it: the wait does not need the card. The wait goes on, and ends when the
+ * fence signals, with no error.
+ */
+static void test_unbind_waiting_on_vgem(void)
+{
+	struct fenced_wait fw = { .ret = 1 };
+	struct igt_qaic_watchdog w;
+	struct igt_qaic_gate gate;
+	char bdf[32];
+	bool fired;
+
+	fw.fd = igt_qaic_open();
+	igt_qaic_card_bdf(fw.fd, bdf, sizeof(bdf));
+	/* WAIT_BO wants a DBC the file holds, any one */
+	fw.dbc = igt_qaic_activate(fw.fd, QUEUE_SIZE);
+	fw.handle = igt_qaic_create_bo(fw.fd, SZ_4K);
+	fence_from_vgem(fw.fd, fw.handle, &gate);
+
+	igt_assert_eq(pthread_create(&fw.thread, NULL, fenced_wait_run, &fw), 0);
+	usleep(200 * 1000);
+	igt_assert_f(fw.ret == 1, "WAIT_BO returned %d before the fence signalled\n", fw.ret);
+
+	igt_qaic_watchdog_start(&w, RETURN_MS, igt_qaic_gate_fire, &gate);
+	unbind(bdf);
+	fired = igt_qaic_watchdog_stop(&w, "unbind");
+	igt_assert_f(!fired, "unbind waited for a vgem fence\n");
+	igt_assert_f(fw.ret == 1, "WAIT_BO returned %d at the unbind\n", fw.ret);
+
+	igt_qaic_gate_fire(&gate);
+	igt_assert_eq(pthread_join(fw.thread, NULL), 0);
+	igt_assert_eq(fw.ret, 0);
+
+	close(fw.fd);
+	gem_close(gate.vgem, gate.handle);
+	close(gate.vgem);
 	bind_and_check(bdf);
 }
 
@@ -196,6 +294,10 @@ igt_main
 	igt_describe("Check that an unbind with jobs queued, waiting and hung on several DBCs of two processes signals every fence, wakes every waiter, keeps every mapping readable, and that the card works again once bound.");
 	igt_subtest("unbind-busy")
 		test_unbind_busy();
+
+	igt_describe("Check that an unbind does not wait for a WAIT_BO on an object whose reservation holds a vgem fence nobody signals, and that the wait still ends with the fence.");
+	igt_subtest("unbind-waiting-on-vgem")
+		test_unbind_waiting_on_vgem();
 
 	igt_describe("Check that the module cannot go while an unbound card's file is open, goes once it is closed, and binds the card again when loaded.");
 	igt_subtest("unbind-unload-load")

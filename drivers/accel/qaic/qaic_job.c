@@ -374,23 +374,16 @@ int qaic_partial_execute_bo_ioctl(struct drm_device *drm, void *data, struct drm
 	return ret;
 }
 
-static int qaic_wait_bo(struct drm_device *drm, const struct qaic_wait *args,
-			struct drm_file *file)
+/*
+ * Waits for the object @obj (a reference the caller holds) outside the
+ * card's unplug barrier: the object and its reservation outlive the card,
+ * and a fence of another driver (an imported object) need not signal when
+ * the card goes, so the wait must not hold unbind.
+ */
+static int qaic_wait_bo(const struct qaic_wait *args, struct drm_gem_object *obj)
 {
-	struct drm_gem_object *obj;
-	struct qaic_bo *bo;
+	struct qaic_bo *bo = to_qaic_bo(obj);
 	long ret;
-
-	ret = qaic_dbc_check_owned(to_qaic_device(drm), file, args->dbc_id, "wait_bo");
-	if (ret)
-		return ret;
-
-	obj = drm_gem_object_lookup(file, args->handle);
-	if (!obj) {
-		drm_dbg(drm, "wait_bo: no object with handle %u\n", args->handle);
-		return -ENOENT;
-	}
-	bo = to_qaic_bo(obj);
 
 	if (!args->timeout)
 		ret = dma_resv_test_signaled(obj->resv, DMA_RESV_USAGE_BOOKKEEP);
@@ -404,14 +397,13 @@ static int qaic_wait_bo(struct drm_device *drm, const struct qaic_wait *args,
 		ret = bo->last_error;
 		spin_unlock(&bo->stats_lock);
 	}
-
-	drm_gem_object_put(obj);
 	return ret;
 }
 
 int qaic_wait_bo_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 {
 	struct qaic_wait *args = data;
+	struct drm_gem_object *obj;
 	int ret;
 	int idx;
 
@@ -420,10 +412,21 @@ int qaic_wait_bo_ioctl(struct drm_device *drm, void *data, struct drm_file *file
 		return -EINVAL;
 	}
 
+	/* The checks need the card; the wait does not (qaic_wait_bo()). */
 	if (!drm_dev_enter(drm, &idx))
 		return -ENODEV;
-	ret = qaic_wait_bo(drm, args, file);
+	ret = qaic_dbc_check_owned(to_qaic_device(drm), file, args->dbc_id, "wait_bo");
+	obj = ret ? NULL : drm_gem_object_lookup(file, args->handle);
 	drm_dev_exit(idx);
+	if (ret)
+		return ret;
+	if (!obj) {
+		drm_dbg(drm, "wait_bo: no object with handle %u\n", args->handle);
+		return -ENOENT;
+	}
+
+	ret = qaic_wait_bo(args, obj);
+	drm_gem_object_put(obj);
 	return ret;
 }
 
