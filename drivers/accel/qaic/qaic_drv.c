@@ -401,11 +401,17 @@ static int __init qaic_init(void)
 	if (ret)
 		goto unregister_bootlog;
 
-	ret = pci_register_driver(&qaic_pci_driver);
+	ret = qaic_reset_init();
 	if (ret)
 		goto unregister_timesync;
+
+	ret = pci_register_driver(&qaic_pci_driver);
+	if (ret)
+		goto fini_reset;
 	return 0;
 
+fini_reset:
+	qaic_reset_fini();
 unregister_timesync:
 	qaic_timesync_unregister();
 unregister_bootlog:
@@ -424,6 +430,7 @@ unregister_cntl:
 static void __exit qaic_exit(void)
 {
 	pci_unregister_driver(&qaic_pci_driver);
+	qaic_reset_fini();
 	qaic_timesync_unregister();
 	qaic_bootlog_unregister();
 	qaic_ras_unregister();

@@ -249,6 +249,8 @@ void qaic_manage_release_all(struct qaic_device *qdev);
 extern const struct pci_error_handlers qaic_pci_err_handlers;
 extern const struct dev_pm_ops qaic_pm_ops;
 void qaic_reset_debugfs_init(struct qaic_device *qdev);
+int qaic_reset_init(void);
+void qaic_reset_fini(void);
 bool qaic_reset_check_card(struct qaic_device *qdev);
 void qaic_reset_card(struct qaic_device *qdev, const char *why);
 void qaic_reset_manager_silent(struct qaic_device *qdev);

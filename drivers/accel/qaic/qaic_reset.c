@@ -86,7 +86,12 @@
 /*
  * Work on a card that its callers cannot do in place (they hold locks it
  * takes): unbinding from a card that fell off the bus, or resetting one.
+ * It runs on a workqueue of the module's own, which module unload drains
+ * once the driver is unregistered (qaic_reset_fini()): a work item holds a
+ * reference to the PCI device, not to the module whose code it runs.
  */
+static struct workqueue_struct *qaic_reset_wq;
+
 struct qaic_reset_work {
 	struct work_struct work;
 	struct pci_dev *pdev;	/* held until the work ran */
@@ -101,8 +106,31 @@ static bool qaic_reset_schedule(struct pci_dev *pdev, work_func_t fn)
 		return false;
 	INIT_WORK(&r->work, fn);
 	r->pdev = pci_dev_get(pdev);
-	schedule_work(&r->work);
+	queue_work(qaic_reset_wq, &r->work);
 	return true;
+}
+
+/**
+ * qaic_reset_init() - Create the workqueue of resets and unbinds.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int qaic_reset_init(void)
+{
+	qaic_reset_wq = alloc_workqueue("qaic_reset", WQ_UNBOUND, 0);
+	return qaic_reset_wq ? 0 : -ENOMEM;
+}
+
+/**
+ * qaic_reset_fini() - Run what is queued and destroy the workqueue.
+ *
+ * Called once the PCI driver is unregistered: a reset or unbind still
+ * queued then finds the card unbound and does nothing, but it runs this
+ * module's code, which must still be there.
+ */
+void qaic_reset_fini(void)
+{
+	destroy_workqueue(qaic_reset_wq);
 }
 
 /* Unbinds the driver from a card that fell off the bus. */
