@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,6 +52,10 @@
  *
  * SUBTEST: manager-silent
  * Description: Check the same when the card's manager stops answering: MANAGE calls that get no answer fail with ETIMEDOUT, and after three in a row the driver resets the card by itself.
+ * Run type: FULL
+ *
+ * SUBTEST: manage-quota
+ * Description: Check that one file cannot have more than 16 MANAGE calls waiting on a silent card (the next fail with EBUSY at once), while another file's call still gets a control slot.
  * Run type: FULL
  */
 
@@ -327,6 +332,91 @@ static void test_reset(const char *file, const char *val, unsigned int cycles, b
 	close(fd);
 }
 
+/* MANAGE calls a file may have under way (QAIC_MANAGE_FILE_CALLS), and a few more */
+#define MANAGE_QUOTA	16
+#define QUOTA_CALLS	(MANAGE_QUOTA + 4)
+/* How long a MANAGE call waits for the silent card here, in s */
+#define QUOTA_WAIT_S	"3"
+
+struct quota_call {
+	pthread_t thread;
+	int fd;
+	int ret;
+};
+
+static void *quota_call_run(void *arg)
+{
+	struct qaic_manage_trans_status_from_dev status;
+	struct quota_call *c = arg;
+
+	c->ret = __igt_qaic_status(c->fd, &status);
+	return NULL;
+}
+
+/*
+ * The manager goes silent; one file makes QUOTA_CALLS status calls at
+ * once. The first MANAGE_QUOTA wait for the answer and fail with ETIMEDOUT
+ * (or ENODEV, once the driver reset the card after three in a row); the
+ * rest fail with EBUSY at once. A call of another file made meanwhile
+ * waits like the first ones: it is not refused.
+ */
+static void test_manage_quota(void)
+{
+	struct qaic_manage_trans_status_from_dev status;
+	struct quota_call calls[QUOTA_CALLS];
+	unsigned int busy = 0, waited = 0;
+	char old[16] = "60";
+	int fd, other, ret, other_ret;
+	uint64_t end;
+
+	fd = open(RESP_TIMEOUT, O_RDONLY);
+	igt_require_f(fd >= 0, "no %s\n", RESP_TIMEOUT);
+	igt_assert_lt(0, read(fd, old, sizeof(old) - 1));
+	close(fd);
+	igt_require_f(driver_is_ours(), "Linux 6.12's qaic has no per-file quota\n");
+
+	fd = igt_qaic_open();
+	other = igt_qaic_open();
+	igt_qaic_status(other, &status);
+	igt_qaic_write_file(RESP_TIMEOUT, QUOTA_WAIT_S);
+	ret = __igt_qaic_emu_silence(fd);
+	igt_require_f(ret != IGT_QAIC_EMU_PT_E_UNKNOWN_OP, "the emulator has no EMU_PT_SILENCE\n");
+	igt_assert_eq(ret, 0);
+
+	for (int i = 0; i < QUOTA_CALLS; i++) {
+		calls[i] = (struct quota_call){ .fd = fd, .ret = 1 };
+		igt_assert_eq(pthread_create(&calls[i].thread, NULL, quota_call_run, &calls[i]), 0);
+	}
+	usleep(500 * 1000);
+	other_ret = __igt_qaic_status(other, &status);
+	for (int i = 0; i < QUOTA_CALLS; i++) {
+		igt_assert_eq(pthread_join(calls[i].thread, NULL), 0);
+		if (calls[i].ret == -EBUSY)
+			busy++;
+		else if (calls[i].ret == -ETIMEDOUT || calls[i].ret == -ENODEV)
+			waited++;
+		else
+			igt_info("call %d: %d\n", i, calls[i].ret);
+	}
+	/*
+	 * Once the manager was silent for three answer timeouts the driver
+	 * resets the card; the calls fail until it is back.
+	 */
+	end = igt_qaic_now_ms() + 60000;
+	while ((ret = __igt_qaic_status(other, &status)) && igt_qaic_now_ms() < end)
+		usleep(100 * 1000);
+	igt_qaic_write_file(RESP_TIMEOUT, old);
+	igt_info("%u calls waited, %u refused; the other file's: %s\n", waited, busy,
+		 igt_qaic_err_name(-other_ret));
+	igt_assert_eq(busy, QUOTA_CALLS - MANAGE_QUOTA);
+	igt_assert_eq(waited, MANAGE_QUOTA);
+	igt_assert_f(other_ret == -ETIMEDOUT || other_ret == -ENODEV,
+		     "the other file's call: %d\n", other_ret);
+	igt_assert_f(!ret, "the card did not come back: %s\n", igt_qaic_err_name(-ret));
+	close(other);
+	close(fd);
+}
+
 igt_main
 {
 	igt_fixture {
@@ -339,6 +429,10 @@ igt_main
 			test_reset(resets[i].file, resets[i].val, resets[i].cycles,
 				   resets[i].silence);
 	}
+
+	igt_describe("Check that one file cannot have more than 16 MANAGE calls waiting on a silent card (the next fail with EBUSY at once), while another file's call still gets a control slot.");
+	igt_subtest("manage-quota")
+		test_manage_quota();
 
 	igt_describe("Check that system sleep is refused while a job is not done.");
 	igt_subtest("suspend-busy")

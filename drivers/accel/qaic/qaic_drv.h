@@ -209,11 +209,15 @@ struct qaic_device {
  *	   &qaic_device.dbc_lock.
  * @busy_ns: Per DBC, nanoseconds it had jobs of the file on its ring, for
  *	     fdinfo; added to when the ring runs empty.
+ * @manage_calls: MANAGE calls of the file under way, each holding at most
+ *		  one control slot at a time; at most
+ *		  %QAIC_MANAGE_FILE_CALLS (qaic_manage.c).
  */
 struct qaic_file_priv {
 	struct qaic_device *qdev;
 	u32 id;
 	bool nnc_used;
+	atomic_t manage_calls;
 	struct list_head stale;
 	atomic64_t busy_ns[QAIC_NUM_DBC];
 };

@@ -44,6 +44,13 @@
  * past RLIMIT_MEMLOCK fails with -ENOMEM unless the caller has
  * CAP_IPC_LOCK, as for the other drivers that pin user memory.
  *
+ * The card's control channel has a fixed number of request slots, shared
+ * by every file of the card. A file may have at most
+ * %QAIC_MANAGE_FILE_CALLS MANAGE calls under way at once (each holds one
+ * slot at a time); one more fails at once with -EBUSY, so that a file
+ * whose calls wait on a silent card cannot take every slot from the
+ * others.
+ *
  * Errors of the user fail with -EINVAL (or -EPERM, -EFAULT) and a
  * ``drm_dbg`` line. An answer the codec rejects fails with -EIO; a
  * transaction the card refused fails with -ECANCELED, the answer still
@@ -117,6 +124,9 @@
  * still missing.
  */
 #define QAIC_MANAGE_WINDOW_ROUNDS	4
+
+/* MANAGE calls one file may have under way: a quarter of the control slots. */
+#define QAIC_MANAGE_FILE_CALLS	16
 
 /**
  * struct qaic_manage_pin - The user buffer of one DMA transfer, pinned and mapped.
@@ -932,6 +942,7 @@ static int qaic_manage(struct qaic_device *qdev, struct qaic_file_priv *priv,
 int qaic_manage_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 {
 	struct qaic_device *qdev = to_qaic_device(drm);
+	struct qaic_file_priv *priv = file->driver_priv;
 	struct qaic_manage_msg *msg = data;
 	void *in, *out;
 	int ret;
@@ -951,18 +962,27 @@ int qaic_manage_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 		goto exit;
 	}
 
+	if (atomic_inc_return(&priv->manage_calls) > QAIC_MANAGE_FILE_CALLS) {
+		drm_dbg(drm, "manage: file %u has %u calls under way already\n", priv->id,
+			QAIC_MANAGE_FILE_CALLS);
+		ret = -EBUSY;
+		goto dec;
+	}
+
 	in = memdup_user(u64_to_user_ptr(msg->data), msg->len);
 	if (IS_ERR(in)) {
 		ret = PTR_ERR(in);
-		goto exit;
+		goto dec;
 	}
 	out = kzalloc(QAIC_NNC_MAX_USER_LEN, GFP_KERNEL);
 	if (out)
-		ret = qaic_manage(qdev, file->driver_priv, msg, in, out);
+		ret = qaic_manage(qdev, priv, msg, in, out);
 	else
 		ret = -ENOMEM;
 	kfree(out);
 	kfree(in);
+dec:
+	atomic_dec(&priv->manage_calls);
 exit:
 	drm_dev_exit(idx);
 	return ret;
