@@ -4,6 +4,9 @@
  */
 
 #include <errno.h>
+#include <sys/wait.h>
+#include <signal.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -52,6 +55,10 @@
  *
  * SUBTEST: manager-silent
  * Description: Check the same when the card's manager stops answering: MANAGE calls that get no answer fail with ETIMEDOUT, and after three in a row the driver resets the card by itself.
+ * Run type: FULL
+ *
+ * SUBTEST: manage-stale-bound
+ * Description: Check that the memory a file keeps for MANAGE calls killed before the card answered is bounded: once it reaches 64 MiB (fdinfo qaic-stale-memory), MANAGE fails with EBUSY.
  * Run type: FULL
  *
  * SUBTEST: manage-quota
@@ -332,11 +339,47 @@ static void test_reset(const char *file, const char *val, unsigned int cycles, b
 	close(fd);
 }
 
+/* How long a MANAGE call waits for the silent card in these tests, in s */
+#define SILENT_WAIT_S	"3"
+
+/*
+ * The manager goes silent; answers are waited for SILENT_WAIT_S. @old gets
+ * the wait to restore (wait_silent_card_back()).
+ */
+static void silence_for_test(int fd, char *old, size_t len)
+{
+	int pfd, ret;
+
+	pfd = open(RESP_TIMEOUT, O_RDONLY);
+	igt_require_f(pfd >= 0, "no %s\n", RESP_TIMEOUT);
+	igt_assert_lt(0, read(pfd, old, len - 1));
+	close(pfd);
+	igt_qaic_write_file(RESP_TIMEOUT, SILENT_WAIT_S);
+	ret = __igt_qaic_emu_silence(fd);
+	igt_require_f(ret != IGT_QAIC_EMU_PT_E_UNKNOWN_OP, "the emulator has no EMU_PT_SILENCE\n");
+	igt_assert_eq(ret, 0);
+}
+
+/*
+ * Once the manager was silent for three answer timeouts the driver resets
+ * the card; calls fail until it is back. Restores the wait; returns 0 once
+ * the card answers, or the last error.
+ */
+static int wait_silent_card_back(int fd, const char *old)
+{
+	struct qaic_manage_trans_status_from_dev status;
+	uint64_t end = igt_qaic_now_ms() + 60000;
+	int ret;
+
+	while ((ret = __igt_qaic_status(fd, &status)) && igt_qaic_now_ms() < end)
+		usleep(100 * 1000);
+	igt_qaic_write_file(RESP_TIMEOUT, old);
+	return ret;
+}
+
 /* MANAGE calls a file may have under way (QAIC_MANAGE_FILE_CALLS), and a few more */
 #define MANAGE_QUOTA	16
 #define QUOTA_CALLS	(MANAGE_QUOTA + 4)
-/* How long a MANAGE call waits for the silent card here, in s */
-#define QUOTA_WAIT_S	"3"
 
 struct quota_call {
 	pthread_t thread;
@@ -365,23 +408,14 @@ static void test_manage_quota(void)
 	struct qaic_manage_trans_status_from_dev status;
 	struct quota_call calls[QUOTA_CALLS];
 	unsigned int busy = 0, waited = 0;
-	char old[16] = "60";
 	int fd, other, ret, other_ret;
-	uint64_t end;
+	char old[16] = "60";
 
-	fd = open(RESP_TIMEOUT, O_RDONLY);
-	igt_require_f(fd >= 0, "no %s\n", RESP_TIMEOUT);
-	igt_assert_lt(0, read(fd, old, sizeof(old) - 1));
-	close(fd);
 	igt_require_f(driver_is_ours(), "Linux 6.12's qaic has no per-file quota\n");
-
 	fd = igt_qaic_open();
 	other = igt_qaic_open();
 	igt_qaic_status(other, &status);
-	igt_qaic_write_file(RESP_TIMEOUT, QUOTA_WAIT_S);
-	ret = __igt_qaic_emu_silence(fd);
-	igt_require_f(ret != IGT_QAIC_EMU_PT_E_UNKNOWN_OP, "the emulator has no EMU_PT_SILENCE\n");
-	igt_assert_eq(ret, 0);
+	silence_for_test(fd, old, sizeof(old));
 
 	for (int i = 0; i < QUOTA_CALLS; i++) {
 		calls[i] = (struct quota_call){ .fd = fd, .ret = 1 };
@@ -398,14 +432,7 @@ static void test_manage_quota(void)
 		else
 			igt_info("call %d: %d\n", i, calls[i].ret);
 	}
-	/*
-	 * Once the manager was silent for three answer timeouts the driver
-	 * resets the card; the calls fail until it is back.
-	 */
-	end = igt_qaic_now_ms() + 60000;
-	while ((ret = __igt_qaic_status(other, &status)) && igt_qaic_now_ms() < end)
-		usleep(100 * 1000);
-	igt_qaic_write_file(RESP_TIMEOUT, old);
+	ret = wait_silent_card_back(other, old);
 	igt_info("%u calls waited, %u refused; the other file's: %s\n", waited, busy,
 		 igt_qaic_err_name(-other_ret));
 	igt_assert_eq(busy, QUOTA_CALLS - MANAGE_QUOTA);
@@ -415,6 +442,89 @@ static void test_manage_quota(void)
 	igt_assert_f(!ret, "the card did not come back: %s\n", igt_qaic_err_name(-ret));
 	close(other);
 	close(fd);
+}
+
+/* Memory a file may keep for unanswered calls (QAIC_MANAGE_FILE_STALE_MAX), in KiB */
+#define STALE_MAX_KIB	(64u << 10)
+/* Ring elements of the activates that are killed: about 2.1 MiB of rings */
+#define BIG_QUEUE	32768
+#define STALE_ROUNDS	64
+
+/* fdinfo's qaic-stale-memory of @fd, in KiB */
+static uint64_t stale_kib(int fd)
+{
+	uint64_t kib = UINT64_MAX;
+	char path[64], line[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "r");
+	igt_assert(f);
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "qaic-stale-memory: %" SCNu64 " KiB", &kib) == 1)
+			break;
+	fclose(f);
+	igt_assert_f(kib != UINT64_MAX, "no qaic-stale-memory in fdinfo\n");
+	return kib;
+}
+
+/*
+ * The manager goes silent. Round after round a child activates a DBC with a
+ * big ring on the file it shares with the test, and is killed while it
+ * waits for the answer: the card may have the ring, so the file keeps it
+ * (qaic-stale-memory grows), and each child starts with nothing pinned of
+ * its own. Once the file keeps 64 MiB, MANAGE fails at once with EBUSY.
+ * Closing the file and the reset of the silent card free it all.
+ */
+static void test_manage_stale_bound(void)
+{
+	struct qaic_manage_trans_status_from_dev status;
+	uint64_t before, after = 0;
+	int fd, other, ret, round;
+	char old[16] = "60";
+	bool refused = false;
+
+	igt_require_f(driver_is_ours(), "Linux 6.12's qaic keeps no such figure\n");
+	fd = igt_qaic_open();
+	other = igt_qaic_open();
+	igt_qaic_status(other, &status);
+	igt_assert_eq_u64(stale_kib(fd), 0);
+	silence_for_test(fd, old, sizeof(old));
+
+	for (round = 0; round < STALE_ROUNDS && !refused; round++) {
+		pid_t pid;
+		int st;
+
+		before = stale_kib(fd);
+		pid = fork();
+		igt_assert(pid >= 0);
+		if (!pid) {
+			uint32_t dbc;
+
+			_exit(-__igt_qaic_activate(fd, BIG_QUEUE, &dbc));
+		}
+		usleep(300 * 1000);
+		kill(pid, SIGKILL);
+		igt_assert_eq(waitpid(pid, &st, 0), pid);
+		after = stale_kib(fd);
+		if (WIFEXITED(st) && WEXITSTATUS(st) == EBUSY) {
+			refused = true;
+			igt_assert_lte(STALE_MAX_KIB, before);
+			igt_assert_eq_u64(after, before);
+		} else {
+			igt_assert_f(WIFSIGNALED(st), "round %d: the activate returned %s\n", round,
+				     igt_qaic_err_name(WEXITSTATUS(st)));
+			igt_assert_f(after > before, "round %d: %" PRIu64 " KiB kept, was %" PRIu64 "\n",
+				     round, after, before);
+		}
+	}
+	igt_info("%d rounds; %" PRIu64 " KiB kept when MANAGE was refused\n", round, after);
+	igt_assert_f(refused, "%" PRIu64 " KiB kept, and MANAGE is not refused\n", after);
+
+	close(fd);
+	ret = wait_silent_card_back(other, old);
+	igt_assert_f(!ret, "the card did not come back: %s\n", igt_qaic_err_name(-ret));
+	close(other);
 }
 
 igt_main
@@ -429,6 +539,10 @@ igt_main
 			test_reset(resets[i].file, resets[i].val, resets[i].cycles,
 				   resets[i].silence);
 	}
+
+	igt_describe("Check that the memory a file keeps for MANAGE calls killed before the card answered is bounded: once it reaches 64 MiB (fdinfo qaic-stale-memory), MANAGE fails with EBUSY.");
+	igt_subtest("manage-stale-bound")
+		test_manage_stale_bound();
 
 	igt_describe("Check that one file cannot have more than 16 MANAGE calls waiting on a silent card (the next fail with EBUSY at once), while another file's call still gets a control slot.");
 	igt_subtest("manage-quota")

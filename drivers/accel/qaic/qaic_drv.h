@@ -212,6 +212,10 @@ struct qaic_device {
  * @manage_calls: MANAGE calls of the file under way, each holding at most
  *		  one control slot at a time; at most
  *		  %QAIC_MANAGE_FILE_CALLS (qaic_manage.c).
+ * @stale_bytes: Bytes of ring and pinned user memory on @stale; while it
+ *		 is %QAIC_MANAGE_FILE_STALE_MAX or more, MANAGE fails with
+ *		 -EBUSY (qaic_manage.c). Protected by &qaic_device.dbc_lock;
+ *		 read without it for fdinfo.
  */
 struct qaic_file_priv {
 	struct qaic_device *qdev;
@@ -219,6 +223,7 @@ struct qaic_file_priv {
 	bool nnc_used;
 	atomic_t manage_calls;
 	struct list_head stale;
+	u64 stale_bytes;
 	atomic64_t busy_ns[QAIC_NUM_DBC];
 };
 

@@ -28,6 +28,12 @@
  *	An object is resident while its pages exist: once mapped, sliced or
  *	imported, until the last of these is undone. None is purgeable (there
  *	is no madvise).
+ *
+ * ``qaic-stale-memory: <n> KiB``
+ *	Ring and pinned user memory the card may still reach after MANAGE
+ *	calls of the file whose answer never came (qaic_manage.c), kept until
+ *	the file's terminate or a reset of the card. MANAGE fails with -EBUSY
+ *	while it is 64 MiB or more.
  */
 
 #include <linux/atomic.h>
@@ -86,4 +92,5 @@ void qaic_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 		drm_printf(p, "drm-engine-dbc%u:\t%llu ns\n", i,
 			   (u64)atomic64_read(&priv->busy_ns[i]));
 	drm_show_memory_stats(p, file);
+	drm_printf(p, "qaic-stale-memory:\t%llu KiB\n", READ_ONCE(priv->stale_bytes) >> 10);
 }

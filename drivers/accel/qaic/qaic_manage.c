@@ -44,6 +44,14 @@
  * past RLIMIT_MEMLOCK fails with -ENOMEM unless the caller has
  * CAP_IPC_LOCK, as for the other drivers that pin user memory.
  *
+ * What the card may still reach after a message whose answer never came
+ * (a fatal signal, a timeout: the rings of an activate, the pinned pages of
+ * DMA transfers) is kept, charged to the file, until the file's terminate or
+ * a reset of the card. A file that keeps %QAIC_MANAGE_FILE_STALE_MAX bytes
+ * or more so gets -EBUSY from MANAGE until then, so that calls killed over
+ * and over (by the processes that share the file) cannot keep memory
+ * without bound. fdinfo shows the figure (``qaic-stale-memory``).
+ *
  * The card's control channel has a fixed number of request slots, shared
  * by every file of the card. A file may have at most
  * %QAIC_MANAGE_FILE_CALLS MANAGE calls under way at once (each holds one
@@ -127,6 +135,13 @@
 
 /* MANAGE calls one file may have under way: a quarter of the control slots. */
 #define QAIC_MANAGE_FILE_CALLS	16
+
+/*
+ * Bytes of stale memory (see struct qaic_manage_stale) a file may keep
+ * before its MANAGE calls are refused: what one call may pin at most. A
+ * file keeps at most this plus what one more call leaves.
+ */
+#define QAIC_MANAGE_FILE_STALE_MAX	SZ_64M
 
 /**
  * struct qaic_manage_pin - The user buffer of one DMA transfer, pinned and mapped.
@@ -841,6 +856,11 @@ static int qaic_manage_acquire(struct qaic_manage_call *call)
 	return 0;
 }
 
+static u64 qaic_manage_stale_size(const struct qaic_manage_stale *stale)
+{
+	return (stale->cpu ? stale->size : 0) + ((u64)stale->pin.npages << PAGE_SHIFT);
+}
+
 /*
  * Keeps what the card may still reach until the file's terminate: the
  * rings of an activate the card may have granted without the driver
@@ -868,6 +888,8 @@ static void qaic_manage_park(struct qaic_manage_call *call, bool ring,
 	}
 	mutex_lock(&qdev->dbc_lock);
 	list_add_tail(&stale->node, &call->priv->stale);
+	WRITE_ONCE(call->priv->stale_bytes,
+		   call->priv->stale_bytes + qaic_manage_stale_size(stale));
 	mutex_unlock(&qdev->dbc_lock);
 }
 
@@ -969,6 +991,13 @@ int qaic_manage_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 		goto dec;
 	}
 
+	if (READ_ONCE(priv->stale_bytes) >= QAIC_MANAGE_FILE_STALE_MAX) {
+		drm_dbg(drm, "manage: file %u keeps %llu bytes for the card already\n", priv->id,
+			READ_ONCE(priv->stale_bytes));
+		ret = -EBUSY;
+		goto dec;
+	}
+
 	in = memdup_user(u64_to_user_ptr(msg->data), msg->len);
 	if (IS_ERR(in)) {
 		ret = PTR_ERR(in);
@@ -1017,6 +1046,7 @@ static void qaic_manage_free_stale_locked(struct qaic_device *qdev, struct qaic_
 	lockdep_assert_held(&qdev->dbc_lock);
 
 	list_for_each_entry_safe(stale, next, &priv->stale, node) {
+		WRITE_ONCE(priv->stale_bytes, priv->stale_bytes - qaic_manage_stale_size(stale));
 		qaic_manage_free_ring(qdev, stale->cpu, stale->dma, stale->size);
 		qaic_manage_unpin(qdev, &stale->pin);
 		list_del(&stale->node);
