@@ -4,15 +4,16 @@
  */
 
 #include <errno.h>
-#include <sys/wait.h>
-#include <signal.h>
-#include <inttypes.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/klog.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "igt_qaic.h"
@@ -59,6 +60,10 @@
  *
  * SUBTEST: manage-stale-bound
  * Description: Check that the memory a file keeps for MANAGE calls killed before the card answered is bounded: once it reaches 64 MiB (fdinfo qaic-stale-memory), MANAGE fails with EBUSY.
+ * Run type: FULL
+ *
+ * SUBTEST: release-silent
+ * Description: Check that a closing file's terminate gets a control slot when MANAGE calls hold all the others, and that a terminate without an answer makes the driver reset the card before it frees the file's rings.
  * Run type: FULL
  *
  * SUBTEST: manage-quota
@@ -444,6 +449,82 @@ static void test_manage_quota(void)
 	close(fd);
 }
 
+/* How many times the kernel log holds @what */
+static unsigned int kernel_log_count(const char *what)
+{
+	size_t size = 4 << 20;
+	char *log = malloc(size + 1);
+	unsigned int found = 0;
+	const char *p;
+	int n;
+
+	igt_assert(log);
+	n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, log, size);
+	igt_assert_f(n >= 0, "klogctl: %s\n", strerror(errno));
+	log[n] = '\0';
+	for (p = log; (p = strstr(p, what)); p++)
+		found++;
+	free(log);
+	return found;
+}
+
+/* Files whose calls fill the control slots: four at their quota of 16 */
+#define FILL_FILES	4
+/* Control slots MANAGE calls leave to the files' releases (QAIC_CNTL_RELEASE_SLOTS) */
+#define RELEASE_SLOTS	8
+
+/*
+ * A file holds a DBC; the manager goes silent, and four other files make
+ * 16 status calls each. The calls take every slot but the eight kept for
+ * releases (eight calls fail with EBUSY at once). The file is closed: its
+ * terminate takes a kept slot, gets no answer, and the driver resets the
+ * card before it frees the file's rings, which the card may still reach.
+ */
+static void test_release_silent(void)
+{
+	struct qaic_manage_trans_status_from_dev status;
+	struct quota_call calls[FILL_FILES * MANAGE_QUOTA];
+	unsigned int busy = 0, waited = 0;
+	int fd, other, files[FILL_FILES], ret;
+	char old[16] = "60", line[96];
+	unsigned int resets;
+
+	igt_require_f(driver_is_ours(), "Linux 6.12's qaic keeps no slots for releases\n");
+	fd = igt_qaic_open();
+	other = igt_qaic_open();
+	igt_qaic_activate(fd, QUEUE_SIZE);
+	snprintf(line, sizeof(line), "no answer to the terminate of file");
+	resets = kernel_log_count(line);
+	for (int f = 0; f < FILL_FILES; f++)
+		files[f] = igt_qaic_open();
+	silence_for_test(other, old, sizeof(old));
+
+	for (int i = 0; i < FILL_FILES * MANAGE_QUOTA; i++) {
+		calls[i] = (struct quota_call){ .fd = files[i / MANAGE_QUOTA], .ret = 1 };
+		igt_assert_eq(pthread_create(&calls[i].thread, NULL, quota_call_run, &calls[i]), 0);
+	}
+	usleep(500 * 1000);
+	close(fd);
+	for (int i = 0; i < FILL_FILES * MANAGE_QUOTA; i++) {
+		igt_assert_eq(pthread_join(calls[i].thread, NULL), 0);
+		if (calls[i].ret == -EBUSY)
+			busy++;
+		else if (calls[i].ret == -ETIMEDOUT || calls[i].ret == -ENODEV)
+			waited++;
+	}
+	ret = wait_silent_card_back(other, old);
+	igt_info("%u calls waited, %u refused\n", waited, busy);
+	igt_assert_eq(busy, RELEASE_SLOTS);
+	igt_assert_eq(waited, FILL_FILES * MANAGE_QUOTA - RELEASE_SLOTS);
+	igt_assert_f(kernel_log_count(line) == resets + 1,
+		     "the card was not reset once for the lost terminate\n");
+	igt_assert_f(!ret, "the card did not come back: %s\n", igt_qaic_err_name(-ret));
+	for (int f = 0; f < FILL_FILES; f++)
+		close(files[f]);
+	igt_qaic_status(other, &status);
+	close(other);
+}
+
 /* Memory a file may keep for unanswered calls (QAIC_MANAGE_FILE_STALE_MAX), in KiB */
 #define STALE_MAX_KIB	(64u << 10)
 /* Ring elements of the activates that are killed: about 2.1 MiB of rings */
@@ -547,6 +628,10 @@ igt_main
 	igt_describe("Check that one file cannot have more than 16 MANAGE calls waiting on a silent card (the next fail with EBUSY at once), while another file's call still gets a control slot.");
 	igt_subtest("manage-quota")
 		test_manage_quota();
+
+	igt_describe("Check that a closing file's terminate gets a control slot when MANAGE calls hold all the others, and that a terminate without an answer makes the driver reset the card before it frees the file's rings.");
+	igt_subtest("release-silent")
+		test_release_silent();
 
 	igt_describe("Check that system sleep is refused while a job is not done.");
 	igt_subtest("suspend-busy")

@@ -18,7 +18,10 @@
  * ``control_resp_timeout_s`` (a module parameter, 60 s by default) has
  * passed: -ETIMEDOUT. Waiters sit in a table of %QAIC_CNTL_SLOTS slots
  * indexed by sequence number, so an answer finds its waiter in O(1); an
- * answer nobody waits for any more is dropped.
+ * answer nobody waits for any more is dropped. MANAGE calls leave
+ * %QAIC_CNTL_RELEASE_SLOTS of them to the terminates of closing files
+ * (-EBUSY when the rest are taken), so that a file's release always gets
+ * out; a release's wait is not cut short by signals.
  *
  * A few downlink buffers stay queued at all times. The completion handler,
  * which runs in a tasklet, only marks the buffer full; a work item hands
@@ -68,6 +71,19 @@ MODULE_PARM_DESC(control_resp_timeout_s,
 
 /* Requests in flight at most; a power of two. */
 #define QAIC_CNTL_SLOTS		64
+/*
+ * Slots that only a release (the terminate of a closing file) may take:
+ * MANAGE calls leave them free, so that a file's release always finds one.
+ */
+#define QAIC_CNTL_RELEASE_SLOTS	8
+
+/* What a request is, for qaic_cntl_send(). */
+enum qaic_cntl_kind {
+	QAIC_CNTL_USER,		/* a MANAGE call's message */
+	QAIC_CNTL_RELEASE,	/* a file's terminate */
+	QAIC_CNTL_CHECK,	/* the version check at probe */
+};
+
 /* Downlink buffers kept queued. */
 #define QAIC_CNTL_RX_BUFS	4
 
@@ -198,17 +214,23 @@ static void qaic_cntl_fail_all_locked(struct qaic_cntl *cntl, int err,
 	}
 }
 
-/* Gives @w a sequence number and a slot. */
+/* Gives @w a sequence number and a slot; a user's leaves the release slots free. */
 static int qaic_cntl_add_waiter_locked(struct qaic_cntl *cntl, struct qaic_cntl_waiter *w,
-				       bool checking)
+				       enum qaic_cntl_kind kind)
 {
-	enum qaic_cntl_state want = checking ? QAIC_CNTL_CHECKING : QAIC_CNTL_UP;
-	unsigned int i;
+	enum qaic_cntl_state want = kind == QAIC_CNTL_CHECK ? QAIC_CNTL_CHECKING : QAIC_CNTL_UP;
+	unsigned int i, used = 0;
 
 	lockdep_assert_held(&cntl->lock);
 
 	if (cntl->state != want)
 		return -ENODEV;
+	if (kind == QAIC_CNTL_USER) {
+		for (i = 0; i < QAIC_CNTL_SLOTS; i++)
+			used += !!cntl->slots[i];
+		if (used >= QAIC_CNTL_SLOTS - QAIC_CNTL_RELEASE_SLOTS)
+			return -EBUSY;
+	}
 	/* Skip slots still held by requests that have not timed out. */
 	for (i = 0; i < QAIC_CNTL_SLOTS; i++) {
 		u32 seq = cntl->next_seq++;
@@ -235,7 +257,7 @@ static void qaic_cntl_del_waiter_locked(struct qaic_cntl *cntl, struct qaic_cntl
 
 /* Queues @tx for the card; @w is registered. */
 static int qaic_cntl_queue(struct qaic_cntl *cntl, struct qaic_cntl_tx *tx, size_t len,
-			   struct qaic_cntl_waiter *w, bool checking)
+			   struct qaic_cntl_waiter *w, enum qaic_cntl_kind kind)
 {
 	bool crc;
 	int ret;
@@ -245,7 +267,7 @@ static int qaic_cntl_queue(struct qaic_cntl *cntl, struct qaic_cntl_tx *tx, size
 		return -ENODEV;
 
 	spin_lock_bh(&cntl->lock);
-	ret = qaic_cntl_add_waiter_locked(cntl, w, checking);
+	ret = qaic_cntl_add_waiter_locked(cntl, w, kind);
 	if (!ret)
 		list_add_tail(&tx->node, &cntl->tx_list);
 	crc = cntl->crc || cntl->state == QAIC_CNTL_CHECKING;
@@ -265,7 +287,7 @@ static int qaic_cntl_queue(struct qaic_cntl *cntl, struct qaic_cntl_tx *tx, size
 }
 
 static int qaic_cntl_send(struct qaic_cntl *cntl, const void *msg, size_t len,
-			  void *rsp, size_t *rsp_len, bool *queued, bool checking)
+			  void *rsp, size_t *rsp_len, bool *queued, enum qaic_cntl_kind kind)
 {
 	struct qaic_cntl_waiter w = { .rsp = rsp };
 	struct qaic_cntl_tx *tx;
@@ -281,7 +303,7 @@ static int qaic_cntl_send(struct qaic_cntl *cntl, const void *msg, size_t len,
 	memcpy(tx->data, msg, len);
 	init_completion(&w.done);
 
-	ret = qaic_cntl_queue(cntl, tx, len, &w, checking);
+	ret = qaic_cntl_queue(cntl, tx, len, &w, kind);
 	if (ret) {
 		kfree(tx);
 		return ret;
@@ -291,9 +313,15 @@ static int qaic_cntl_send(struct qaic_cntl *cntl, const void *msg, size_t len,
 
 	/*
 	 * Only a fatal signal ends the wait early: an answer nobody waits for
-	 * is lost, and with it what the card did. The wait is bounded.
+	 * is lost, and with it what the card did. The wait is bounded. A
+	 * release is waited for whatever the signals: its caller frees what
+	 * the card may reach once it returns, and a process killed with the
+	 * file open has a fatal signal pending when it closes the file.
 	 */
-	left = wait_for_completion_killable_timeout(&w.done, qaic_cntl_timeout());
+	if (kind == QAIC_CNTL_RELEASE)
+		left = wait_for_completion_timeout(&w.done, qaic_cntl_timeout());
+	else
+		left = wait_for_completion_killable_timeout(&w.done, qaic_cntl_timeout());
 	if (left <= 0) {
 		spin_lock_bh(&cntl->lock);
 		qaic_cntl_del_waiter_locked(cntl, &w, left ? -EINTR : -ETIMEDOUT);
@@ -330,7 +358,29 @@ static int qaic_cntl_send(struct qaic_cntl *cntl, const void *msg, size_t len,
 int qaic_cntl_xfer(struct qaic_cntl *cntl, const void *msg, size_t len,
 		   void *rsp, size_t *rsp_len, bool *queued)
 {
-	return qaic_cntl_send(cntl, msg, len, rsp, rsp_len, queued, false);
+	return qaic_cntl_send(cntl, msg, len, rsp, rsp_len, queued, QAIC_CNTL_USER);
+}
+
+/**
+ * qaic_cntl_xfer_release() - Send a file's release (its terminate) and wait
+ *			      for the answer.
+ * @cntl: The card's transport.
+ * @msg: As for qaic_cntl_xfer().
+ * @len: As for qaic_cntl_xfer().
+ * @rsp: As for qaic_cntl_xfer().
+ * @rsp_len: As for qaic_cntl_xfer().
+ *
+ * As qaic_cntl_xfer(), but the message may take the slots that user
+ * requests leave free, and the wait ends only with the answer, the
+ * timeout or the control path going away: not with a signal.
+ *
+ * Return: as qaic_cntl_xfer(), but never -EINTR; -EBUSY only when every
+ * slot is taken.
+ */
+int qaic_cntl_xfer_release(struct qaic_cntl *cntl, const void *msg, size_t len,
+			   void *rsp, size_t *rsp_len)
+{
+	return qaic_cntl_send(cntl, msg, len, rsp, rsp_len, NULL, QAIC_CNTL_RELEASE);
 }
 
 /* Hands the answer at @buf to its waiter. */
@@ -464,7 +514,7 @@ static int qaic_cntl_check_version(struct qaic_cntl *cntl, struct qaic_nnc_answe
 	rsp = kmalloc(QAIC_CNTL_RSP_SIZE, GFP_KERNEL);
 	if (!rsp)
 		return -ENOMEM;
-	ret = qaic_cntl_send(cntl, msg, len, rsp, &rsp_len, NULL, true);
+	ret = qaic_cntl_send(cntl, msg, len, rsp, &rsp_len, NULL, QAIC_CNTL_CHECK);
 	if (!ret)
 		ret = qaic_nnc_decode(rsp, rsp_len, ans);
 	if (!ret && !ans->has_status)

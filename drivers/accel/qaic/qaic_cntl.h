@@ -35,5 +35,7 @@ bool qaic_cntl_is_up(struct qaic_cntl *cntl);
 unsigned long qaic_cntl_answer_timeout(void);
 int qaic_cntl_xfer(struct qaic_cntl *cntl, const void *msg, size_t len,
 		   void *rsp, size_t *rsp_len, bool *queued);
+int qaic_cntl_xfer_release(struct qaic_cntl *cntl, const void *msg, size_t len,
+			   void *rsp, size_t *rsp_len);
 
 #endif /* _QAIC_CNTL_H_ */

@@ -262,6 +262,7 @@ int qaic_reset_init(void);
 void qaic_reset_fini(void);
 bool qaic_reset_check_card(struct qaic_device *qdev);
 void qaic_reset_card(struct qaic_device *qdev, const char *why);
+void qaic_reset_card_now(struct qaic_device *qdev, const char *why);
 void qaic_reset_manager_silent(struct qaic_device *qdev);
 void qaic_reset_manager_answered(struct qaic_device *qdev);
 

@@ -67,8 +67,9 @@
  *
  * When a file that talked to the card is closed, the driver sends a
  * terminate message for its handle, so that the card releases whatever the
- * file held, then frees the file's rings. When the card is gone, the rings
- * were already freed at remove.
+ * file held, then frees the file's rings; a card that does not answer it
+ * is reset first (qaic_manage_release_file()). When the card is gone, the
+ * rings were already freed at remove.
  */
 
 #include <linux/capability.h>
@@ -1017,8 +1018,8 @@ exit:
 	return ret;
 }
 
-/* Asks the card to release whatever the user @handle holds. */
-static void qaic_manage_terminate(struct qaic_device *qdev, u32 handle)
+/* Asks the card to release whatever the user @handle holds; 0 once it answered. */
+static int qaic_manage_terminate(struct qaic_device *qdev, u32 handle)
 {
 	u8 msg[sizeof(struct qaic_wire_msg_hdr) + sizeof(struct qaic_wire_terminate_to_dev)];
 	size_t rsp_len;
@@ -1028,14 +1029,27 @@ static void qaic_manage_terminate(struct qaic_device *qdev, u32 handle)
 
 	len = qaic_nnc_encode_terminate(handle, msg, sizeof(msg));
 	if (len < 0)
-		return;
+		return len;
 	rsp = kmalloc(QAIC_CNTL_RSP_SIZE, GFP_KERNEL);
 	if (!rsp)
-		return;
-	ret = qaic_cntl_xfer(qdev->cntl, msg, len, rsp, &rsp_len, NULL);
+		return -ENOMEM;
+	ret = qaic_cntl_xfer_release(qdev->cntl, msg, len, rsp, &rsp_len);
 	if (ret)
 		drm_dbg(&qdev->drm, "terminate of file %u: %d\n", handle, ret);
 	kfree(rsp);
+	return ret;
+}
+
+/* Whether the card may reach memory of @priv's: rings of its DBCs, stale memory. */
+static bool qaic_manage_file_holds(struct qaic_device *qdev, struct qaic_file_priv *priv)
+{
+	unsigned int i;
+
+	guard(mutex)(&qdev->dbc_lock);
+	for (i = 0; i < QAIC_NUM_DBC; i++)
+		if (qdev->dbc[i].owner == priv->id)
+			return true;
+	return !list_empty(&priv->stale);
 }
 
 /* Frees what the card could still reach of @priv's: it no longer can. */
@@ -1062,16 +1076,33 @@ static void qaic_manage_free_stale_locked(struct qaic_device *qdev, struct qaic_
  * Sends a terminate message for the file's handle if it talked to the card
  * and the card is still there, then frees the rings of its DBCs and those
  * of activates whose answer was lost.
+ *
+ * The memory is freed only once the card cannot reach it any more: it
+ * answered the terminate; or its control path was down (it is being
+ * reset, or it is gone, and that path releases every DBC); or, when the
+ * terminate got no answer (a silent or broken card, no memory for it), the
+ * card was reset first, here, which makes it forget the file. The wait
+ * for the answer is bounded (``control_resp_timeout_s``) and not cut short
+ * by signals: a process killed with the file open closes it with a fatal
+ * signal pending.
  */
 void qaic_manage_release_file(struct qaic_device *qdev, struct qaic_file_priv *priv)
 {
 	unsigned int i;
+	int ret = 0;
 	int idx;
 
 	if (READ_ONCE(priv->nnc_used) && drm_dev_enter(&qdev->drm, &idx)) {
 		if (qaic_cntl_is_up(qdev->cntl))
-			qaic_manage_terminate(qdev, priv->id);
+			ret = qaic_manage_terminate(qdev, priv->id);
 		drm_dev_exit(idx);
+	}
+	if (ret && ret != -ENODEV && qaic_manage_file_holds(qdev, priv)) {
+		char why[64];
+
+		snprintf(why, sizeof(why), "no answer to the terminate of file %u (%d)", priv->id,
+			 ret);
+		qaic_reset_card_now(qdev, why);
 	}
 
 	guard(mutex)(&qdev->dbc_lock);

@@ -170,11 +170,13 @@ bool qaic_reset_check_card(struct qaic_device *qdev)
 static void qaic_reset_stop(struct qaic_device *qdev, const char *why);
 static void qaic_reset_start(struct qaic_device *qdev, const char *why);
 
-/* Resets a card that cannot go on. */
-static void qaic_reset_card_work(struct work_struct *work)
+/*
+ * Resets the card and waits: a function reset if the card has one, else a
+ * SoC reset. Once it returns the card forgot what it was given before it
+ * (or it was unbound meanwhile, which stopped it).
+ */
+static void qaic_reset_card_sync(struct pci_dev *pdev)
 {
-	struct qaic_reset_work *r = container_of(work, struct qaic_reset_work, work);
-	struct pci_dev *pdev = r->pdev;
 	struct qaic_device *qdev;
 
 	/* reset_prepare() and reset_done() do the work; -ENOTTY: no way to */
@@ -188,6 +190,16 @@ static void qaic_reset_card_work(struct work_struct *work)
 		}
 		device_unlock(&pdev->dev);
 	}
+}
+
+/* Resets a card that cannot go on. */
+static void qaic_reset_card_work(struct work_struct *work)
+{
+	struct qaic_reset_work *r = container_of(work, struct qaic_reset_work, work);
+	struct pci_dev *pdev = r->pdev;
+	struct qaic_device *qdev;
+
+	qaic_reset_card_sync(pdev);
 	/* Still bound: the next silence may reset it again */
 	device_lock(&pdev->dev);
 	qdev = pci_get_drvdata(pdev);
@@ -216,6 +228,26 @@ void qaic_reset_card(struct qaic_device *qdev, const char *why)
 	trace_qaic_card_state(qdev, "resetting", why);
 	if (!qaic_reset_schedule(qdev->pdev, qaic_reset_card_work))
 		clear_bit(QAIC_CARD_RESETTING, &qdev->card_state);
+}
+
+/**
+ * qaic_reset_card_now() - Reset a card that may still reach memory the host
+ *			   must free, and wait for it.
+ * @qdev: The card.
+ * @why: For the log.
+ *
+ * For a caller that holds no lock the reset takes (the device lock, the
+ * file list, the DBC locks) and is not inside drm_dev_enter(). Once it
+ * returns, the card forgot what it was given before: it was reset, or it
+ * fell off the bus or was unbound, which stopped it.
+ */
+void qaic_reset_card_now(struct qaic_device *qdev, const char *why)
+{
+	if (test_bit(QAIC_CARD_GONE, &qdev->card_state) || drm_dev_is_unplugged(&qdev->drm))
+		return;
+	drm_err(&qdev->drm, "%s: resetting the card\n", why);
+	trace_qaic_card_state(qdev, "resetting", why);
+	qaic_reset_card_sync(qdev->pdev);
 }
 
 /* Answer timeouts without any answer that make a silent manager */
