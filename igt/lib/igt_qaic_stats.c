@@ -38,12 +38,18 @@ static void fdinfo_line(struct igt_qaic_fdinfo *info, const char *key,
 	static const struct {
 		const char *key;
 		size_t off;
+		unsigned int bit;
 	} mem[] = {
-		{ "drm-total-memory", offsetof(struct igt_qaic_fdinfo, total) },
-		{ "drm-shared-memory", offsetof(struct igt_qaic_fdinfo, shared) },
-		{ "drm-active-memory", offsetof(struct igt_qaic_fdinfo, active) },
-		{ "drm-resident-memory", offsetof(struct igt_qaic_fdinfo, resident) },
-		{ "drm-purgeable-memory", offsetof(struct igt_qaic_fdinfo, purgeable) },
+		{ "drm-total-memory", offsetof(struct igt_qaic_fdinfo, total),
+		  IGT_QAIC_MEM_TOTAL },
+		{ "drm-shared-memory", offsetof(struct igt_qaic_fdinfo, shared),
+		  IGT_QAIC_MEM_SHARED },
+		{ "drm-active-memory", offsetof(struct igt_qaic_fdinfo, active),
+		  IGT_QAIC_MEM_ACTIVE },
+		{ "drm-resident-memory", offsetof(struct igt_qaic_fdinfo, resident),
+		  IGT_QAIC_MEM_RESIDENT },
+		{ "drm-purgeable-memory", offsetof(struct igt_qaic_fdinfo, purgeable),
+		  IGT_QAIC_MEM_PURGEABLE },
 	};
 	unsigned int n;
 	char *end;
@@ -72,9 +78,11 @@ static void fdinfo_line(struct igt_qaic_fdinfo *info, const char *key,
 	}
 	for (n = 0; n < ARRAY_SIZE(mem); n++) {
 		if (!strcmp(key, mem[n].key)) {
+			igt_assert_f(!(info->memory_keys & mem[n].bit),
+				     "%s: printed twice\n", key);
 			*(uint64_t *)((char *)info + mem[n].off) =
 				fdinfo_size(key, val);
-			info->nmemory++;
+			info->memory_keys |= mem[n].bit;
 			return;
 		}
 	}

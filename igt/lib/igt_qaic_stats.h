@@ -25,7 +25,7 @@
  * @active: drm-active-memory, bytes
  * @resident: drm-resident-memory, bytes
  * @purgeable: drm-purgeable-memory, bytes
- * @nmemory: drm-*-memory lines seen
+ * @memory_keys: the drm-*-memory keys seen, IGT_QAIC_MEM_* bits
  *
  * What /proc/self/fdinfo/<fd> says of a qaic file, in the keys of the
  * kernel's Documentation/gpu/drm-usage-stats.rst.
@@ -38,8 +38,15 @@ struct igt_qaic_fdinfo {
 	uint64_t engine_ns[IGT_QAIC_NUM_DBC];
 	unsigned int nengines;
 	uint64_t total, shared, active, resident, purgeable;
-	unsigned int nmemory;
+	unsigned int memory_keys;
 };
+
+/* Bits of igt_qaic_fdinfo.memory_keys */
+#define IGT_QAIC_MEM_TOTAL	(1u << 0)
+#define IGT_QAIC_MEM_SHARED	(1u << 1)
+#define IGT_QAIC_MEM_ACTIVE	(1u << 2)
+#define IGT_QAIC_MEM_RESIDENT	(1u << 3)
+#define IGT_QAIC_MEM_PURGEABLE	(1u << 4)
 
 void igt_qaic_fdinfo(int fd, struct igt_qaic_fdinfo *info);
 

@@ -7,6 +7,9 @@ QAIC_CACHE=${QAIC_CACHE:-/var/cache/qaic}
 # The kernel the bench runs, pinned: Debian's linux-source-6.12 at this version.
 QAIC_KERNEL_VERSION=6.12.118
 QAIC_KSRC=$QAIC_CACHE/src/linux-$QAIC_KERNEL_VERSION
+# The newest kernel the driver is built against (not run): Debian sid's
+# linux-headers-$QAIC_SID_KERNEL-amd64, in a chroot (tests/sid/mkchroot).
+QAIC_SID_KERNEL=7.2.13+deb14
 QAIC_MESON_BUILD=${QAIC_MESON_BUILD:-$QAIC_CACHE/meson}
 
 qaic_kbuild_dir() { # flavour

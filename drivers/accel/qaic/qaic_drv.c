@@ -36,6 +36,7 @@
 
 #include "qaic_bootlog.h"
 #include "qaic_cntl.h"
+#include "qaic_compat.h"
 #include "qaic_drv.h"
 #include "qaic_gem.h"
 #include "qaic_mhi.h"
@@ -445,4 +446,4 @@ module_exit(qaic_exit);
 MODULE_AUTHOR("The qaic authors");
 MODULE_DESCRIPTION(QAIC_DESC " driver");
 MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(DMA_BUF);
+MODULE_IMPORT_NS("DMA_BUF");

@@ -66,7 +66,6 @@ free:
 
 /* drm_gem_unmap_dma_buf() undoes qaic_prime_map() as it is. */
 static const struct dma_buf_ops qaic_dmabuf_ops = {
-	.cache_sgt_mapping = true,
 	.attach = drm_gem_map_attach,
 	.detach = drm_gem_map_detach,
 	.map_dma_buf = qaic_prime_map,

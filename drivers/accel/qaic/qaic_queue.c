@@ -107,6 +107,7 @@
 #include <drm/drm_gem.h>
 #include <drm/drm_print.h>
 
+#include "qaic_compat.h"
 #include "qaic_desc.h"
 #include "qaic_drv.h"
 #include "qaic_gem.h"
@@ -730,7 +731,8 @@ static enum drm_gpu_sched_stat qaic_queue_timedout_job(struct drm_sched_job *sch
 	mutex_unlock(&q->lock);
 	drm_sched_wqueue_start(sched);
 
-	return DRM_GPU_SCHED_STAT_NOMINAL;
+	/* Not _NO_HANG (7.2): that would put the job back a second time. */
+	return DRM_GPU_SCHED_STAT_RESET;
 }
 
 /* Takes a job off the queue's list and limits. */
@@ -956,8 +958,7 @@ int qaic_queue_create(struct qaic_device *qdev, struct qaic_dbc *dbc, unsigned i
 	q->irq = pci_irq_vector(qdev->pdev, qdev->num_irqs > 1 ? 1 + id : 0);
 	/* As qaic_queue_irq_init() requested them. */
 	q->irq_dev_id = qdev->num_irqs > 1 ? (void *)dbc : (void *)qdev;
-	hrtimer_init(&q->poll_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
-	q->poll_timer.function = qaic_queue_poll_fire;
+	hrtimer_setup(&q->poll_timer, qaic_queue_poll_fire, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 	q->fence_ctx = dma_fence_context_alloc(1);
 	priv = xa_load(&qdev->file_ids, dbc->owner);
 	q->busy_ns = priv ? priv->busy_ns : NULL;

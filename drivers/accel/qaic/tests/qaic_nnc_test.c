@@ -23,6 +23,7 @@
 
 #include <uapi/drm/qaic_accel.h>
 
+#include "../qaic_compat.h"
 #include "../qaic_nnc.h"
 
 #define NUM_DBC		16
@@ -1765,4 +1766,4 @@ kunit_test_suites(&qaic_nnc_parse_suite, &qaic_nnc_encode_suite, &qaic_nnc_decod
 
 MODULE_DESCRIPTION("KUnit tests for the qaic NNC codec");
 MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING");
