@@ -46,7 +46,7 @@
  *
  * What the card may still reach after a message whose answer never came
  * (a fatal signal, a timeout: the rings of an activate, the pinned pages of
- * DMA transfers) is kept, charged to the file, until the file's terminate or
+ * DMA transfers) is kept, and counted against the file, until its terminate or
  * a reset of the card. A file that keeps %QAIC_MANAGE_FILE_STALE_MAX bytes
  * or more so gets -EBUSY from MANAGE until then, so that calls killed over
  * and over (by the processes that share the file) cannot keep memory
