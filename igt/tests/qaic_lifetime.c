@@ -57,6 +57,10 @@
  * Description: Check that deactivating a DBC cancels at once the jobs that wait for a vgem fence.
  * Run type: FULL
  *
+ * SUBTEST: deactivate-after-run-stats
+ * Description: Check that an object whose job was cancelled before it reached the device shows no timing in PERF_STATS_BO, not that of its earlier run.
+ * Run type: FULL
+ *
  * SUBTEST: close-waiting-on-vgem
  * Description: Check that closing the file cancels at once the jobs that wait for a vgem fence.
  * Run type: FULL
@@ -645,6 +649,55 @@ static void test_deactivate_waiting_on_vgem(void)
 	check_card_works();
 }
 
+/*
+ * An object runs once (PERF_STATS_BO shows its timing), then a job of it
+ * waits for a vgem fence and the DBC is deactivated: the job never reached
+ * the device, and PERF_STATS_BO (through another DBC of the file) shows
+ * nothing rather than the earlier run's timing.
+ */
+static void test_deactivate_after_run_stats(void)
+{
+	struct qaic_perf_stats_entry st = {};
+	struct igt_qaic_gate gate;
+	struct qaic_sync after_gate;
+	uint32_t dbc, spare, bo, gate_obj;
+	struct igt_qaic_msg msg;
+	int fd;
+
+	fd = igt_qaic_open();
+	dbc = igt_qaic_activate(fd, QUEUE_SIZE);
+	spare = igt_qaic_activate(fd, QUEUE_SIZE);
+	bo = igt_qaic_create_bo(fd, SZ_4K);
+	igt_qaic_attach_simple(fd, bo, dbc, IGT_QAIC_DIR_TO_DEV, SZ_4K, DEV_ADDR);
+	igt_qaic_execute_bo(fd, dbc, bo, IGT_QAIC_DIR_TO_DEV);
+	igt_assert_eq(__igt_qaic_sync_wait_bo(fd, bo, dbc, 10000), 0);
+	st.handle = bo;
+	igt_qaic_perf_stats(fd, spare, &st, 1);
+	igt_assert_f(st.num_queue_element && st.device_latency_us,
+		     "no timing after a run: %u elements, %u us\n", st.num_queue_element,
+		     st.device_latency_us);
+
+	gate_obj = igt_qaic_syncobj_create(fd);
+	igt_qaic_gate_init(fd, gate_obj, 0, &gate);
+	after_gate = (struct qaic_sync) { .handle = gate_obj };
+	igt_qaic_submit(fd, dbc, bo, IGT_QAIC_SYNC_TO_DEV, &after_gate, 1, 0, 0);
+	igt_assert_eq(__release_dbc(fd, dbc, &msg), 0);
+	check_released(&msg, dbc);
+	igt_assert_eq(__igt_qaic_sync_wait_bo(fd, bo, spare, 0), -ECANCELED);
+
+	memset(&st, 0, sizeof(st));
+	st.handle = bo;
+	igt_qaic_perf_stats(fd, spare, &st, 1);
+	igt_assert_f(!st.queue_level_before && !st.num_queue_element &&
+		     !st.submit_latency_us && !st.device_latency_us,
+		     "a cancelled job shows timing: level %u, %u elements, %u + %u us\n",
+		     st.queue_level_before, st.num_queue_element, st.submit_latency_us,
+		     st.device_latency_us);
+	igt_assert_eq(close(fd), 0);
+	igt_qaic_gate_open(&gate);
+	check_card_works();
+}
+
 /* The same, with the file closed instead: close() cancels them at once. */
 static void test_close_waiting_on_vgem(void)
 {
@@ -733,6 +786,10 @@ igt_main
 	igt_describe("Check that deactivating a DBC cancels at once the jobs that wait for a vgem fence.");
 	igt_subtest("deactivate-waiting-on-vgem")
 		test_deactivate_waiting_on_vgem();
+
+	igt_describe("Check that an object whose job was cancelled before it reached the device shows no timing in PERF_STATS_BO, not that of its earlier run.");
+	igt_subtest("deactivate-after-run-stats")
+		test_deactivate_after_run_stats();
 
 	igt_describe("Check that closing the file cancels at once the jobs that wait for a vgem fence.");
 	igt_subtest("close-waiting-on-vgem")

@@ -64,7 +64,8 @@ struct qaic_bo_stats {
  *	     reservation lock. Detach refuses while a fence of the object is
  *	     unsignalled, so a job may use it without the lock until it ran.
  * @stats_lock: Protects @stats and @last_error, written at completion.
- * @stats: The last completed execution.
+ * @stats: The last completed execution; all 0 once a later job failed
+ *	  before it reached the device.
  * @last_error: 0, or the error its last completed job failed with.
  */
 struct qaic_bo {

@@ -236,13 +236,18 @@ static u32 qaic_us_between(ktime_t from, ktime_t to)
 	return clamp_t(s64, us, 0, U32_MAX);
 }
 
-/* A job that never reached the device: only its error is news, for WAIT_BO. */
+/*
+ * A job that never reached the device: its error is news for WAIT_BO, and
+ * a failed one leaves no timing, rather than an older run's for PERF_STATS.
+ */
 static void qaic_job_note_error(struct qaic_job *job)
 {
 	struct qaic_bo *bo = job->bo;
 
 	spin_lock(&bo->stats_lock);
 	bo->last_error = job->error;
+	if (job->error)
+		bo->stats = (struct qaic_bo_stats){};
 	spin_unlock(&bo->stats_lock);
 }
 
