@@ -46,6 +46,10 @@
  * SUBTEST: flood
  * Description: Check that a card restarting one DBC 200 times in a row makes the driver log at most 10 restart lines and send at most 16 DBC_STATE uevents per 5 s, that the uevent of the final IDLE, held back, still comes once the next 5 s begin, as sysfs tells, and that the DBC then activates and runs work.
  * Run type: FULL
+ *
+ * SUBTEST: flood-unbind
+ * Description: Check that an unbind of the driver while a flood of restarts holds a uevent back sends no DBC_STATE uevent afterwards, even past the 5 s, and that the card bound again runs work.
+ * Run type: FULL
  */
 
 IGT_TEST_DESCRIPTION("One DBC's subsystem restarts under work: its jobs and ioctls fail with EPIPE, the other DBCs never notice, and the DBC comes back idle.");
@@ -426,7 +430,36 @@ static void uevent_count(int s, int minor, uint32_t dbc_id, struct uevent_count 
 	}
 }
 
-static void flood(void)
+/*
+ * Unbinds the driver while the uevent of @victim's last state waits for
+ * the next interval: nothing of the DBC's may be announced any more.
+ */
+static void unbind_in_flood(int fd, int ue, int minor, uint32_t victim, const char *bdf,
+			    struct uevent_count *c)
+{
+	uint32_t dbc;
+	int n, again;
+
+	/* The budget ran out within the first restarts */
+	usleep(200000);
+	igt_qaic_write_file("/sys/bus/pci/drivers/qaic/unbind", bdf);
+	igt_assert_eq(__igt_qaic_activate(fd, QUEUE_SIZE, &dbc), -ENODEV);
+	uevent_count(ue, minor, victim, c);
+	n = c->n;
+	igt_info("%d DBC_STATE uevents of DBC %u up to the unbind\n", n, victim);
+	igt_assert_f(n <= SSR_UEVENT_BURST + 1, "%d DBC_STATE uevents in the first interval\n", n);
+	/* Past the interval's end, when the uevent held back was due */
+	usleep((SSR_LIMIT_INTERVAL_MS + 1000) * 1000);
+	uevent_count(ue, minor, victim, c);
+	igt_assert_f(c->n == n, "%d DBC_STATE uevents after the unbind\n", c->n - n);
+
+	igt_qaic_write_file("/sys/bus/pci/drivers/qaic/bind", bdf);
+	again = igt_qaic_open_bdf(bdf);
+	igt_qaic_round_trip(again, igt_qaic_activate(again, QUEUE_SIZE), DEV_ADDR, SZ_4K, 19);
+	close(again);
+}
+
+static void flood(bool unbind)
 {
 	int fd = igt_qaic_open(), ue, k, minor, ret, nlines, bufsz = 16 << 20;
 	uint32_t victim, got = ~0u, held[16];
@@ -457,6 +490,13 @@ static void flood(void)
 	ret = __igt_qaic_emu_ssr_flood(fd, victim, FLOOD_CYCLES);
 	igt_require_f(ret != IGT_QAIC_EMU_PT_E_UNKNOWN_OP, "the emulator has no EMU_PT_SSR\n");
 	igt_assert_eq(ret, 0);
+	if (unbind) {
+		unbind_in_flood(fd, ue, minor, victim, bdf, &c);
+		close(k);
+		close(ue);
+		close(fd);
+		return;
+	}
 
 	/*
 	 * Over once the DBC's uevents stay quiet longer than an interval:
@@ -467,7 +507,7 @@ static void flood(void)
 		struct pollfd pfd = { .fd = ue, .events = POLLIN };
 
 		igt_assert_f(igt_qaic_now_ms() - start < FLOOD_WAIT_MS,
-			     "the flood did not end in %d ms\n", FLOOD_WAIT_MS);
+			     "the restarts did not end in %d ms\n", FLOOD_WAIT_MS);
 		poll(&pfd, 1, 100);
 		uevent_count(ue, minor, victim, &c);
 	}
@@ -476,7 +516,8 @@ static void flood(void)
 	snprintf(lost, sizeof(lost), "DBC %u: subsystem restart: its work is lost", victim);
 	snprintf(back, sizeof(back), "DBC %u: subsystem back", victim);
 	nlines = kmsg_count(k, dev, lines, 2);
-	igt_info("%d restarts of DBC %u in %" PRIu64 " ms: %d log lines, %d DBC_STATE uevents, the last %d; bounds %" PRIu64 " and %" PRIu64 "\n",
+	igt_info("%d restarts of DBC %u in %" PRIu64 " ms: %d log lines, %d DBC_STATE uevents, "
+		 "the last %d; bounds %" PRIu64 " and %" PRIu64 "\n",
 		 FLOOD_CYCLES, victim, c.last_ms - start, nlines, c.n, c.last,
 		 SSR_LOG_BURST * windows, SSR_UEVENT_BURST * windows);
 
@@ -515,6 +556,14 @@ static void flood(void)
 	close(fd);
 }
 
+static const struct {
+	const char *name;
+	bool unbind;		/* the driver, while a uevent is held back */
+} floods[] = {
+	{ "flood", false },
+	{ "flood-unbind", true },
+};
+
 static void state_files(void)
 {
 	static const int seq[] = { DBC_ASSIGNED, DBC_IDLE };
@@ -551,7 +600,9 @@ igt_main
 			restart(cases[i].mode, cases[i].crash);
 	}
 
-	igt_describe("Check that a card restarting a DBC over and over floods neither the log nor the uevents, and that listeners still learn the DBC's final state.");
-	igt_subtest("flood")
-		flood();
+	for (unsigned int i = 0; i < sizeof(floods) / sizeof(floods[0]); i++) {
+		igt_describe("Check that a card restarting a DBC over and over floods neither the log nor the uevents, and that listeners still learn the DBC's final state, unless the driver is unbound.");
+		igt_subtest_f("%s", floods[i].name)
+			flood(floods[i].unbind);
+	}
 }
