@@ -1768,6 +1768,26 @@ int __igt_qaic_emu_ssr(int fd, uint32_t dbc_id, uint32_t mode)
 }
 
 /**
+ * __igt_qaic_emu_ssr_flood:
+ * @fd: qaic device file descriptor
+ * @dbc_id: an active DMA Bridge Channel (any file's)
+ * @cycles: restarts in a row, 1..IGT_QAIC_EMU_SSR_MAX_CYCLES
+ *
+ * Makes the card restart the subsystem behind @dbc_id @cycles times in a
+ * row (EMU_PT_SSR, IGT_QAIC_EMU_SSR_FLOOD), a new restart as soon as the
+ * driver acknowledged the end of the last; the card grants @dbc_id again
+ * only after the last one. A card gone bad, against the driver's limits.
+ *
+ * Returns: as __igt_qaic_emu_hang_dbc().
+ */
+int __igt_qaic_emu_ssr_flood(int fd, uint32_t dbc_id, uint32_t cycles)
+{
+	/* The count takes the place of the pad */
+	return qaic_emu_status_call(fd, IGT_QAIC_EMU_PT_SSR, dbc_id, IGT_QAIC_EMU_SSR_FLOOD,
+				    cycles);
+}
+
+/**
  * __igt_qaic_emu_ras:
  * @fd: qaic device file descriptor
  * @source: the error's source, 0..6 (SoC memory, PCIe, DDR, system bus 1

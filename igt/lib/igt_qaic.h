@@ -116,6 +116,8 @@ void *igt_qaic_unmapped_ptr(void);
 #define IGT_QAIC_EMU_SSR_STALL		1	/* holds after AFTER_SHUTDOWN */
 #define IGT_QAIC_EMU_SSR_GARBAGE	2	/* malformed messages first */
 #define IGT_QAIC_EMU_SSR_RESUME		3	/* a stalled restart goes on */
+#define IGT_QAIC_EMU_SSR_FLOOD		4	/* NORMAL, many times in a row */
+#define IGT_QAIC_EMU_SSR_MAX_CYCLES	100000
 
 #define IGT_QAIC_EMU_PT_OK		0
 #define IGT_QAIC_EMU_PT_E_UNKNOWN_OP	2	/* an emulator without the op */
@@ -276,6 +278,7 @@ int __igt_qaic_emu_sys_error(int fd, uint32_t ms);
 int __igt_qaic_emu_vanish(int fd, uint32_t ms);
 int __igt_qaic_emu_silence(int fd);
 int __igt_qaic_emu_ssr(int fd, uint32_t dbc_id, uint32_t mode);
+int __igt_qaic_emu_ssr_flood(int fd, uint32_t dbc_id, uint32_t cycles);
 int __igt_qaic_emu_ras(int fd, uint32_t source, uint32_t type, uint32_t flaw);
 void igt_qaic_emu_hang_dbc(int fd, uint32_t dbc_id);
 int __igt_qaic_emu_dbc_timing(int fd, uint32_t dbc_id, uint32_t req_ns);

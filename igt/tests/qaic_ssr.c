@@ -4,9 +4,11 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <linux/netlink.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +41,14 @@
  *
  * SUBTEST: restart-then-card-crash
  * Description: Check that a card crash in the middle of a restart ends it: the DBC is idle once the card is back, and new activations run work.
+ * Run type: FULL
+ *
+ * SUBTEST: flood
+ * Description: Check that a card restarting one DBC 200 times in a row makes the driver log at most 10 restart lines and send at most 16 DBC_STATE uevents per 5 s, that the uevent of the final IDLE, held back, still comes once the next 5 s begin, as sysfs tells, and that the DBC then activates and runs work.
+ * Run type: FULL
+ *
+ * SUBTEST: flood-unbind
+ * Description: Check that an unbind of the driver while a flood of restarts holds a uevent back sends no DBC_STATE uevent afterwards, even past the 5 s, and that the card bound again runs work.
  * Run type: FULL
  */
 
@@ -338,6 +348,222 @@ static void restart(uint32_t mode, bool crash)
 	close(fd);
 }
 
+/*
+ * The driver's limits on what a card makes it log and announce through
+ * restarts (QAIC_SSR_* in qaic_drv.h), per card and per interval.
+ */
+#define SSR_LIMIT_INTERVAL_MS	5000
+#define SSR_LOG_BURST		10
+#define SSR_UEVENT_BURST	16
+
+#define FLOOD_CYCLES		200
+#define FLOOD_WAIT_MS		120000
+/* Longer than an interval: the flood is over, and what was held back told */
+#define FLOOD_QUIET_MS		(SSR_LIMIT_INTERVAL_MS + 1500)
+
+/* The kernel log from now on */
+static int kmsg_open(void)
+{
+	int k = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	igt_require_f(k >= 0, "no /dev/kmsg: %s\n", strerror(errno));
+	igt_assert(lseek(k, 0, SEEK_END) >= 0);
+	return k;
+}
+
+/* The records of @k since kmsg_open() that hold @dev and one of @what */
+static int kmsg_count(int k, const char *dev, const char *const *what, int nwhat)
+{
+	char rec[2048];
+	ssize_t len;
+	int n = 0;
+
+	for (;;) {
+		len = read(k, rec, sizeof(rec) - 1);
+		if (len < 0 && errno == EPIPE)	/* overwritten: go on */
+			continue;
+		if (len <= 0)
+			break;
+		rec[len] = '\0';
+		for (int i = 0; i < nwhat; i++)
+			if (strstr(rec, dev) && strstr(rec, what[i]))
+				n++;
+	}
+	return n;
+}
+
+/* DBC_STATE uevents of @dbc_id on accel node @minor: how many, the last */
+struct uevent_count {
+	int n, last;
+	uint64_t last_ms;
+};
+
+static void uevent_count(int s, int minor, uint32_t dbc_id, struct uevent_count *c)
+{
+	char buf[4096], node[32];
+	ssize_t len;
+
+	snprintf(node, sizeof(node), "/accel%d", minor);
+	while ((len = recv(s, buf, sizeof(buf) - 1, 0)) > 0 || (len < 0 && errno == ENOBUFS)) {
+		const char *p, *end = buf + len;
+		int id = -1, state = -1;
+		bool ours = false;
+
+		igt_assert_f(len > 0, "the uevent socket overflowed: uevents lost\n");
+		buf[len] = '\0';
+		for (p = buf; p < end; p += strlen(p) + 1) {
+			if (!strncmp(p, "DEVPATH=", 8)) {
+				size_t l = strlen(p), nl = strlen(node);
+
+				ours = l >= nl && !strcmp(p + l - nl, node);
+			} else if (!strncmp(p, "DBC_ID=", 7)) {
+				id = atoi(p + 7);
+			} else if (!strncmp(p, "DBC_STATE=", 10)) {
+				state = atoi(p + 10);
+			}
+		}
+		if (ours && id == (int)dbc_id && state >= 0) {
+			c->n++;
+			c->last = state;
+			c->last_ms = igt_qaic_now_ms();
+		}
+	}
+}
+
+/*
+ * Unbinds the driver while the uevent of @victim's last state waits for
+ * the next interval: nothing of the DBC's may be announced any more.
+ */
+static void unbind_in_flood(int fd, int ue, int minor, uint32_t victim, const char *bdf,
+			    struct uevent_count *c)
+{
+	uint32_t dbc;
+	int n, again;
+
+	/* The budget ran out within the first restarts */
+	usleep(200000);
+	igt_qaic_write_file("/sys/bus/pci/drivers/qaic/unbind", bdf);
+	igt_assert_eq(__igt_qaic_activate(fd, QUEUE_SIZE, &dbc), -ENODEV);
+	uevent_count(ue, minor, victim, c);
+	n = c->n;
+	igt_info("%d DBC_STATE uevents of DBC %u up to the unbind\n", n, victim);
+	igt_assert_f(n <= SSR_UEVENT_BURST + 1, "%d DBC_STATE uevents in the first interval\n", n);
+	/* Past the interval's end, when the uevent held back was due */
+	usleep((SSR_LIMIT_INTERVAL_MS + 1000) * 1000);
+	uevent_count(ue, minor, victim, c);
+	igt_assert_f(c->n == n, "%d DBC_STATE uevents after the unbind\n", c->n - n);
+
+	igt_qaic_write_file("/sys/bus/pci/drivers/qaic/bind", bdf);
+	again = igt_qaic_open_bdf(bdf);
+	igt_qaic_round_trip(again, igt_qaic_activate(again, QUEUE_SIZE), DEV_ADDR, SZ_4K, 19);
+	close(again);
+}
+
+static void flood(bool unbind)
+{
+	int fd = igt_qaic_open(), ue, k, minor, ret, nlines, bufsz = 16 << 20;
+	uint32_t victim, got = ~0u, held[16];
+	struct uevent_count c = { .last = -1 };
+	char bdf[32], dev[48], lost[64], back[64];
+	const char *lines[] = { lost, back };
+	uint64_t start, windows;
+	unsigned int nheld = 0;
+
+	require_ssr(fd, 0);
+	minor = accel_minor(fd);
+	igt_qaic_card_bdf(fd, bdf, sizeof(bdf));
+	snprintf(dev, sizeof(dev), "qaic %s:", bdf);
+	ue = uevent_open();
+	/* Room for every uevent of a driver without a limit */
+	if (setsockopt(ue, SOL_SOCKET, SO_RCVBUFFORCE, &bufsz, sizeof(bufsz)))
+		igt_assert_eq(setsockopt(ue, SOL_SOCKET, SO_RCVBUF, &bufsz, sizeof(bufsz)), 0);
+	k = kmsg_open();
+	victim = igt_qaic_activate(fd, QUEUE_SIZE);
+	/* Not the activate's uevent: that one is the user's */
+	usleep(100000);
+	uevent_count(ue, minor, victim, &c);
+	c.n = 0;
+	/* An interval of its own: the restarts of earlier subtests are over */
+	usleep(SSR_LIMIT_INTERVAL_MS * 1000 + 500000);
+
+	start = igt_qaic_now_ms();
+	ret = __igt_qaic_emu_ssr_flood(fd, victim, FLOOD_CYCLES);
+	igt_require_f(ret != IGT_QAIC_EMU_PT_E_UNKNOWN_OP, "the emulator has no EMU_PT_SSR\n");
+	igt_assert_eq(ret, 0);
+	if (unbind) {
+		unbind_in_flood(fd, ue, minor, victim, bdf, &c);
+		close(k);
+		close(ue);
+		close(fd);
+		return;
+	}
+
+	/*
+	 * Over once the DBC's uevents stay quiet longer than an interval:
+	 * while the card floods, every interval brings one.
+	 */
+	c.last_ms = start;
+	while (igt_qaic_now_ms() - c.last_ms < FLOOD_QUIET_MS) {
+		struct pollfd pfd = { .fd = ue, .events = POLLIN };
+
+		igt_assert_f(igt_qaic_now_ms() - start < FLOOD_WAIT_MS,
+			     "the restarts did not end in %d ms\n", FLOOD_WAIT_MS);
+		poll(&pfd, 1, 100);
+		uevent_count(ue, minor, victim, &c);
+	}
+	/* Intervals the flood and what it held back could span */
+	windows = (c.last_ms - start + SSR_LIMIT_INTERVAL_MS - 1) / SSR_LIMIT_INTERVAL_MS + 1;
+	snprintf(lost, sizeof(lost), "DBC %u: subsystem restart: its work is lost", victim);
+	snprintf(back, sizeof(back), "DBC %u: subsystem back", victim);
+	nlines = kmsg_count(k, dev, lines, 2);
+	igt_info("%d restarts of DBC %u in %" PRIu64 " ms: %d log lines, %d DBC_STATE uevents, "
+		 "the last %d; bounds %" PRIu64 " and %" PRIu64 "\n",
+		 FLOOD_CYCLES, victim, c.last_ms - start, nlines, c.n, c.last,
+		 SSR_LOG_BURST * windows, SSR_UEVENT_BURST * windows);
+
+	igt_assert_f(nlines >= 1, "no restart line in the log\n");
+	igt_assert_f(nlines <= SSR_LOG_BURST * (int)windows,
+		     "%d restart lines in the log, more than %d per %d ms\n",
+		     nlines, SSR_LOG_BURST, SSR_LIMIT_INTERVAL_MS);
+	igt_assert_f(c.n <= SSR_UEVENT_BURST * (int)windows,
+		     "%d DBC_STATE uevents, more than %d per %d ms\n",
+		     c.n, SSR_UEVENT_BURST, SSR_LIMIT_INTERVAL_MS);
+	igt_assert_f(c.last == DBC_IDLE, "the last uevent has DBC_STATE=%d, not IDLE\n", c.last);
+	igt_assert_eq(dbc_state(fd, victim), DBC_IDLE);
+	/*
+	 * The first interval's uevents run out in the middle of a restart
+	 * (16 is 3 restarts and a step): the final IDLE was held back and
+	 * came once the next interval began, if the flood was not longer.
+	 */
+	igt_assert_f(c.last_ms - start >= SSR_LIMIT_INTERVAL_MS - 500,
+		     "the last uevent came %" PRIu64 " ms after the flood began: not held back\n",
+		     c.last_ms - start);
+
+	/* The card grants the DBC again, and it runs work */
+	while (nheld < 16) {
+		igt_assert_eq(__igt_qaic_activate(fd, QUEUE_SIZE, &got), 0);
+		if (got == victim)
+			break;
+		held[nheld++] = got;
+	}
+	igt_assert_f(got == victim, "DBC %u is not granted again\n", victim);
+	for (unsigned int i = 0; i < nheld; i++)
+		igt_qaic_deactivate(fd, held[i]);
+	igt_assert_eq(dbc_state(fd, victim), DBC_ASSIGNED);
+	igt_qaic_round_trip(fd, victim, DEV_ADDR, SZ_4K, 17);
+	close(k);
+	close(ue);
+	close(fd);
+}
+
+static const struct {
+	const char *name;
+	bool unbind;		/* the driver, while a uevent is held back */
+} floods[] = {
+	{ "flood", false },
+	{ "flood-unbind", true },
+};
+
 static void state_files(void)
 {
 	static const int seq[] = { DBC_ASSIGNED, DBC_IDLE };
@@ -372,5 +598,11 @@ igt_main
 		igt_describe("Check a restart of one DBC under work.");
 		igt_subtest_f("%s", cases[i].name)
 			restart(cases[i].mode, cases[i].crash);
+	}
+
+	for (unsigned int i = 0; i < sizeof(floods) / sizeof(floods[0]); i++) {
+		igt_describe("Check that a card restarting a DBC over and over floods neither the log nor the uevents, and that listeners still learn the DBC's final state, unless the driver is unbound.");
+		igt_subtest_f("%s", floods[i].name)
+			flood(floods[i].unbind);
 	}
 }

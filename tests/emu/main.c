@@ -432,11 +432,12 @@ static void emu_vanish(void *ctx, unsigned int ms)
 }
 
 /* EMU_PT_SSR */
-static int emu_ssr(void *ctx, unsigned int dbc, unsigned int mode)
+static int emu_ssr(void *ctx, unsigned int dbc, unsigned int mode,
+		   unsigned int cycles)
 {
 	struct emu *emu = ctx;
 
-	return emu_mhi_ssr(emu->mhi, dbc, mode);
+	return emu_mhi_ssr(emu->mhi, dbc, mode, cycles);
 }
 
 /* EMU_PT_RAS */

@@ -661,7 +661,7 @@ static void pt_timesync(struct emu_manager *mgr, struct answer *a, uint32_t arg)
  * once, as on a real card (the DBC engine stops it); the events follow.
  */
 static void pt_ssr(struct emu_manager *mgr, struct answer *a, uint32_t id,
-		   uint32_t mode)
+		   uint32_t mode, uint32_t cycles)
 {
 	int ret;
 
@@ -674,7 +674,7 @@ static void pt_ssr(struct emu_manager *mgr, struct answer *a, uint32_t id,
 		pt_status(mgr, a, EMU_PT_SSR, id, EMU_PT_E_DBC);
 		return;
 	}
-	ret = mgr->card_ops->ssr(mgr->card_ctx, id, mode);
+	ret = mgr->card_ops->ssr(mgr->card_ctx, id, mode, cycles);
 	if (ret) {
 		pt_status(mgr, a, EMU_PT_SSR, id,
 			  ret == -EBUSY ? EMU_PT_E_BUSY : EMU_PT_E_RANGE);
@@ -874,7 +874,8 @@ static void do_passthrough(struct emu_manager *mgr, struct msg_ctx *ctx,
 		pt_status(mgr, a, op, arg, EMU_PT_OK);
 		return;
 	case EMU_PT_SSR:
-		pt_ssr(mgr, a, arg, plen >= 12 ? get_le32(pl + 8) : 0);
+		pt_ssr(mgr, a, arg, plen >= 12 ? get_le32(pl + 8) : 0,
+		       plen >= 16 ? get_le32(pl + 12) : 0);
 		return;
 	case EMU_PT_RAS:
 		if (plen < 16) {

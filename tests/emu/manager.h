@@ -109,9 +109,10 @@ struct emu_manager;
  * DBC's workload is dropped at once, the card then walks the host through
  * the SSR events, and grants the DBC again only after the last one. Any
  * user may do it to any DBC (a test facility). A u32 after the request is
- * the enum emu_ssr_mode (default EMU_SSR_NORMAL; a u32 of padding follows,
- * as a transaction is whole 8-byte words); EMU_SSR_RESUME continues
- * a stalled SSR and needs no active DBC. Answer: struct emu_pt_status,
+ * the enum emu_ssr_mode (default EMU_SSR_NORMAL; a u32 follows, as a
+ * transaction is whole 8-byte words: padding, but for EMU_SSR_FLOOD the
+ * number of restarts in a row, 1..EMU_SSR_MAX_CYCLES); EMU_SSR_RESUME
+ * continues a stalled SSR and needs no active DBC. Answer: struct emu_pt_status,
  * EMU_PT_E_DBC for a DBC that is not active (or under SSR), EMU_PT_E_RANGE
  * for a bad mode or a card that cannot, EMU_PT_E_BUSY if an SSR runs.
  */
@@ -354,10 +355,11 @@ struct emu_card_ops {
 	void (*vanish)(void *ctx, unsigned int ms);
 	/*
 	 * EMU_PT_SSR: DBC @dbc's subsystem restarts (its workload already
-	 * dropped), or a stalled restart goes on. 0 or -errno as
-	 * emu_ssr_start().
+	 * dropped), @cycles times for EMU_SSR_FLOOD, or a stalled restart
+	 * goes on. 0 or -errno as emu_ssr_start_cycles().
 	 */
-	int (*ssr)(void *ctx, unsigned int dbc, unsigned int mode);
+	int (*ssr)(void *ctx, unsigned int dbc, unsigned int mode,
+		   unsigned int cycles);
 	/* EMU_PT_RAS: one RAS report. 0 or -errno as emu_ras_report(). */
 	int (*ras)(void *ctx, unsigned int source, unsigned int type,
 		   unsigned int flaw);

@@ -1619,11 +1619,12 @@ int emu_mhi_ras(struct emu_mhi *mhi, unsigned int source, unsigned int type,
 	return emu_ras_report(mhi->ras, source, type, flaw);
 }
 
-int emu_mhi_ssr(struct emu_mhi *mhi, unsigned int dbc, unsigned int mode)
+int emu_mhi_ssr(struct emu_mhi *mhi, unsigned int dbc, unsigned int mode,
+		unsigned int cycles)
 {
 	if (mhi->bhi.ee != EMU_EE_AMSS)
 		return -EINVAL;
-	return emu_ssr_start(mhi->ssr, dbc, mode);
+	return emu_ssr_start_cycles(mhi->ssr, dbc, mode, cycles);
 }
 
 struct emu_bootlog *emu_mhi_bootlog(struct emu_mhi *mhi)

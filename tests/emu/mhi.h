@@ -114,10 +114,12 @@ void emu_mhi_set_sbl_host_wait(struct emu_mhi *mhi, unsigned int ms);
  */
 void emu_mhi_power_on(struct emu_mhi *mhi);
 /*
- * DBC @dbc's subsystem restarts (enum emu_ssr_mode @mode): the events go
- * out on QAIC_SSR. 0, or -errno of emu_ssr_start(); -EINVAL outside AMSS.
+ * DBC @dbc's subsystem restarts (enum emu_ssr_mode @mode; @cycles times
+ * for EMU_SSR_FLOOD): the events go out on QAIC_SSR. 0, or -errno of
+ * emu_ssr_start_cycles(); -EINVAL outside AMSS.
  */
-int emu_mhi_ssr(struct emu_mhi *mhi, unsigned int dbc, unsigned int mode);
+int emu_mhi_ssr(struct emu_mhi *mhi, unsigned int dbc, unsigned int mode,
+		unsigned int cycles);
 /* One RAS report on QAIC_STATUS (ras.h); -EINVAL outside AMSS. */
 int emu_mhi_ras(struct emu_mhi *mhi, unsigned int source, unsigned int type,
 		unsigned int flaw);

@@ -32,6 +32,7 @@ struct emu_ssr_counters {
 	uint64_t nacks;		/* NACKs and answers to the wrong event */
 	uint64_t bad_msgs;	/* host messages that made no sense */
 	uint64_t garbage_sent;	/* malformed messages sent (EMU_SSR_GARBAGE) */
+	uint64_t flood_cycles;	/* restarts begun by EMU_SSR_FLOOD */
 };
 
 struct emu_ssr {
@@ -44,6 +45,7 @@ struct emu_ssr {
 	bool stalled;		/* held there now */
 	unsigned int dbc;
 	unsigned int step;	/* index in ssr_events[] of the event sent */
+	unsigned int cycles_left; /* EMU_SSR_FLOOD: restarts after this one */
 
 	struct emu_ssr_counters c;
 };
@@ -113,7 +115,15 @@ void emu_ssr_destroy(struct emu_ssr *s)
 
 int emu_ssr_start(struct emu_ssr *s, unsigned int dbc, enum emu_ssr_mode mode)
 {
+	return emu_ssr_start_cycles(s, dbc, mode, 0);
+}
+
+int emu_ssr_start_cycles(struct emu_ssr *s, unsigned int dbc,
+			 enum emu_ssr_mode mode, unsigned int cycles)
+{
 	if (mode >= EMU_SSR_NR_MODES)
+		return -EINVAL;
+	if (mode == EMU_SSR_FLOOD && (!cycles || cycles > EMU_SSR_MAX_CYCLES))
 		return -EINVAL;
 	if (mode == EMU_SSR_RESUME) {
 		if (!s->running || !s->stalled || s->dbc != dbc)
@@ -132,7 +142,12 @@ int emu_ssr_start(struct emu_ssr *s, unsigned int dbc, enum emu_ssr_mode mode)
 	s->stalled = false;
 	s->dbc = dbc;
 	s->step = 0;
+	s->cycles_left = mode == EMU_SSR_FLOOD ? cycles - 1 : 0;
 	s->c.started++;
+	if (mode == EMU_SSR_FLOOD) {
+		s->c.flood_cycles++;
+		emu_log(s->dev, "SSR: DBC%u: flood of %u restarts", dbc, cycles);
+	}
 	emu_log(s->dev, "SSR: DBC%u: subsystem crashed", dbc);
 	if (mode == EMU_SSR_GARBAGE)
 		ssr_send_garbage(s);
@@ -184,6 +199,14 @@ void emu_ssr_rx(struct emu_ssr *s, const void *msg, size_t len)
 		ssr_send_event(s);
 		return;
 	}
+	if (s->cycles_left) {
+		/* EMU_SSR_FLOOD: it crashes again at once, the DBC still away. */
+		s->cycles_left--;
+		s->c.flood_cycles++;
+		s->step = 0;
+		ssr_send_event(s);
+		return;
+	}
 	s->running = false;
 	s->c.completed++;
 	emu_log(s->dev, "SSR: DBC%u: subsystem back", dbc);
@@ -196,6 +219,7 @@ void emu_ssr_reset(struct emu_ssr *s)
 	s->running = false;
 	s->stalled = false;
 	s->stall = false;
+	s->cycles_left = 0;
 }
 
 void emu_ssr_counters_print(const struct emu_ssr *s, FILE *out)
@@ -207,4 +231,5 @@ void emu_ssr_counters_print(const struct emu_ssr *s, FILE *out)
 	fprintf(out, "ssr_nacks %" PRIu64 "\n", s->c.nacks);
 	fprintf(out, "ssr_bad_msgs %" PRIu64 "\n", s->c.bad_msgs);
 	fprintf(out, "ssr_garbage_sent %" PRIu64 "\n", s->c.garbage_sent);
+	fprintf(out, "ssr_flood_cycles %" PRIu64 "\n", s->c.flood_cycles);
 }

@@ -20,6 +20,12 @@
  *
  * One SSR runs at a time. A card reset forgets it.
  *
+ * EMU_SSR_FLOOD is a card gone bad: the same DBC restarts again and again,
+ * a new BEFORE_SHUTDOWN as soon as the host acknowledged AFTER_POWER_UP,
+ * @cycles restarts in all, each as the host sees a real one; the DBC is
+ * given back only after the last. It is how a card could flood the host's
+ * log and its listeners of uevents.
+ *
  * Copyright (c) 2026 The qaic authors.
  */
 #ifndef QAIC_EMU_SSR_H
@@ -60,8 +66,12 @@ enum emu_ssr_mode {
 	EMU_SSR_STALL,		/* stops after AFTER_SHUTDOWN until RESUME */
 	EMU_SSR_GARBAGE,	/* malformed messages first, then NORMAL */
 	EMU_SSR_RESUME,		/* a stalled SSR goes on */
+	EMU_SSR_FLOOD,		/* NORMAL, @cycles times in a row */
 	EMU_SSR_NR_MODES,
 };
+
+/* Most restarts an EMU_SSR_FLOOD makes. */
+#define EMU_SSR_MAX_CYCLES	100000
 
 struct emu_ssr_ops {
 	/* One message for the host, on the downlink channel. */
@@ -78,8 +88,16 @@ void emu_ssr_destroy(struct emu_ssr *s);
  * DBC @dbc's subsystem crashed (the caller already dropped its workload),
  * or, with EMU_SSR_RESUME, a stalled SSR of @dbc goes on. 0, or -EBUSY
  * if another SSR runs, -EINVAL for a bad @mode or a RESUME of nothing.
+ * EMU_SSR_FLOOD needs emu_ssr_start_cycles(): here it is -EINVAL.
  */
 int emu_ssr_start(struct emu_ssr *s, unsigned int dbc, enum emu_ssr_mode mode);
+
+/*
+ * As emu_ssr_start(); for EMU_SSR_FLOOD, @cycles restarts in a row,
+ * 1..EMU_SSR_MAX_CYCLES (else -EINVAL). The other modes ignore @cycles.
+ */
+int emu_ssr_start_cycles(struct emu_ssr *s, unsigned int dbc,
+			 enum emu_ssr_mode mode, unsigned int cycles);
 
 /* A message the host sent on the uplink channel. */
 void emu_ssr_rx(struct emu_ssr *s, const void *msg, size_t len);
@@ -87,7 +105,10 @@ void emu_ssr_rx(struct emu_ssr *s, const void *msg, size_t len);
 /* The card was reset: the SSR in progress, if any, is forgotten. */
 void emu_ssr_reset(struct emu_ssr *s);
 
-/* "key value" lines: ssr_started, ssr_completed, ssr_bad_msgs, ... */
+/*
+ * "key value" lines: ssr_started, ssr_completed, ssr_bad_msgs, ...;
+ * ssr_flood_cycles counts the restarts of floods, the first included.
+ */
 void emu_ssr_counters_print(const struct emu_ssr *s, FILE *out);
 
 #endif /* QAIC_EMU_SSR_H */

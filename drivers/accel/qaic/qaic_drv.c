@@ -284,6 +284,10 @@ static int qaic_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		if (ret)
 			return ret;
 	}
+	ret = qaic_dbc_uevents_init(qdev);
+	if (ret)
+		return ret;
+	qaic_ssr_init(qdev);
 
 	ret = qaic_cntl_init(qdev);
 	if (ret)

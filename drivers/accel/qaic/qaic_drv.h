@@ -8,7 +8,10 @@
 
 #include <linux/mutex.h>
 #include <linux/pci.h>
+#include <linux/ratelimit_types.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
 #include <linux/xarray.h>
 
 #include <drm/drm_device.h>
@@ -34,7 +37,6 @@
  */
 #define QAIC_GFP_USER		(GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | __GFP_NOWARN)
 
-#define QAIC_NUM_DBC		16
 /* Types of the errors a card reports (qaic_ras.c) */
 #define QAIC_RAS_NR_TYPES	3
 #define QAIC_NUM_IRQS		(1 + QAIC_NUM_DBC)
@@ -44,6 +46,18 @@ struct mhi_controller;
 struct qaic_bootlog;
 struct qaic_cntl;
 struct qaic_queue;
+
+#define QAIC_NUM_DBC		16
+
+/*
+ * What a card can make the host log and announce through subsystem
+ * restarts (qaic_ssr.c), per card and per QAIC_SSR_LIMIT_INTERVAL: at most
+ * QAIC_SSR_LOG_BURST lines and QAIC_SSR_UEVENT_BURST DBC_STATE uevents,
+ * enough for the state of every DBC that an interval held back.
+ */
+#define QAIC_SSR_LIMIT_INTERVAL	(5 * HZ)
+#define QAIC_SSR_LOG_BURST	10
+#define QAIC_SSR_UEVENT_BURST	QAIC_NUM_DBC
 
 /*
  * What sysfs dbc<N>_state shows and a DBC_STATE= uevent carries; the names
@@ -162,6 +176,16 @@ struct qaic_dbc {
  *	     as long as @drm.
  * @coredump_lock: Serialises the card's devcoredumps
  *		   (qaic_coredump_submit()); innermost of the driver's locks.
+ * @ssr_log_rs: Bounds the lines subsystem restarts log (qaic_ssr.c).
+ * @uevent_lock: Protects @uevent_begin, @uevent_sent and @uevent_held.
+ *		 Taken under &qaic_dbc.lock, and nothing is taken under it.
+ * @uevent_begin: jiffies when the current interval of the DBC_STATE
+ *		  uevents the card causes began.
+ * @uevent_sent: Those uevents sent in that interval.
+ * @uevent_held: DBCs whose state the card changed and no uevent announced
+ *		 yet, as the interval had none left (qaic_sysfs.c).
+ * @uevent_work: Announces the state of the @uevent_held DBCs once an
+ *		 interval allows; cancelled at unbind.
  */
 struct qaic_device {
 	struct drm_device drm;
@@ -188,6 +212,12 @@ struct qaic_device {
 	atomic_t ras_refused;
 	struct qaic_bootlog *bootlog;
 	struct mutex coredump_lock; /* Serialises devcoredumps; see above */
+	struct ratelimit_state ssr_log_rs;
+	spinlock_t uevent_lock; /* Protects the card's uevent budget; see above */
+	unsigned long uevent_begin;
+	unsigned int uevent_sent;
+	unsigned long uevent_held;
+	struct delayed_work uevent_work;
 };
 
 /* Bits of &qaic_device.card_state */
@@ -272,7 +302,9 @@ void qaic_coredump_submit(struct qaic_device *qdev, void *buf, size_t len);
 
 /* qaic_sysfs.c */
 enum qaic_dbc_state qaic_dbc_state(const struct qaic_dbc *dbc);
+int qaic_dbc_uevents_init(struct qaic_device *qdev);
 void qaic_dbc_state_changed(struct qaic_device *qdev, u32 dbc_id);
+void qaic_dbc_state_changed_by_card(struct qaic_device *qdev, u32 dbc_id);
 void qaic_sysfs_init(struct qaic_device *qdev);
 void qaic_sysfs_fini(struct qaic_device *qdev);
 

@@ -1172,7 +1172,7 @@ bool qaic_manage_ssr_step(struct qaic_device *qdev, u32 dbc_id, enum qaic_dbc_st
 			return false;
 		}
 		WRITE_ONCE(dbc->ssr, step);
-		qaic_dbc_state_changed(qdev, dbc_id);
+		qaic_dbc_state_changed_by_card(qdev, dbc_id);
 	}
 	if (step == QAIC_DBC_BEFORE_SHUTDOWN)
 		qaic_manage_release_dbc_locked(qdev, dbc, -EPIPE);

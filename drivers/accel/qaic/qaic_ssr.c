@@ -27,6 +27,22 @@
  * idle, and its owner activates it again. Each step is a DBC_STATE uevent
  * (qaic_sysfs.c).
  *
+ * A card may restart a DBC again and again, by fault or by malice, and
+ * each restart would be two lines in the log (its work lost, the DBC
+ * back) and five uevents. What a card makes the host log and announce
+ * through restarts is bounded per card: at most %QAIC_SSR_LOG_BURST (10)
+ * of those lines per %QAIC_SSR_LIMIT_INTERVAL (5 s), the others dropped
+ * (the kernel's ratelimit says how many, at most once an interval); and
+ * at most %QAIC_SSR_UEVENT_BURST (16) DBC_STATE uevents of the steps and
+ * the IDLE that ends a restart per interval, the others held back until
+ * the next interval, when the current state of each DBC held back is
+ * announced if it differs from the last one announced (qaic_sysfs.c). A
+ * flood thus costs at most 10 lines and 16 uevents per 5 s, and its
+ * listeners end up with the state dbc<N>_state shows. The restart itself
+ * is never held back: every step is taken and answered at once. Three
+ * restarts in an interval fit both limits, and a budget of one uevent per
+ * DBC lets an interval announce every DBC held back.
+ *
  * The card is not trusted: a message shorter than it says, a length past
  * the buffer, an unknown command or DBC are dropped with a debug line; an
  * unknown event or one out of order is answered NACK and changes nothing.
@@ -39,6 +55,7 @@
 #include <linux/device.h>
 #include <linux/mhi.h>
 #include <linux/mod_devicetable.h>
+#include <linux/ratelimit.h>
 #include <linux/slab.h>
 
 #include <drm/drm_print.h>
@@ -133,10 +150,11 @@ static void qaic_ssr_event(struct qaic_ssr *s, u32 dbc_id, u32 event)
 		qaic_ssr_send(s, QAIC_SSR_EVENT_RSP, dbc_id, QAIC_SSR_NACK);
 		return;
 	}
-	if (step == QAIC_DBC_BEFORE_SHUTDOWN)
+	if (step == QAIC_DBC_BEFORE_SHUTDOWN && __ratelimit(&qdev->ssr_log_rs))
 		drm_info(&qdev->drm, "DBC %u: subsystem restart: its work is lost\n", dbc_id);
 	qaic_ssr_send(s, QAIC_SSR_EVENT_RSP, dbc_id, event);
-	if (step == QAIC_DBC_AFTER_POWER_UP && qaic_manage_ssr_step(qdev, dbc_id, QAIC_DBC_IDLE))
+	if (step == QAIC_DBC_AFTER_POWER_UP && qaic_manage_ssr_step(qdev, dbc_id, QAIC_DBC_IDLE) &&
+	    __ratelimit(&qdev->ssr_log_rs))
 		drm_info(&qdev->drm, "DBC %u: subsystem back\n", dbc_id);
 }
 
@@ -212,6 +230,15 @@ static struct mhi_driver qaic_ssr_driver = {
 		.name = "qaic_ssr",
 	},
 };
+
+/**
+ * qaic_ssr_init() - The limit of the lines a card's restarts log.
+ * @qdev: The card being probed, before its MHI channels can deliver.
+ */
+void qaic_ssr_init(struct qaic_device *qdev)
+{
+	ratelimit_state_init(&qdev->ssr_log_rs, QAIC_SSR_LIMIT_INTERVAL, QAIC_SSR_LOG_BURST);
+}
 
 /**
  * qaic_ssr_register() - Register the QAIC_SSR driver with the MHI bus.

@@ -17,11 +17,28 @@
  * else ASSIGNED while a file holds the DBC, else IDLE. Whoever changes
  * what it derives from calls qaic_dbc_state_changed(), which announces the
  * new state if it differs from the last one announced.
+ *
+ * The card is not trusted to be sparing: the changes it causes (every
+ * step of a subsystem restart, and the IDLE that ends one) share a budget
+ * of %QAIC_SSR_UEVENT_BURST uevents per card per %QAIC_SSR_LIMIT_INTERVAL
+ * (16 per 5 s). A change past it is held back, not lost: once the next
+ * interval begins, a delayed work announces the current state of every
+ * DBC held back, if it still differs from the last one announced, from
+ * the same budget (or waits for the interval after). A listener thus
+ * always ends up with what dbc<N>_state shows, and misses at most steps
+ * in between. The user's own changes (activate, deactivate, close) and
+ * those of a reset of the whole card are announced at once, as before:
+ * they do not come from the card's restarts. The trace event
+ * qaic_dbc_state goes with each uevent.
  */
 
+#include <linux/cleanup.h>
 #include <linux/device.h>
+#include <linux/jiffies.h>
 #include <linux/kobject.h>
+#include <linux/spinlock.h>
 #include <linux/sysfs.h>
+#include <linux/workqueue.h>
 
 #include <drm/drm_accel.h>
 #include <drm/drm_drv.h>
@@ -45,20 +62,42 @@ enum qaic_dbc_state qaic_dbc_state(const struct qaic_dbc *dbc)
 	return READ_ONCE(dbc->owner) ? QAIC_DBC_ASSIGNED : QAIC_DBC_IDLE;
 }
 
-/**
- * qaic_dbc_state_changed() - Announce a DBC's state if it changed.
- * @qdev: The card.
- * @dbc_id: The DBC, whose &qaic_dbc.lock is held.
- *
- * Sends nothing once the DRM device is unplugged: its accel device is
- * gone from sysfs, and with it whoever listened.
+/*
+ * Takes one uevent of the card's budget for this interval; with none left,
+ * holds @dbc_id's change back for the work, queued for the interval's end.
  */
-void qaic_dbc_state_changed(struct qaic_device *qdev, u32 dbc_id)
+static bool qaic_card_uevent_take_locked(struct qaic_device *qdev, u32 dbc_id)
+{
+	unsigned long now = jiffies;
+
+	lockdep_assert_held(&qdev->uevent_lock);
+
+	if (time_after_eq(now, qdev->uevent_begin + QAIC_SSR_LIMIT_INTERVAL)) {
+		qdev->uevent_begin = now;
+		qdev->uevent_sent = 0;
+	}
+	if (qdev->uevent_sent < QAIC_SSR_UEVENT_BURST) {
+		qdev->uevent_sent++;
+		return true;
+	}
+	__set_bit(dbc_id, &qdev->uevent_held);
+	/* A work already queued runs at the same end, or earlier. */
+	queue_delayed_work(system_wq, &qdev->uevent_work,
+			   qdev->uevent_begin + QAIC_SSR_LIMIT_INTERVAL - now);
+	return false;
+}
+
+/*
+ * Announces @dbc_id's state if it changed; @by_card: the card caused the
+ * change, which counts against its budget (a restart step always does).
+ */
+static void qaic_dbc_announce(struct qaic_device *qdev, u32 dbc_id, bool by_card)
 {
 	struct qaic_dbc *dbc = &qdev->dbc[dbc_id];
 	char id_env[16], state_env[16];
 	char *envp[3];
 	enum qaic_dbc_state state;
+	bool send = true;
 	int idx;
 
 	lockdep_assert_held(&dbc->lock);
@@ -66,11 +105,23 @@ void qaic_dbc_state_changed(struct qaic_device *qdev, u32 dbc_id)
 	state = qaic_dbc_state(dbc);
 	if (state == dbc->reported)
 		return;
+	/* Nobody listens before the files exist, nor after unplug. */
+	if (!READ_ONCE(qdev->sysfs_added) || !drm_dev_enter(&qdev->drm, &idx)) {
+		dbc->reported = state;
+		trace_qaic_dbc_state(qdev, dbc_id, state);
+		return;
+	}
+	if (by_card || state >= QAIC_DBC_BEFORE_SHUTDOWN) {
+		scoped_guard(spinlock, &qdev->uevent_lock)
+			send = qaic_card_uevent_take_locked(qdev, dbc_id);
+	}
+	if (!send) {
+		drm_dev_exit(idx);
+		return;
+	}
 	dbc->reported = state;
 	trace_qaic_dbc_state(qdev, dbc_id, state);
 
-	if (!READ_ONCE(qdev->sysfs_added) || !drm_dev_enter(&qdev->drm, &idx))
-		return;
 	snprintf(id_env, sizeof(id_env), "DBC_ID=%u", dbc_id);
 	snprintf(state_env, sizeof(state_env), "DBC_STATE=%u", state);
 	envp[0] = id_env;
@@ -78,6 +129,80 @@ void qaic_dbc_state_changed(struct qaic_device *qdev, u32 dbc_id)
 	envp[2] = NULL;
 	kobject_uevent_env(&qdev->drm.accel->kdev->kobj, KOBJ_CHANGE, envp);
 	drm_dev_exit(idx);
+}
+
+/**
+ * qaic_dbc_state_changed() - Announce a DBC's state if it changed.
+ * @qdev: The card.
+ * @dbc_id: The DBC, whose &qaic_dbc.lock is held.
+ *
+ * Sends nothing once the DRM device is unplugged: its accel device is
+ * gone from sysfs, and with it whoever listened. A restart step counts
+ * against the card's budget, as qaic_dbc_state_changed_by_card().
+ */
+void qaic_dbc_state_changed(struct qaic_device *qdev, u32 dbc_id)
+{
+	qaic_dbc_announce(qdev, dbc_id, false);
+}
+
+/**
+ * qaic_dbc_state_changed_by_card() - Announce a change the card caused.
+ * @qdev: The card.
+ * @dbc_id: The DBC, whose &qaic_dbc.lock is held.
+ *
+ * As qaic_dbc_state_changed(), within the card's budget of uevents: past
+ * it the change is announced once an interval allows.
+ */
+void qaic_dbc_state_changed_by_card(struct qaic_device *qdev, u32 dbc_id)
+{
+	qaic_dbc_announce(qdev, dbc_id, true);
+}
+
+/* Announces what the card's budget held back, once an interval allows. */
+static void qaic_dbc_uevent_work(struct work_struct *work)
+{
+	struct qaic_device *qdev = container_of(to_delayed_work(work), struct qaic_device,
+						uevent_work);
+	unsigned long held;
+	unsigned int i;
+	int idx;
+
+	if (!drm_dev_enter(&qdev->drm, &idx))
+		return;
+	scoped_guard(spinlock, &qdev->uevent_lock) {
+		held = qdev->uevent_held;
+		qdev->uevent_held = 0;
+	}
+	for_each_set_bit(i, &held, QAIC_NUM_DBC) {
+		guard(mutex)(&qdev->dbc[i].lock);
+		qaic_dbc_announce(qdev, i, true);
+	}
+	drm_dev_exit(idx);
+}
+
+static void qaic_dbc_uevents_fini(void *data)
+{
+	struct qaic_device *qdev = data;
+
+	cancel_delayed_work_sync(&qdev->uevent_work);
+}
+
+/**
+ * qaic_dbc_uevents_init() - The card's budget of DBC_STATE uevents.
+ * @qdev: The card being probed, before its MHI channels can deliver.
+ *
+ * The work that announces what the budget held back is cancelled at
+ * unbind, after the DRM device is unplugged (it then does nothing).
+ *
+ * Return: 0 or a negative errno.
+ */
+int qaic_dbc_uevents_init(struct qaic_device *qdev)
+{
+	spin_lock_init(&qdev->uevent_lock);
+	/* The first change the card causes opens an interval. */
+	qdev->uevent_begin = jiffies - QAIC_SSR_LIMIT_INTERVAL;
+	INIT_DELAYED_WORK(&qdev->uevent_work, qaic_dbc_uevent_work);
+	return devm_add_action_or_reset(&qdev->pdev->dev, qaic_dbc_uevents_fini, qdev);
 }
 
 struct qaic_dbc_attr {

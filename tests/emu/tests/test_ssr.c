@@ -518,6 +518,95 @@ static void test_stall(void)
 	CHECK_EQ(rec.restored, 2);
 }
 
+/*
+ * EMU_SSR_FLOOD: the four events, again and again on the same DBC, a new
+ * BEFORE_SHUTDOWN for each AFTER_POWER_UP acknowledged, the DBC given
+ * back once after the last restart; the count is checked; another SSR is
+ * refused meanwhile; a NACK holds the flood as it holds one restart; a
+ * reset ends it, leftover restarts included.
+ */
+static void test_flood(void)
+{
+	setup();
+	/* No count, or one past the most: refused, nothing sent. */
+	CHECK_EQ(emu_ssr_start(s, 5, EMU_SSR_FLOOD), -EINVAL);
+	CHECK_EQ(emu_ssr_start_cycles(s, 5, EMU_SSR_FLOOD, 0), -EINVAL);
+	CHECK_EQ(emu_ssr_start_cycles(s, 5, EMU_SSR_FLOOD, EMU_SSR_MAX_CYCLES + 1),
+		 -EINVAL);
+	CHECK_EQ(emu_ssr_start_cycles(s, 5, EMU_SSR_NR_MODES, 3), -EINVAL);
+	CHECK_NOTHING_SENT();
+	CHECK_EQ(counter("ssr_started"), 0);
+
+	CHECK_EQ(emu_ssr_start_cycles(s, 5, EMU_SSR_FLOOD, 3), 0);
+	for (unsigned int c = 0; c < 3; c++) {
+		for (unsigned int i = 0; i < 4; i++) {
+			CHECK_EVENT(5, events[i]);
+			CHECK_EQ(emu_ssr_start(s, 6, EMU_SSR_NORMAL), -EBUSY);
+			CHECK_EQ(rec.restored, 0);
+			if (c == 1 && i == 3) {
+				answer(5, SSR_EV_NACK);	/* the card waits */
+				CHECK_NOTHING_SENT();
+			}
+			answer(5, events[i]);
+		}
+	}
+	CHECK_NOTHING_SENT();
+	CHECK_EQ(rec.restored, 1);
+	CHECK_EQ(rec.restored_dbc, 5);
+	CHECK_EQ(counter("ssr_started"), 1);
+	CHECK_EQ(counter("ssr_completed"), 1);
+	CHECK_EQ(counter("ssr_flood_cycles"), 3);
+	CHECK_EQ(counter("ssr_events_sent"), 12);
+	CHECK_EQ(counter("ssr_acks"), 12);
+	CHECK_EQ(counter("ssr_nacks"), 1);
+	CHECK_EQ(counter("ssr_bad_msgs"), 0);
+
+	/* The count is the flood's alone: NORMAL ignores one, restarts once. */
+	CHECK_EQ(emu_ssr_start_cycles(s, 1, EMU_SSR_NORMAL, 7), 0);
+	for (unsigned int i = 0; i < 4; i++) {
+		CHECK_EVENT(1, events[i]);
+		answer(1, events[i]);
+	}
+	CHECK_NOTHING_SENT();
+	CHECK_EQ(rec.restored, 2);
+	CHECK_EQ(counter("ssr_flood_cycles"), 3);
+
+	/* A reset in the middle forgets the restarts still to come. */
+	CHECK_EQ(emu_ssr_start_cycles(s, 2, EMU_SSR_FLOOD, 100), 0);
+	for (unsigned int i = 0; i < 4; i++) {
+		CHECK_EVENT(2, events[i]);
+		answer(2, events[i]);
+	}
+	CHECK_EVENT(2, SSR_EV_BEFORE_SHUTDOWN);
+	emu_ssr_reset(s);
+	answer(2, SSR_EV_BEFORE_SHUTDOWN);		/* out of turn now */
+	CHECK_NOTHING_SENT();
+	CHECK_EQ(rec.restored, 2);
+	CHECK_EQ(emu_ssr_start(s, 2, EMU_SSR_NORMAL), 0);
+	for (unsigned int i = 0; i < 4; i++) {
+		CHECK_EVENT(2, events[i]);
+		answer(2, events[i]);
+	}
+	CHECK_NOTHING_SENT();
+	CHECK_EQ(rec.restored, 3);
+	CHECK_EQ(counter("ssr_flood_cycles"), 5);
+
+	/* The most there may be, all the way. */
+	setup();
+	CHECK_EQ(emu_ssr_start_cycles(s, 15, EMU_SSR_FLOOD, EMU_SSR_MAX_CYCLES), 0);
+	for (unsigned int c = 0; c < EMU_SSR_MAX_CYCLES; c++) {
+		for (unsigned int i = 0; i < 4; i++) {
+			take();
+			answer(15, events[i]);
+		}
+	}
+	CHECK_NOTHING_SENT();
+	CHECK_EQ(rec.overflow, 0);
+	CHECK_EQ(rec.restored, 1);
+	CHECK_EQ(counter("ssr_flood_cycles"), EMU_SSR_MAX_CYCLES);
+	CHECK_EQ(counter("ssr_acks"), 4ull * EMU_SSR_MAX_CYCLES);
+}
+
 /* RESUME with nothing stalled: -EINVAL, nothing sent, nothing started. */
 static void test_resume_nothing(void)
 {
@@ -729,12 +818,13 @@ static const uint8_t *only_trans(uint32_t type, uint32_t len)
 }
 
 /*
- * EMU_PT_SSR of DBC @arg; @with_mode: @mode follows the request (with 4
- * bytes of padding: a passthrough payload is 64-bit aligned). Returns the
- * answer's status, or ~0 for an answer that is not a struct
- * emu_pt_status for this request.
+ * EMU_PT_SSR of DBC @arg; @with_mode: @mode follows the request, then
+ * @cycles (a passthrough payload is 64-bit aligned: the padding word, but
+ * EMU_SSR_FLOOD's count). Returns the answer's status, or ~0 for an answer
+ * that is not a struct emu_pt_status for this request.
  */
-static uint32_t pt_ssr(uint32_t arg, uint32_t mode, bool with_mode)
+static uint32_t pt_ssr_cycles(uint32_t arg, uint32_t mode, uint32_t cycles,
+			      bool with_mode)
 {
 	uint8_t *p;
 	const uint8_t *t;
@@ -743,13 +833,20 @@ static uint32_t pt_ssr(uint32_t arg, uint32_t mode, bool with_mode)
 	p = mb_trans(PT_TO_DEV, with_mode ? 24 : 16);
 	put_le32(p + 8, EMU_PT_SSR);
 	put_le32(p + 12, arg);
-	if (with_mode)
+	if (with_mode) {
 		put_le32(p + 16, mode);
+		put_le32(p + 20, cycles);
+	}
 	mb_send();
 	t = only_trans(PT_FROM_DEV, 8 + sizeof(struct emu_pt_status));
 	if (!t || get_le32(t + 8) != EMU_PT_SSR || get_le32(t + 12) != arg)
 		return ~0u;
 	return get_le32(t + 16);
+}
+
+static uint32_t pt_ssr(uint32_t arg, uint32_t mode, bool with_mode)
+{
+	return pt_ssr_cycles(arg, mode, 0, with_mode);
 }
 
 /* Activate a DBC for handle 1: its id, or -1 (status in the stderr). */
@@ -781,16 +878,18 @@ static bool dbc_active(unsigned int id)
 }
 
 /* The stand-in card and DBC engine. */
-static unsigned int card_ssr_calls, card_ssr_dbc, card_ssr_mode;
+static unsigned int card_ssr_calls, card_ssr_dbc, card_ssr_mode, card_ssr_cycles;
 static int card_ssr_ret;
 static unsigned int released[EMU_NUM_DBC];
 
-static int fake_card_ssr(void *ctx, unsigned int dbc, unsigned int mode)
+static int fake_card_ssr(void *ctx, unsigned int dbc, unsigned int mode,
+			 unsigned int cycles)
 {
 	(void)ctx;
 	card_ssr_calls++;
 	card_ssr_dbc = dbc;
 	card_ssr_mode = mode;
+	card_ssr_cycles = cycles;
 	return card_ssr_ret;
 }
 
@@ -919,9 +1018,17 @@ static void test_pt_ssr(void)
 	CHECK_EQ(card_ssr_mode, EMU_SSR_NORMAL);
 	CHECK_EQ(pt_ssr(1, EMU_SSR_GARBAGE, true), EMU_PT_OK);
 	CHECK_EQ(card_ssr_mode, EMU_SSR_GARBAGE);
+	CHECK_EQ(card_ssr_cycles, 0);
 	CHECK(!dbc_active(1) && !dbc_active(2) && !dbc_active(3));
 	CHECK(dbc_active(0));
 	CHECK_EQ(activate(), 4);
+	/* A flood's count, the word after the mode, reaches the card. */
+	CHECK_EQ(pt_ssr_cycles(4, EMU_SSR_FLOOD, 200, true), EMU_PT_OK);
+	CHECK_EQ(card_ssr_dbc, 4);
+	CHECK_EQ(card_ssr_mode, EMU_SSR_FLOOD);
+	CHECK_EQ(card_ssr_cycles, 200);
+	CHECK(!dbc_active(4));
+	CHECK_EQ(activate(), 5);
 
 	/* A card reset ends them all. */
 	emu_manager_reset(mgr);
@@ -934,10 +1041,11 @@ static void test_pt_ssr(void)
  * starts the card's SSR, the host's acks walk it, the last one gives the
  * DBC back; a second SSR while one runs answers EMU_PT_E_BUSY.
  */
-static int joined_ssr(void *ctx, unsigned int dbc, unsigned int mode)
+static int joined_ssr(void *ctx, unsigned int dbc, unsigned int mode,
+		      unsigned int cycles)
 {
 	(void)ctx;
-	return emu_ssr_start(s, dbc, (enum emu_ssr_mode)mode);
+	return emu_ssr_start_cycles(s, dbc, (enum emu_ssr_mode)mode, cycles);
 }
 
 static void joined_restored(void *ctx, unsigned int dbc)
@@ -984,6 +1092,26 @@ static void test_pt_joined(void)
 	answer(0, SSR_EV_AFTER_POWER_UP);
 	CHECK_EQ(rec.restored, 1);
 	CHECK_EQ(activate(), 0);			/* back */
+
+	/*
+	 * A flood without a count: the card refuses, the DBC stays; with
+	 * one, the DBC comes back only after the last restart.
+	 */
+	CHECK_EQ(pt_ssr(0, EMU_SSR_FLOOD, true), EMU_PT_E_RANGE);
+	CHECK(dbc_active(0));
+	CHECK_EQ(pt_ssr_cycles(0, EMU_SSR_FLOOD, 2, true), EMU_PT_OK);
+	CHECK(!dbc_active(0));
+	for (unsigned int c = 0; c < 2; c++) {
+		for (unsigned int i = 0; i < 4; i++) {
+			CHECK_EVENT(0, events[i]);
+			CHECK_EQ(activate(), 4 + c * 4 + i);
+			answer(0, events[i]);
+		}
+	}
+	CHECK_NOTHING_SENT();
+	CHECK_EQ(rec.restored, 2);
+	CHECK_EQ(activate(), 0);			/* back */
+
 	CHECK_EQ(pt_ssr(1, EMU_SSR_NORMAL, true), EMU_PT_OK);
 	CHECK_EVENT(1, SSR_EV_BEFORE_SHUTDOWN);
 	CHECK(!dbc_active(1));
@@ -998,6 +1126,7 @@ int main(void)
 	RUN(test_dropped);
 	RUN(test_busy);
 	RUN(test_stall);
+	RUN(test_flood);
 	RUN(test_resume_nothing);
 	RUN(test_garbage);
 	RUN(test_reset);
