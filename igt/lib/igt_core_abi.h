@@ -28,6 +28,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <xf86drm.h>
+
 #ifndef IGT_LOG_DOMAIN
 #define IGT_LOG_DOMAIN (NULL)
 #endif
@@ -228,7 +230,15 @@ void igt_waitchildren(void);
 
 /* lib/ioctl_wrappers.h */
 
-extern int (*igt_ioctl)(int fd, unsigned long request, void *arg);
+/*
+ * IGT's igt_ioctl is a data symbol, a pointer to drmIoctl() unless a test
+ * swaps it: a plain pointer in IGT 1.27, thread-local from IGT 2.x on. A
+ * program that names it takes a copy relocation of the one shape, and
+ * jumps to address 0 or fails to link against the other libigt. Naming
+ * drmIoctl() directly, what igt_ioctl points to, takes no data symbol
+ * from libigt, and one binary runs on either.
+ */
+#define igt_ioctl drmIoctl
 void gem_close(int fd, uint32_t handle);
 
 static inline uint64_t to_user_pointer(const void *ptr)
