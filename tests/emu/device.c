@@ -145,12 +145,14 @@ void emu_device_set_flr_hook(struct emu_device *dev, void (*fn)(void *ctx),
  */
 static void device_flr(struct emu_device *dev)
 {
+	uint16_t id = emu_pci_device_id(&dev->pci);
 	bool has_msix = dev->pci.has_msix;
 	unsigned int bar;
 
 	dev->counters.flrs++;
 	emu_log(dev, "function-level reset");
 	emu_pci_init(&dev->pci, has_msix);
+	emu_pci_set_device_id(&dev->pci, id);
 	emu_pci_set_flr(&dev->pci, true);
 	for (bar = 0; bar < EMU_PCI_NUM_BARS; bar++)
 		if (dev->bars[bar].regs)

@@ -9,7 +9,7 @@
  *            [--malice SEED[:PERMILLE[:KINDS]]] [--boot pbl|amss]
  *            [--sahara-fault F[,F...]] [--bhi-fault corrupt] [--flr] [--verbose]
  *            [--bootlog-fault garbage] [--timesync-fault garbage]
- *            [--memdump MODE] [--garbage-reads N]
+ *            [--memdump MODE] [--garbage-reads N] [--card aic100|aic080]
  *
  * The card powers on in PBL, as a real one does (the host loads SBL over
  * BHI, then the images over Sahara); --boot amss starts it in mission mode.
@@ -70,6 +70,7 @@ struct emu_options {
 	bool no_msix;
 	bool flr;			/* offer a function-level reset */
 	unsigned int garbage_reads;	/* first BAR0 reads answered all-ones */
+	uint16_t device_id;		/* --card; 0: the AIC100 */
 	bool verbose;
 };
 
@@ -98,7 +99,8 @@ static void usage(FILE *out)
 		"                [--malice SEED[:PERMILLE[:KINDS]]] [--boot pbl|amss (pbl)]\n"
 		"                [--sahara-fault F[,F...]] [--bhi-fault corrupt] [--flr]\n"
 		"                [--bootlog-fault garbage] [--timesync-fault garbage]\n"
-		"                [--memdump MODE] [--garbage-reads N] [--verbose]\n"
+		"                [--memdump MODE] [--garbage-reads N] [--card aic100|aic080]\n"
+		"                [--verbose]\n"
 		"Sahara faults: none unknown-image out-of-range zero-length oversize\n"
 		"               never-finish corrupt after-done eoi-no-image eoi-past-table\n"
 		"Memory dump modes: off on (default) bad-length too-many huge short-read\n");
@@ -168,6 +170,7 @@ static int parse_options(int argc, char **argv, struct emu_options *o)
 		{ "timesync-fault", required_argument, NULL, 'T' },
 		{ "memdump", required_argument, NULL, 'P' },
 		{ "garbage-reads", required_argument, NULL, 'G' },
+		{ "card", required_argument, NULL, 'K' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -247,6 +250,14 @@ static int parse_options(int argc, char **argv, struct emu_options *o)
 			if (strcmp(optarg, "garbage"))
 				return -1;
 			o->timesync_garbage = true;
+			break;
+		case 'K':
+			if (!strcmp(optarg, "aic100"))
+				o->device_id = EMU_PCI_DEVICE_ID;
+			else if (!strcmp(optarg, "aic080"))
+				o->device_id = EMU_PCI_DEVICE_ID_AIC080;
+			else
+				return -1;
 			break;
 		case 'G': {
 			char *end;
@@ -536,6 +547,8 @@ static struct emu *emu_create(const struct emu_options *o)
 	}
 	emu->dev.verbose = o->verbose;
 	emu->dev.garbage_reads = o->garbage_reads;
+	if (o->device_id)
+		emu_pci_set_device_id(&emu->dev.pci, o->device_id);
 	emu->vu.verbose = o->verbose;
 	return emu;
 }

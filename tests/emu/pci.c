@@ -190,6 +190,17 @@ bool emu_pci_cfg_read(const struct emu_pci *pci, uint64_t off, uint32_t size,
 	return true;
 }
 
+void emu_pci_set_device_id(struct emu_pci *pci, uint16_t id)
+{
+	cfg_reg(pci, PCI_DEVICE_ID, 2, id, 0);
+	cfg_reg(pci, PCI_SUBSYSTEM_ID, 2, id, 0);
+}
+
+uint16_t emu_pci_device_id(const struct emu_pci *pci)
+{
+	return (uint16_t)get_le_bytes(&pci->cfg[PCI_DEVICE_ID], 2);
+}
+
 void emu_pci_set_flr(struct emu_pci *pci, bool on)
 {
 	unsigned int off = EMU_CAP_PCIE + PCI_EXP_DEVCAP;

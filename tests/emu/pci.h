@@ -15,6 +15,7 @@
 
 #define EMU_PCI_VENDOR_ID	0x17cb	/* Qualcomm */
 #define EMU_PCI_DEVICE_ID	0xa100	/* AIC100 */
+#define EMU_PCI_DEVICE_ID_AIC080	0xa080	/* AIC080: the AIC100's layout */
 #define EMU_PCI_REVISION	0x00
 #define EMU_PCI_CLASS		0x120000 /* processing accelerator */
 #define EMU_PCI_SUBSYS_ID	0xa100
@@ -72,6 +73,14 @@ enum emu_irq_route {
 };
 
 void emu_pci_init(struct emu_pci *pci, bool has_msix);
+
+/*
+ * The card the function says it is: its device and subsystem ids, read
+ * only (EMU_PCI_DEVICE_ID, or EMU_PCI_DEVICE_ID_AIC080 for an AIC080,
+ * which has the AIC100's BARs, MHI and DBCs).
+ */
+void emu_pci_set_device_id(struct emu_pci *pci, uint16_t id);
+uint16_t emu_pci_device_id(const struct emu_pci *pci);
 
 /*
  * Offer a function-level reset (DEVCAP FLR). The real AIC100 has none;

@@ -46,6 +46,22 @@ static void test_identity(void)
 	CHECK_EQ(dev.counters.cfg_rejected, 0);
 }
 
+/* An AIC080 says so in its ids, read only, and keeps them across an FLR. */
+static void test_aic080_identity(void)
+{
+	setup(true);
+	emu_pci_set_device_id(&dev.pci, EMU_PCI_DEVICE_ID_AIC080);
+	CHECK_EQ(rd(PCI_DEVICE_ID, 2), 0xa080);
+	CHECK_EQ(rd(PCI_SUBSYSTEM_ID, 2), 0xa080);
+	wr(PCI_DEVICE_ID, 2, 0x1234);
+	CHECK_EQ(rd(PCI_DEVICE_ID, 2), 0xa080);
+	emu_pci_set_flr(&dev.pci, true);
+	wr(EMU_CAP_PCIE + PCI_EXP_DEVCTL, 2, PCI_EXP_DEVCTL_BCR_FLR);
+	CHECK_EQ(dev.counters.flrs, 1);
+	CHECK_EQ(rd(PCI_DEVICE_ID, 2), 0xa080);
+	CHECK_EQ(rd(PCI_SUBSYSTEM_ID, 2), 0xa080);
+}
+
 static void test_read_only_bits(void)
 {
 	setup(true);
@@ -221,6 +237,7 @@ static void test_out_of_range(void)
 int main(void)
 {
 	RUN(test_identity);
+	RUN(test_aic080_identity);
 	RUN(test_read_only_bits);
 	RUN(test_bar_sizing);
 	RUN(test_capabilities);
