@@ -6,11 +6,12 @@
 /**
  * DOC: qaic driver overview
  *
- * The Qualcomm Cloud AI 100 (AIC100) is a PCIe inference card. Its host
- * interface is two register BARs: BAR0 holds the MHI (Modem Host Interface)
- * block through which the card's manager is configured, BAR2 holds sixteen
- * DMA Bridge Channels (DBCs) through which buffers move between host memory
- * and the card.
+ * The Qualcomm Cloud AI 100 (AIC100) is a PCIe inference card; the AIC080
+ * (PCI device 0xa080) is the same host interface with another id, and this
+ * driver serves both alike. Its host interface is two register BARs: BAR0
+ * holds the MHI (Modem Host Interface) block through which the card's
+ * manager is configured, BAR2 holds sixteen DMA Bridge Channels (DBCs)
+ * through which buffers move between host memory and the card.
  *
  * The driver registers one DRM accel device per card (/dev/accel/accelN).
  * All memory the driver allocates for a card is managed: devm for what only
@@ -362,7 +363,9 @@ static void qaic_pci_shutdown(struct pci_dev *pdev)
 }
 
 static const struct pci_device_id qaic_pci_ids[] = {
-	{ PCI_DEVICE(PCI_VENDOR_ID_QCOM, 0xa100), },
+	{ PCI_DEVICE(PCI_VENDOR_ID_QCOM, 0xa100), },	/* AIC100 */
+	/* AIC080: the AIC100's BARs, MHI and firmware */
+	{ PCI_DEVICE(PCI_VENDOR_ID_QCOM, 0xa080), },
 	{ }
 };
 MODULE_DEVICE_TABLE(pci, qaic_pci_ids);
