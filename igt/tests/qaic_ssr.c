@@ -122,6 +122,32 @@ static int uevent_open(void)
 	return s;
 }
 
+/*
+ * One uevent of @len bytes at @buf, NUL-terminated: whether it is of accel
+ * node @node ("/accelN"), its DBC_ID and DBC_STATE in @id and @state (-1 if
+ * it has none).
+ */
+static bool uevent_parse(const char *buf, ssize_t len, const char *node, int *id, int *state)
+{
+	const char *p, *end = buf + len;
+	bool ours = false;
+
+	*id = -1;
+	*state = -1;
+	for (p = buf; p < end; p += strlen(p) + 1) {
+		if (!strncmp(p, "DEVPATH=", 8)) {
+			size_t l = strlen(p), nl = strlen(node);
+
+			ours = l >= nl && !strcmp(p + l - nl, node);
+		} else if (!strncmp(p, "DBC_ID=", 7)) {
+			*id = atoi(p + 7);
+		} else if (!strncmp(p, "DBC_STATE=", 10)) {
+			*state = atoi(p + 10);
+		}
+	}
+	return ours;
+}
+
 /* The DBC_STATE uevents of the card seen so far, all DBCs, in order */
 static struct {
 	int id, state;
@@ -136,22 +162,11 @@ static void uevent_drain(int s, int minor)
 
 	snprintf(node, sizeof(node), "/accel%d", minor);
 	while ((len = recv(s, buf, sizeof(buf) - 1, 0)) > 0) {
-		const char *p, *end = buf + len;
-		int id = -1, state = -1;
-		bool ours = false;
+		int id, state;
+		bool ours;
 
 		buf[len] = '\0';
-		for (p = buf; p < end; p += strlen(p) + 1) {
-			if (!strncmp(p, "DEVPATH=", 8)) {
-				size_t l = strlen(p), nl = strlen(node);
-
-				ours = l >= nl && !strcmp(p + l - nl, node);
-			} else if (!strncmp(p, "DBC_ID=", 7)) {
-				id = atoi(p + 7);
-			} else if (!strncmp(p, "DBC_STATE=", 10)) {
-				state = atoi(p + 10);
-			}
-		}
+		ours = uevent_parse(buf, len, node, &id, &state);
 		igt_assert(nseen < (int)(sizeof(seen) / sizeof(seen[0])));
 		if (ours && id >= 0 && state >= 0) {
 			seen[nseen].id = id;
@@ -405,23 +420,12 @@ static void uevent_count(int s, int minor, uint32_t dbc_id, struct uevent_count 
 
 	snprintf(node, sizeof(node), "/accel%d", minor);
 	while ((len = recv(s, buf, sizeof(buf) - 1, 0)) > 0 || (len < 0 && errno == ENOBUFS)) {
-		const char *p, *end = buf + len;
-		int id = -1, state = -1;
-		bool ours = false;
+		int id, state;
+		bool ours;
 
 		igt_assert_f(len > 0, "the uevent socket overflowed: uevents lost\n");
 		buf[len] = '\0';
-		for (p = buf; p < end; p += strlen(p) + 1) {
-			if (!strncmp(p, "DEVPATH=", 8)) {
-				size_t l = strlen(p), nl = strlen(node);
-
-				ours = l >= nl && !strcmp(p + l - nl, node);
-			} else if (!strncmp(p, "DBC_ID=", 7)) {
-				id = atoi(p + 7);
-			} else if (!strncmp(p, "DBC_STATE=", 10)) {
-				state = atoi(p + 10);
-			}
-		}
+		ours = uevent_parse(buf, len, node, &id, &state);
 		if (ours && id == (int)dbc_id && state >= 0) {
 			c->n++;
 			c->last = state;
