@@ -314,7 +314,12 @@ static int qaic_manage_pin_pages(struct qaic_device *qdev, struct qaic_manage_pi
 	ret = qaic_manage_charge(qdev, pin, n);
 	if (ret)
 		return ret;
-	ret = pin_user_pages_fast(uaddr, n, 0, pin->pages + pin->npages);
+	/*
+	 * Long-term: a message whose answer never comes keeps its pages
+	 * pinned until the file's terminate or a reset of the card, so they
+	 * must not sit in ZONE_MOVABLE or CMA meanwhile.
+	 */
+	ret = pin_user_pages_fast(uaddr, n, FOLL_LONGTERM, pin->pages + pin->npages);
 	if (ret > 0)
 		pin->npages += ret;
 	/* What was not pinned is not counted. */
