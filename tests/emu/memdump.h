@@ -38,16 +38,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "sahara_proto.h"
+
 struct emu_device;
 struct emu_memdump;
 
-/* Commands of the mode (Linux 6.13, drivers/accel/qaic/sahara.c). */
-#define SAHARA_MEMORY_DEBUG64		0x10
-#define SAHARA_MEMORY_READ64		0x11
-#define SAHARA_MEMORY_DEBUG64_LEN	0x18
-#define SAHARA_MEMORY_READ64_LEN	0x18
-/* HELLO's mode field. */
-#define SAHARA_MODE_MEMORY_DEBUG	2
+/* The mode's commands are in sahara_proto.h. */
 
 /* One table entry. */
 #define EMU_MEMDUMP_ENTRY_LEN		64

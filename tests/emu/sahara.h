@@ -27,6 +27,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "sahara_proto.h"
+
 struct emu_device;
 struct emu_memdump;
 struct emu_sahara;
@@ -35,38 +37,11 @@ struct emu_sahara;
 #define EMU_SAHARA_CH_UL	2
 #define EMU_SAHARA_CH_DL	3
 
-/* Commands. */
-#define SAHARA_HELLO		0x01
-#define SAHARA_HELLO_RESP	0x02
-#define SAHARA_READ_DATA	0x03
-#define SAHARA_END_OF_IMAGE	0x04
-#define SAHARA_DONE		0x05
-#define SAHARA_DONE_RESP	0x06
-#define SAHARA_RESET		0x07
-#define SAHARA_RESET_RESP	0x08
-#define SAHARA_READ_DATA64	0x12
-
-/* Packet lengths. */
-#define SAHARA_HELLO_LEN	0x30
-#define SAHARA_READ_DATA_LEN	0x14
-#define SAHARA_READ_DATA64_LEN	0x20
-#define SAHARA_END_OF_IMAGE_LEN	0x10
-#define SAHARA_DONE_LEN		0x08
-#define SAHARA_DONE_RESP_LEN	0x0c
-#define SAHARA_RESET_LEN	0x08
-
-#define SAHARA_VERSION		2
-#define SAHARA_VERSION_COMPAT	1
-/* Largest READ_DATA the card asks for. */
-#define SAHARA_MAX_READ		0x80000
 /* Largest uplink message: one READ_DATA's worth of bytes. */
 #define EMU_SAHARA_MAX_MSG	SAHARA_MAX_READ
 
 /* END_OF_IMAGE status when the image failed its check (ours). */
 #define SAHARA_STATUS_BAD_IMAGE	0x18
-/* DONE_RESP image_tx_status */
-#define SAHARA_TX_PENDING	0
-#define SAHARA_TX_COMPLETE	1
 
 /* The AIC100 image table: ids the card asks for, in this order. */
 #define EMU_SAHARA_NR_IMAGES	8
