@@ -16,7 +16,9 @@
  * A boot after a crash first offers the crash's memory dump (memdump.h).
  *
  * Fault injection (emu_sahara_set_faults()) makes the card misbehave once
- * per boot, so that a host's error paths can be driven.
+ * per boot, so that a host's error paths can be driven; the systematic
+ * cases (sahara_cases.h, emu_sahara_set_cases()) send one crafted packet
+ * per boot, each field at its boundary values.
  *
  * Copyright (c) 2026 The qaic authors.
  */
@@ -79,6 +81,7 @@ struct emu_sahara_counters {
 	uint64_t sahara_resets;		/* RESET from the host */
 	uint64_t sahara_bad_msgs;	/* unexpected or malformed host messages */
 	uint64_t sahara_faults;		/* faults injected */
+	uint64_t sahara_cases;		/* systematic cases sent */
 };
 
 struct emu_sahara *emu_sahara_create(struct emu_device *dev,
@@ -95,6 +98,20 @@ const char *emu_sahara_fault_name(enum emu_sahara_fault f);
  */
 int emu_sahara_set_faults(struct emu_sahara *s, const enum emu_sahara_fault *f,
 			  unsigned int n);
+
+/*
+ * The systematic case (sahara_cases.h) of each boot in turn: the n-th
+ * boot gets emu_sahara_cases[cases[n]] (-1: none), later boots none. At
+ * most 256.
+ */
+int emu_sahara_set_cases(struct emu_sahara *s, const int *cases, unsigned int n);
+/*
+ * Or: each boot takes its case from the file at @path (NULL: none) as it
+ * starts, a name or number on its first line, and removes the file; no
+ * file, an empty one or "none": no case. Set, it takes the place of the
+ * list.
+ */
+int emu_sahara_set_case_file(struct emu_sahara *s, const char *path);
 
 /*
  * A crash's memory dump (memdump.h), offered at the start of a new boot
