@@ -22,7 +22,8 @@
  *
  * SUBTEST: case-%s
  * Description: Check that the host refuses the case's packet at once (the
- *		boot fails) or takes it (the card reaches mission mode), as the
+ *		boot fails), takes it (the card reaches mission mode) or, for
+ *		a memory dump's packet, gives the dump up and boots, as the
  *		table tests/emu/sahara_cases.c says, with one verdict in the
  *		log and no kernel report.
  * Run type: FULL
@@ -54,7 +55,7 @@ static void write_case(const char *path, const char *name)
 
 static void run_case(const struct emu_sahara_case *c)
 {
-	int failed, up, failed_after, up_after;
+	int failed, up, failed_after, up_after, abandoned;
 	const char *run = getenv("QAIC_RUN");
 	char line[512] = "", path[4096];
 	bool boot_failed;
@@ -73,6 +74,7 @@ static void run_case(const struct emu_sahara_case *c)
 		igt_qaic_wait_boot(SLOT, 0, 0, NULL, 0);
 	failed = igt_qaic_log_lines(SLOT, "boot failed: ", NULL, 0);
 	up = igt_qaic_log_lines(SLOT, "card in mission mode", NULL, 0);
+	abandoned = igt_qaic_log_lines(SLOT, "memory dump abandoned", NULL, 0);
 	from = strlen(igt_qaic_kernel_log());
 
 	write_case(path, c->name);
@@ -99,6 +101,9 @@ static void run_case(const struct emu_sahara_case *c)
 	} else {
 		igt_assert_f(!boot_failed, "the host refused a harmless packet\n");
 	}
+	/* A dump given up is one line; one taken or never offered, none. */
+	igt_assert_eq(igt_qaic_log_lines(SLOT, "memory dump abandoned", NULL, 0) - abandoned,
+		      c->verdict == EMU_SAHARA_DUMP_ABANDONED);
 	igt_qaic_assert_clean_log(from);
 }
 
@@ -107,8 +112,8 @@ igt_main
 	for (unsigned int i = 0; i < emu_sahara_nr_cases; i++) {
 		const struct emu_sahara_case *c = &emu_sahara_cases[i];
 
-		igt_describe("The host refuses the case's packet at once or takes it, "
-			     "as the table of tests/emu/sahara_cases.c says.");
+		igt_describe("The host refuses the case's packet at once, takes it or gives "
+			     "the memory dump up, as the table of tests/emu/sahara_cases.c says.");
 		igt_subtest_f("case-%s", c->name)
 			run_case(c);
 	}

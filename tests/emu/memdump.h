@@ -117,6 +117,12 @@ int emu_memdump_mode_parse(const char *name);
 const char *emu_memdump_mode_name(enum emu_memdump_mode mode);
 /* Off until set. Takes effect at the next crash. */
 void emu_memdump_set_mode(struct emu_memdump *md, enum emu_memdump_mode mode);
+/*
+ * The next boot offers a good dump, whatever the mode, with @pkt (@len
+ * bytes, copied) sent in place of its MEMORY_DEBUG64: a systematic Sahara
+ * case (sahara_cases.h). The dump goes on from there as usual.
+ */
+int emu_memdump_offer_case(struct emu_memdump *md, const void *pkt, size_t len);
 
 /* The card crashed in mission mode: unless off, it now holds a dump. */
 void emu_memdump_crash(struct emu_memdump *md);

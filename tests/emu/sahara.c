@@ -203,6 +203,23 @@ static bool case_send(struct emu_sahara *s, uint32_t id, bool last)
 	return c->how == EMU_SAHARA_REPLACE;
 }
 
+/* This boot offers a dump first, with the case as its MEMORY_DEBUG64. */
+static void case_to_memdump(struct emu_sahara *s)
+{
+	uint8_t *pkt = malloc(EMU_SAHARA_CASE_MAX_LEN);
+	size_t len;
+
+	if (pkt) {
+		len = emu_sahara_case_packet(s->kase, 0, 0, false, pkt);
+		if (!emu_memdump_offer_case(s->md, pkt, len)) {
+			s->c.sahara_cases++;
+			emu_log(s->dev, "Sahara: case %s: a dump offered", s->kase->name);
+		}
+		free(pkt);
+	}
+	s->kase = NULL;
+}
+
 /* Take this boot's fault if it is @f (once per boot). */
 static bool fault_now(struct emu_sahara *s, enum emu_sahara_fault f)
 {
@@ -519,6 +536,8 @@ void emu_sahara_start(struct emu_sahara *s)
 		s->fault = s->boots < s->nr_faults ? s->faults[s->boots] :
 						     SAHARA_FAULT_NONE;
 		s->kase = boot_case(s);
+		if (s->kase && s->kase->at == EMU_SAHARA_AT_DUMP_DEBUG && s->md)
+			case_to_memdump(s);
 		s->boots++;
 		s->resets = 0;
 		s->idx = 0;

@@ -26,6 +26,7 @@
 
 #define FAILS		EMU_SAHARA_BOOT_FAILS
 #define GOES_ON		EMU_SAHARA_BOOT_GOES_ON
+#define ABANDONED	EMU_SAHARA_DUMP_ABANDONED
 
 #define CASE(nm, where, hw, verdict_, command, ...)				\
 	{ .name = (nm), .at = EMU_SAHARA_AT_##where, .how = EMU_SAHARA_##hw,	\
@@ -213,6 +214,32 @@ const struct emu_sahara_case emu_sahara_cases[] = {
 	UNKNOWN("command-max-minus-1", 0xfffffffe),
 	UNKNOWN("command-ones", 0xffffffff),
 	CASE("read-after-last", AFTER_LAST, INSERT, FAILS, SAHARA_READ_DATA),
+
+	/*
+	 * MEMORY_DEBUG64 of a dump the card offers: its table's address and
+	 * length (3 entries of 64 bytes normally; at most 256 entries).
+	 */
+	CASE("dump-good", DUMP_DEBUG, REPLACE, GOES_ON, SAHARA_MEMORY_DEBUG64),
+	CASE("dump-table-len-0", DUMP_DEBUG, REPLACE, ABANDONED, SAHARA_MEMORY_DEBUG64,
+	     .f = { N, A(0) }),
+	CASE("dump-table-len-1", DUMP_DEBUG, REPLACE, ABANDONED, SAHARA_MEMORY_DEBUG64,
+	     .f = { N, A(1) }),
+	CASE("dump-table-len-minus-1", DUMP_DEBUG, REPLACE, ABANDONED, SAHARA_MEMORY_DEBUG64,
+	     .f = { N, A(3 * 64 - 1) }),
+	CASE("dump-table-len-plus-1", DUMP_DEBUG, REPLACE, ABANDONED, SAHARA_MEMORY_DEBUG64,
+	     .f = { N, A(3 * 64 + 1) }),
+	CASE("dump-table-257-entries", DUMP_DEBUG, REPLACE, ABANDONED, SAHARA_MEMORY_DEBUG64,
+	     .f = { N, A(257 * 64) }),
+	CASE("dump-table-len-2p32", DUMP_DEBUG, REPLACE, ABANDONED, SAHARA_MEMORY_DEBUG64,
+	     .f = { N, A((1ull << 32) + 3 * 64) }),
+	CASE("dump-table-len-ones", DUMP_DEBUG, REPLACE, ABANDONED, SAHARA_MEMORY_DEBUG64,
+	     .f = { N, ONES }),
+	/* Where the card has no table: it refuses the read. */
+	CASE("dump-table-addr-0", DUMP_DEBUG, REPLACE, ABANDONED, SAHARA_MEMORY_DEBUG64,
+	     .f = { A(0) }),
+	CASE("dump-table-addr-ones", DUMP_DEBUG, REPLACE, ABANDONED, SAHARA_MEMORY_DEBUG64,
+	     .f = { ONES }),
+	LENGTHS("dump-debug", DUMP_DEBUG, REPLACE, SAHARA_MEMORY_DEBUG64),
 };
 
 const unsigned int emu_sahara_nr_cases = sizeof(emu_sahara_cases) / sizeof(emu_sahara_cases[0]);
@@ -233,7 +260,14 @@ int emu_sahara_case_parse(const char *s)
 
 const char *emu_sahara_verdict_name(unsigned int verdict)
 {
-	return verdict == EMU_SAHARA_BOOT_FAILS ? "fails" : "goes-on";
+	switch (verdict) {
+	case EMU_SAHARA_BOOT_FAILS:
+		return "fails";
+	case EMU_SAHARA_DUMP_ABANDONED:
+		return "dump-abandoned";
+	default:
+		return "goes-on";
+	}
 }
 
 static uint32_t normal_len(uint32_t cmd)

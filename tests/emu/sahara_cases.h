@@ -9,8 +9,9 @@
  * table sends every one of them, one case per boot.
  *
  * Each case says what a correct host must do with it: refuse it (the boot
- * fails at once, not by a timeout) or take it (a harmless value: the card
- * reaches mission mode). The card itself carries on after the packet as
+ * fails at once, not by a timeout), take it (a harmless value: the card
+ * reaches mission mode), or, for a memory dump's packet, give the dump up
+ * and go on with the boot. The card itself carries on after the packet as
  * if it had been the normal one, so that a host that takes what it should
  * refuse is seen to let the boot go on.
  *
@@ -37,6 +38,11 @@ enum emu_sahara_at {
 	EMU_SAHARA_AT_NEXT_HELLO,	/* the second image's HELLO */
 	EMU_SAHARA_AT_LAST_DONE_RESP,	/* the last image's DONE_RESP */
 	EMU_SAHARA_AT_AFTER_LAST,	/* after it; the card stays in SBL */
+	/*
+	 * The MEMORY_DEBUG64 of a memory dump the card offers first, as
+	 * after a crash (memdump.h); REPLACE only.
+	 */
+	EMU_SAHARA_AT_DUMP_DEBUG,
 };
 
 /* How the packet goes in. */
@@ -52,6 +58,8 @@ enum emu_sahara_how {
 enum emu_sahara_verdict {
 	EMU_SAHARA_BOOT_FAILS,		/* the host must refuse the packet */
 	EMU_SAHARA_BOOT_GOES_ON,	/* the host must take it */
+	/* The host must give the dump up (one line) and go on with the boot. */
+	EMU_SAHARA_DUMP_ABANDONED,
 };
 
 /* What a field's value is relative to; the value is base + v, wrapped. */
