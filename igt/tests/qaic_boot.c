@@ -9,12 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/klog.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "igt_qaic.h"
+#include "igt_qaic_boot.h"
 
 /**
  * TEST: qaic boot
@@ -92,68 +91,6 @@ IGT_TEST_DESCRIPTION("Boot of a card from power-on: SBL over BHI, the other "
  * fault on their second boot (reboot_faults). Run elsewhere, a card that
  * booted well or does not exist skips.
  */
-#define BDF_FMT		"0000:00:%02x.0"
-#define BOOT_WAIT_S	20
-#define LOG_SIZE	(4 << 20)
-
-static char *klog;
-
-/*
- * The boot's verdict in the kernel log ("card in mission mode", "boot
- * failed: ...") is our driver's; Linux 6.12's logs neither.
- */
-static bool ours(void)
-{
-	return !access("/sys/module/qaic/parameters/boot_timeout_s", F_OK);
-}
-
-/* The kernel log, NUL-terminated, in a buffer kept for the test. */
-static const char *kernel_log(void)
-{
-	int n;
-
-	if (!klog)
-		klog = malloc(LOG_SIZE + 1);
-	igt_assert(klog);
-	n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, klog, LOG_SIZE);
-	igt_assert_f(n >= 0, "klogctl: %s\n", strerror(errno));
-	klog[n] = '\0';
-	return klog;
-}
-
-/* Lines of the kernel log of @bdf containing @what; the last one in @last. */
-static int count_lines(unsigned int slot, const char *what, char *last, size_t len)
-{
-	const char *log = kernel_log(), *p = log;
-	char dev[32];
-	int n = 0;
-
-	snprintf(dev, sizeof(dev), "qaic " BDF_FMT ": ", slot);
-	while ((p = strstr(p, what))) {
-		const char *bol = p, *eol = strchr(p, '\n');
-
-		while (bol > log && bol[-1] != '\n')
-			bol--;
-		if (strstr(bol, dev) && strstr(bol, dev) < p) {
-			n++;
-			if (last) {
-				size_t l = eol ? (size_t)(eol - bol) : strlen(bol);
-
-				snprintf(last, len, "%.*s", (int)l, bol);
-			}
-		}
-		p = eol ? eol : p + strlen(p);
-	}
-	return n;
-}
-
-static bool card_present(unsigned int slot)
-{
-	char path[64];
-
-	snprintf(path, sizeof(path), "/sys/bus/pci/devices/" BDF_FMT, slot);
-	return !access(path, F_OK);
-}
 
 /* The accel node of the card in @slot, or -1. */
 static int card_minor(unsigned int slot)
@@ -163,7 +100,7 @@ static int card_minor(unsigned int slot)
 	int minor = -1;
 	DIR *d;
 
-	snprintf(path, sizeof(path), "/sys/bus/pci/devices/" BDF_FMT "/accel", slot);
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/" IGT_QAIC_BDF_FMT "/accel", slot);
 	d = opendir(path);
 	if (!d)
 		return -1;
@@ -179,37 +116,9 @@ static int open_card(unsigned int slot)
 	char path[32];
 	int minor = card_minor(slot);
 
-	igt_assert_f(minor >= 0, "card " BDF_FMT " has no accel node\n", slot);
+	igt_assert_f(minor >= 0, "card " IGT_QAIC_BDF_FMT " has no accel node\n", slot);
 	snprintf(path, sizeof(path), "/dev/accel/accel%d", minor);
 	return open(path, O_RDWR | O_CLOEXEC);
-}
-
-/*
- * Wait until the card's boot ended, @failed_before boot failures of it
- * having been logged before. Returns true for a failed boot; the line in
- * @line.
- */
-static bool wait_boot(unsigned int slot, int failed_before, int up_before,
-		      char *line, size_t len)
-{
-	for (int i = 0; i < BOOT_WAIT_S * 10; i++) {
-		if (count_lines(slot, "boot failed: ", line, len) > failed_before)
-			return true;
-		if (count_lines(slot, "card in mission mode", line, len) > up_before)
-			return false;
-		usleep(100 * 1000);
-	}
-	igt_assert_f(false, "card " BDF_FMT " did not finish booting in %d s\n", slot,
-		     BOOT_WAIT_S);
-	return false;
-}
-
-static void assert_clean_log(void)
-{
-	const char *log = kernel_log();
-
-	igt_assert_f(!strstr(log, "WARNING:") && !strstr(log, "BUG:") &&
-		     !strstr(log, "Call Trace:"), "the kernel log shows a report\n");
 }
 
 /* The card's boot failed with @why in its one log line; open() is refused. */
@@ -219,40 +128,20 @@ static void check_failed(unsigned int slot, const char *why, int failed_before,
 	char line[512] = "";
 	int fd;
 
-	igt_require_f(card_present(slot), "no card in slot %u\n", slot);
-	igt_require_f(ours(), "the boot verdict in the log is our driver's\n");
-	igt_require_f(wait_boot(slot, failed_before, up_before, line, sizeof(line)),
-		      "card " BDF_FMT " booted: it has no fault to commit\n", slot);
+	igt_require_f(igt_qaic_card_present(slot), "no card in slot %u\n", slot);
+	igt_require_f(igt_qaic_boot_verdict_ours(), "the boot verdict in the log is our driver's\n");
+	igt_require_f(igt_qaic_wait_boot(slot, failed_before, up_before, line, sizeof(line)),
+		      "card " IGT_QAIC_BDF_FMT " booted: it has no fault to commit\n", slot);
 	igt_info("%s\n", line);
 	igt_assert_f(strstr(line, why), "expected \"%s\" in the log line\n", why);
 	/* One line per failed boot, and it stays one. */
 	usleep(300 * 1000);
-	igt_assert_eq(count_lines(slot, "boot failed: ", NULL, 0), failed_before + 1);
+	igt_assert_eq(igt_qaic_log_lines(slot, "boot failed: ", NULL, 0), failed_before + 1);
 
 	fd = open_card(slot);
 	igt_assert_f(fd < 0 && errno == ENODEV, "open() gave %d (%s), not ENODEV\n",
 		     fd, fd < 0 ? strerror(errno) : "a file");
-	assert_clean_log();
-}
-
-static void write_file(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY);
-
-	igt_assert_f(fd >= 0, "open %s: %s\n", path, strerror(errno));
-	igt_assert_f(write(fd, val, strlen(val)) == (ssize_t)strlen(val),
-		     "write %s to %s: %s\n", val, path, strerror(errno));
-	close(fd);
-}
-
-/* Unbind the card from qaic and bind it again: a new power-up. */
-static void rebind(unsigned int slot)
-{
-	char bdf[16];
-
-	snprintf(bdf, sizeof(bdf), BDF_FMT, slot);
-	write_file("/sys/bus/pci/drivers/qaic/unbind", bdf);
-	write_file("/sys/bus/pci/drivers/qaic/bind", bdf);
+	igt_qaic_assert_clean_log(0);
 }
 
 static void check_usable(unsigned int slot)
@@ -270,7 +159,7 @@ static void wait_usable(unsigned int slot)
 {
 	struct qaic_manage_trans_status_from_dev status;
 
-	for (int i = 0; i < BOOT_WAIT_S * 10; i++) {
+	for (int i = 0; i < IGT_QAIC_BOOT_WAIT_S * 10; i++) {
 		int fd = open_card(slot);
 
 		if (fd >= 0) {
@@ -282,36 +171,36 @@ static void wait_usable(unsigned int slot)
 		}
 		usleep(100 * 1000);
 	}
-	igt_assert_f(false, "card " BDF_FMT " not usable in %d s\n", slot, BOOT_WAIT_S);
+	igt_assert_f(false, "card " IGT_QAIC_BDF_FMT " not usable in %d s\n", slot, IGT_QAIC_BOOT_WAIT_S);
 }
 
 static void test_good_boot(void)
 {
 	char line[512] = "";
 
-	igt_require_f(card_present(0), "no card in slot 0\n");
-	if (!ours()) {
+	igt_require_f(igt_qaic_card_present(0), "no card in slot 0\n");
+	if (!igt_qaic_boot_verdict_ours()) {
 		wait_usable(0);
-		assert_clean_log();
+		igt_qaic_assert_clean_log(0);
 		return;
 	}
-	igt_assert_f(!wait_boot(0, 0, 0, line, sizeof(line)), "%s\n", line);
+	igt_assert_f(!igt_qaic_wait_boot(0, 0, 0, line, sizeof(line)), "%s\n", line);
 	igt_info("%s\n", line);
-	igt_assert_f(count_lines(0, "Sahara: 8 images", NULL, 0) >= 1 ||
-		     count_lines(0, "boot failed", NULL, 0) == 0,
+	igt_assert_f(igt_qaic_log_lines(0, "Sahara: 8 images", NULL, 0) >= 1 ||
+		     igt_qaic_log_lines(0, "boot failed", NULL, 0) == 0,
 		     "no Sahara transfer logged\n");
 	check_usable(0);
-	assert_clean_log();
+	igt_qaic_assert_clean_log(0);
 }
 
 /* Boot card @slot once more, with the firmware at @fw_path ("" = default). */
 static void reboot_card(unsigned int slot, const char *fw_path, int *failed, int *up)
 {
-	*failed = count_lines(slot, "boot failed: ", NULL, 0);
-	*up = count_lines(slot, "card in mission mode", NULL, 0);
+	*failed = igt_qaic_log_lines(slot, "boot failed: ", NULL, 0);
+	*up = igt_qaic_log_lines(slot, "card in mission mode", NULL, 0);
 	if (fw_path)
-		write_file("/sys/module/firmware_class/parameters/path", fw_path);
-	rebind(slot);
+		igt_qaic_write_file("/sys/module/firmware_class/parameters/path", fw_path);
+	igt_qaic_rebind(slot);
 }
 
 /* A copy of the bench's firmware without fw6.bin, in a new directory. */
@@ -354,9 +243,9 @@ static void check_failed_on_reboot(unsigned int slot, const char *why)
 {
 	int failed, up;
 
-	igt_require_f(card_present(slot), "no card in slot %u\n", slot);
-	igt_require_f(ours(), "the boot verdict in the log is our driver's\n");
-	wait_boot(slot, 0, 0, NULL, 0);
+	igt_require_f(igt_qaic_card_present(slot), "no card in slot %u\n", slot);
+	igt_require_f(igt_qaic_boot_verdict_ours(), "the boot verdict in the log is our driver's\n");
+	igt_qaic_wait_boot(slot, 0, 0, NULL, 0);
 	reboot_card(slot, NULL, &failed, &up);
 	check_failed(slot, why, failed, up);
 }
@@ -384,15 +273,15 @@ igt_main
 	igt_subtest("power-up-garbage") {
 		char line[512] = "";
 
-		igt_require_f(card_present(1), "no card in slot 1\n");
-		igt_require_f(ours(), "the retry is our driver's\n");
-		wait_boot(1, 0, 0, line, sizeof(line));
+		igt_require_f(igt_qaic_card_present(1), "no card in slot 1\n");
+		igt_require_f(igt_qaic_boot_verdict_ours(), "the retry is our driver's\n");
+		igt_qaic_wait_boot(1, 0, 0, line, sizeof(line));
 		igt_info("%s\n", line);
-		igt_assert_eq(count_lines(1, "power-up try 1 of 3: MHI prepare failed", NULL, 0), 1);
-		igt_assert_eq(count_lines(1, "power-up try 2 of", NULL, 0), 0);
+		igt_assert_eq(igt_qaic_log_lines(1, "power-up try 1 of 3: MHI prepare failed", NULL, 0), 1);
+		igt_assert_eq(igt_qaic_log_lines(1, "power-up try 2 of", NULL, 0), 0);
 		/* The second try got as far as BHI, which this card refuses. */
 		igt_assert_f(strstr(line, "over BHI"), "the boot did not reach BHI\n");
-		assert_clean_log();
+		igt_qaic_assert_clean_log(0);
 	}
 
 	igt_describe("A request for an image outside the table fails the boot.");
@@ -432,13 +321,13 @@ igt_main
 		char *dir;
 		int failed, up;
 
-		igt_require_f(card_present(6), "no card in slot 6\n");
-		igt_require_f(ours(), "the boot verdict in the log is our driver's\n");
-		wait_boot(6, 0, 0, NULL, 0);
+		igt_require_f(igt_qaic_card_present(6), "no card in slot 6\n");
+		igt_require_f(igt_qaic_boot_verdict_ours(), "the boot verdict in the log is our driver's\n");
+		igt_qaic_wait_boot(6, 0, 0, NULL, 0);
 		dir = firmware_without_fw6();
 		reboot_card(6, dir, &failed, &up);
 		check_failed(6, "image 6 (qcom/aic100/fw6.bin) not found", failed, up);
-		write_file("/sys/module/firmware_class/parameters/path", fw);
+		igt_qaic_write_file("/sys/module/firmware_class/parameters/path", fw);
 		remove_dir(dir);
 		free(dir);
 	}
@@ -448,15 +337,15 @@ igt_main
 		char line[512] = "";
 		int failed, up;
 
-		igt_require_f(card_present(6), "no card in slot 6\n");
-		igt_require_f(ours(), "the boot verdict in the log is our driver's\n");
-		wait_boot(6, 0, 0, NULL, 0);
+		igt_require_f(igt_qaic_card_present(6), "no card in slot 6\n");
+		igt_require_f(igt_qaic_boot_verdict_ours(), "the boot verdict in the log is our driver's\n");
+		igt_qaic_wait_boot(6, 0, 0, NULL, 0);
 		reboot_card(6, NULL, &failed, &up);
-		igt_assert_f(!wait_boot(6, failed, up, line, sizeof(line)), "%s\n", line);
+		igt_assert_f(!igt_qaic_wait_boot(6, failed, up, line, sizeof(line)), "%s\n", line);
 		check_usable(6);
-		assert_clean_log();
+		igt_qaic_assert_clean_log(0);
 	}
 
 	igt_fixture
-		free(klog);
+		igt_qaic_kernel_log_free();
 }

@@ -8,6 +8,7 @@
  *            [--drop-dbc-rsp N[:K]] [--corrupt-dbc-rsp N[:K]]
  *            [--malice SEED[:PERMILLE[:KINDS]]] [--boot pbl|amss]
  *            [--sahara-fault F[,F...]] [--bhi-fault corrupt] [--flr] [--verbose]
+ *            [--sahara-case C[,C...]] [--sahara-case-file PATH]
  *            [--bootlog-fault garbage] [--timesync-fault garbage]
  *            [--memdump MODE] [--garbage-reads N] [--card aic100|aic080]
  *
@@ -16,6 +17,9 @@
  * A crash in mission mode reboots it from PBL, and SBL offers the crash's
  * memory dump over Sahara first (memdump.h): --memdump off, on (the
  * default) or one of its faults.
+ *
+ * qaic-emu --list-sahara-cases prints the systematic Sahara cases
+ * (sahara_cases.h), "N name verdict" a line, and exits.
  *
  * Listens on PATH (UML connects once at boot and never retries, so the
  * runner waits for the --ready file), serves one frontend until it goes
@@ -44,6 +48,7 @@
 #include "bootlog.h"
 #include "memdump.h"
 #include "sahara.h"
+#include "sahara_cases.h"
 #include "timesync.h"
 #include "vhost_user.h"
 #include "virtio_pcidev.h"
@@ -62,6 +67,9 @@ struct emu_options {
 	enum emu_mhi_boot boot;
 	enum emu_sahara_fault sahara_faults[16];
 	unsigned int nr_sahara_faults;
+	int sahara_cases[256];
+	unsigned int nr_sahara_cases;
+	const char *sahara_case_file;
 	bool bhi_corrupt;
 	bool bootlog_garbage;
 	bool timesync_garbage;
@@ -100,7 +108,8 @@ static void usage(FILE *out)
 		"                [--sahara-fault F[,F...]] [--bhi-fault corrupt] [--flr]\n"
 		"                [--bootlog-fault garbage] [--timesync-fault garbage]\n"
 		"                [--memdump MODE] [--garbage-reads N] [--card aic100|aic080]\n"
-		"                [--verbose]\n"
+		"                [--sahara-case C[,C...]] [--sahara-case-file PATH] [--verbose]\n"
+		"       qaic-emu --list-sahara-cases\n"
 		"Sahara faults: none unknown-image out-of-range zero-length oversize\n"
 		"               never-finish corrupt after-done eoi-no-image eoi-past-table\n"
 		"Memory dump modes: off on (default) bad-length too-many huge short-read\n");
@@ -123,6 +132,56 @@ static int parse_sahara_faults(const char *arg, struct emu_options *o)
 		o->sahara_faults[o->nr_sahara_faults++] = f;
 	}
 	return o->nr_sahara_faults ? 0 : -1;
+}
+
+/*
+ * "C[,C...]": the systematic Sahara case of each boot in turn; C is a
+ * case's name or number, "none", "N-M" (cases N to M, one boot each) or
+ * "all" (every case in table order).
+ */
+static int parse_sahara_cases(const char *arg, struct emu_options *o)
+{
+	const unsigned int max = sizeof(o->sahara_cases) / sizeof(o->sahara_cases[0]);
+	char buf[4096], *tok, *save = NULL;
+	int from, to;
+
+	if (strlen(arg) >= sizeof(buf))
+		return -1;
+	strcpy(buf, arg);
+	o->nr_sahara_cases = 0;
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *dash = strchr(tok, '-');
+
+		if (!strcmp(tok, "none")) {
+			from = to = -1;
+		} else if (!strcmp(tok, "all")) {
+			from = 0;
+			to = (int)emu_sahara_nr_cases - 1;
+		} else if ((from = emu_sahara_case_parse(tok)) >= 0) {
+			to = from;
+		} else if (dash) {
+			*dash = '\0';
+			from = emu_sahara_case_parse(tok);
+			to = emu_sahara_case_parse(dash + 1);
+			if (from < 0 || to < from)
+				return -1;
+		} else {
+			return -1;
+		}
+		for (int c = from; c <= to; c++) {
+			if (o->nr_sahara_cases == max)
+				return -1;
+			o->sahara_cases[o->nr_sahara_cases++] = c;
+		}
+	}
+	return o->nr_sahara_cases ? 0 : -1;
+}
+
+static void list_sahara_cases(void)
+{
+	for (unsigned int i = 0; i < emu_sahara_nr_cases; i++)
+		printf("%u %s %s\n", i, emu_sahara_cases[i].name,
+		       emu_sahara_verdict_name(emu_sahara_cases[i].verdict));
 }
 
 /* "N" or "N:K": DBC N (< EMU_NUM_DBC), every K-th (default 1, > 0). */
@@ -164,13 +223,16 @@ static int parse_options(int argc, char **argv, struct emu_options *o)
 		{ "malice", required_argument, NULL, 'X' },
 		{ "boot", required_argument, NULL, 'B' },
 		{ "sahara-fault", required_argument, NULL, 'S' },
+		{ "sahara-case", required_argument, NULL, 'K' },
+		{ "sahara-case-file", required_argument, NULL, 'Q' },
+		{ "list-sahara-cases", no_argument, NULL, 'l' },
 		{ "bhi-fault", required_argument, NULL, 'F' },
 		{ "flr", no_argument, NULL, 'R' },
 		{ "bootlog-fault", required_argument, NULL, 'L' },
 		{ "timesync-fault", required_argument, NULL, 'T' },
 		{ "memdump", required_argument, NULL, 'P' },
 		{ "garbage-reads", required_argument, NULL, 'G' },
-		{ "card", required_argument, NULL, 'K' },
+		{ "card", required_argument, NULL, 'A' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -236,6 +298,12 @@ static int parse_options(int argc, char **argv, struct emu_options *o)
 			if (parse_sahara_faults(optarg, o))
 				return -1;
 			break;
+		case 'K':
+			if (parse_sahara_cases(optarg, o))
+				return -1;
+			break;
+		case 'Q': o->sahara_case_file = optarg; break;
+		case 'l': list_sahara_cases(); exit(0);
 		case 'F':
 			if (strcmp(optarg, "corrupt"))
 				return -1;
@@ -251,7 +319,7 @@ static int parse_options(int argc, char **argv, struct emu_options *o)
 				return -1;
 			o->timesync_garbage = true;
 			break;
-		case 'K':
+		case 'A':
 			if (!strcmp(optarg, "aic100"))
 				o->device_id = EMU_PCI_DEVICE_ID;
 			else if (!strcmp(optarg, "aic080"))
@@ -522,6 +590,8 @@ static struct emu *emu_create(const struct emu_options *o)
 	emu_mhi_attach(emu->mhi);
 	emu_sahara_set_faults(emu_mhi_sahara(emu->mhi), o->sahara_faults,
 			      o->nr_sahara_faults);
+	emu_sahara_set_cases(emu_mhi_sahara(emu->mhi), o->sahara_cases, o->nr_sahara_cases);
+	emu_sahara_set_case_file(emu_mhi_sahara(emu->mhi), o->sahara_case_file);
 	emu_mhi_bhi(emu->mhi)->corrupt_next = o->bhi_corrupt;
 	emu_bootlog_set_garbage(emu_mhi_bootlog(emu->mhi), o->bootlog_garbage);
 	emu_timesync_set_garbage(emu_mhi_timesync_dev(emu->mhi), o->timesync_garbage);

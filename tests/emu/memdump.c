@@ -68,6 +68,8 @@ struct emu_memdump {
 	uint64_t table_len;		/* what MEMORY_DEBUG64 said */
 	uint64_t region_reads;		/* region reads served this dump */
 	uint64_t region_bytes;		/* bytes of the good regions sent */
+	uint8_t *case_pkt;		/* the next MEMORY_DEBUG64, or NULL */
+	size_t case_len;
 
 	struct emu_memdump_counters c;
 };
@@ -97,6 +99,18 @@ void emu_memdump_crash(struct emu_memdump *md)
 	md->pending = md->mode;
 	md->c.memdump_crashes++;
 	emu_log(md->dev, "memdump: the crash left a dump (%s)", mode_names[md->mode]);
+}
+
+int emu_memdump_offer_case(struct emu_memdump *md, const void *pkt, size_t len)
+{
+	free(md->case_pkt);
+	md->case_pkt = malloc(len ? len : 1);
+	if (!md->case_pkt)
+		return -1;
+	memcpy(md->case_pkt, pkt, len);
+	md->case_len = len;
+	md->pending = EMU_MEMDUMP_ON;
+	return 0;
 }
 
 bool emu_memdump_pending(const struct emu_memdump *md)
@@ -268,6 +282,12 @@ static bool rx_hello_resp(struct emu_memdump *md, const uint8_t *msg, size_t len
 	put_le64(pkt + 8, EMU_MEMDUMP_TABLE_ADDR);
 	put_le64(pkt + 16, md->table_len);
 	md->st = ST_DEBUG;
+	if (md->case_pkt) {
+		md->ops->send(md->ctx, md->case_pkt, md->case_len);
+		free(md->case_pkt);
+		md->case_pkt = NULL;
+		return false;
+	}
 	md->ops->send(md->ctx, pkt, sizeof(pkt));
 	return false;
 }
@@ -354,6 +374,7 @@ void emu_memdump_destroy(struct emu_memdump *md)
 {
 	if (!md)
 		return;
+	free(md->case_pkt);
 	free(md->table);
 	free(md);
 }

@@ -38,16 +38,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "sahara_proto.h"
+
 struct emu_device;
 struct emu_memdump;
 
-/* Commands of the mode (Linux 6.13, drivers/accel/qaic/sahara.c). */
-#define SAHARA_MEMORY_DEBUG64		0x10
-#define SAHARA_MEMORY_READ64		0x11
-#define SAHARA_MEMORY_DEBUG64_LEN	0x18
-#define SAHARA_MEMORY_READ64_LEN	0x18
-/* HELLO's mode field. */
-#define SAHARA_MODE_MEMORY_DEBUG	2
+/* The mode's commands are in sahara_proto.h. */
 
 /* One table entry. */
 #define EMU_MEMDUMP_ENTRY_LEN		64
@@ -121,6 +117,12 @@ int emu_memdump_mode_parse(const char *name);
 const char *emu_memdump_mode_name(enum emu_memdump_mode mode);
 /* Off until set. Takes effect at the next crash. */
 void emu_memdump_set_mode(struct emu_memdump *md, enum emu_memdump_mode mode);
+/*
+ * The next boot offers a good dump, whatever the mode, with @pkt (@len
+ * bytes, copied) sent in place of its MEMORY_DEBUG64: a systematic Sahara
+ * case (sahara_cases.h). The dump goes on from there as usual.
+ */
+int emu_memdump_offer_case(struct emu_memdump *md, const void *pkt, size_t len);
 
 /* The card crashed in mission mode: unless off, it now holds a dump. */
 void emu_memdump_crash(struct emu_memdump *md);

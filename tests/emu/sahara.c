@@ -26,14 +26,17 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "device.h"
 #include "fw_image.h"
 #include "le_bytes.h"
 #include "memdump.h"
 #include "sahara.h"
+#include "sahara_cases.h"
 
 #define MAX_FAULTS		16
+#define MAX_CASES		256
 #define MAX_RESETS		8
 /* An image id the table does not have. */
 #define UNKNOWN_IMAGE_ID	3
@@ -83,6 +86,10 @@ struct emu_sahara {
 	bool new_boot;			/* the next start is a new boot */
 	enum emu_sahara_fault fault;	/* this boot's, until injected */
 	unsigned int resets;		/* RESETs this boot */
+	int cases[MAX_CASES];		/* of each boot in turn; -1: none */
+	unsigned int nr_cases;
+	char *case_file;		/* names each boot's case; or NULL */
+	const struct emu_sahara_case *kase;	/* this boot's, until sent */
 
 	enum state st;
 	unsigned int idx;		/* into emu_sahara_image_ids */
@@ -120,6 +127,99 @@ int emu_sahara_set_faults(struct emu_sahara *s, const enum emu_sahara_fault *f,
 	return 0;
 }
 
+int emu_sahara_set_cases(struct emu_sahara *s, const int *cases, unsigned int n)
+{
+	if (n > MAX_CASES)
+		return -1;
+	for (unsigned int i = 0; i < n; i++)
+		if (cases[i] >= (int)emu_sahara_nr_cases)
+			return -1;
+	memcpy(s->cases, cases, n * sizeof(*cases));
+	s->nr_cases = n;
+	return 0;
+}
+
+int emu_sahara_set_case_file(struct emu_sahara *s, const char *path)
+{
+	free(s->case_file);
+	s->case_file = path ? strdup(path) : NULL;
+	return path && !s->case_file ? -1 : 0;
+}
+
+/*
+ * The case of the boot that starts: from the file, which it takes (a
+ * test that wrote it sees it gone), or from the list.
+ */
+static const struct emu_sahara_case *boot_case(struct emu_sahara *s)
+{
+	char line[128] = "";
+	int n = -1;
+	FILE *f;
+
+	if (s->case_file) {
+		f = fopen(s->case_file, "r");
+		if (f) {
+			if (fgets(line, sizeof(line), f))
+				line[strcspn(line, "\n")] = '\0';
+			fclose(f);
+			unlink(s->case_file);
+		}
+		n = emu_sahara_case_parse(line);
+		if (n < 0 && *line && strcmp(line, "none"))
+			emu_log(s->dev, "Sahara: no case '%s' (%s)", line, s->case_file);
+	} else if (s->boots < s->nr_cases) {
+		n = s->cases[s->boots];
+	}
+	if (n < 0)
+		return NULL;
+	emu_log(s->dev, "Sahara: boot %u: case %d %s", s->boots, n, emu_sahara_cases[n].name);
+	return &emu_sahara_cases[n];
+}
+
+/* This boot's case goes in at @at (the callers check the image too). */
+static bool case_at(struct emu_sahara *s, enum emu_sahara_at at)
+{
+	return s->kase && s->kase->at == at;
+}
+
+/*
+ * Send this boot's case for image @id (@last: the last one); true when
+ * it replaces the normal packet.
+ */
+static bool case_send(struct emu_sahara *s, uint32_t id, bool last)
+{
+	const struct emu_sahara_case *c = s->kase;
+	uint8_t *pkt = malloc(EMU_SAHARA_CASE_MAX_LEN);
+	size_t len;
+
+	s->kase = NULL;
+	if (!pkt)
+		return false;
+	len = emu_sahara_case_packet(c, id, s->size, last, pkt);
+	s->c.sahara_cases++;
+	emu_log(s->dev, "Sahara: case %s: command %#x, %zu bytes", c->name, c->cmd, len);
+	s->ops->send(s->ctx, pkt, len);
+	free(pkt);
+	return c->how == EMU_SAHARA_REPLACE;
+}
+
+/* This boot offers a dump first, with the case as its MEMORY_DEBUG64. */
+static void case_to_memdump(struct emu_sahara *s)
+{
+	uint8_t *pkt = malloc(EMU_SAHARA_CASE_MAX_LEN);
+	size_t len;
+
+	if (pkt) {
+		len = emu_sahara_case_packet(s->kase, 0, 0, false, pkt);
+		if (!emu_memdump_offer_case(s->md, pkt, len)) {
+			s->c.sahara_cases++;
+			emu_log(s->dev, "Sahara: case %s: a dump offered", s->kase->name);
+		}
+		free(pkt);
+	}
+	s->kase = NULL;
+}
+
 /* Take this boot's fault if it is @f (once per boot). */
 static bool fault_now(struct emu_sahara *s, enum emu_sahara_fault f)
 {
@@ -155,10 +255,15 @@ static void send_hello(struct emu_sahara *s)
 {
 	uint32_t w[] = { SAHARA_HELLO, SAHARA_HELLO_LEN, SAHARA_VERSION,
 			 SAHARA_VERSION_COMPAT, SAHARA_HELLO_LEN, 0 };
+	uint32_t id = emu_sahara_image_ids[s->idx];
 
 	image_forget(s);
 	s->st = ST_HELLO;
 	s->c.sahara_sessions++;
+	if (((s->idx == 0 && case_at(s, EMU_SAHARA_AT_HELLO)) ||
+	     (s->idx == 1 && case_at(s, EMU_SAHARA_AT_NEXT_HELLO))) &&
+	    case_send(s, id, false))
+		return;
 	send_words(s, w, 6);
 }
 
@@ -191,7 +296,9 @@ static void send_eoi(struct emu_sahara *s, uint32_t status)
 	uint32_t w[] = { SAHARA_END_OF_IMAGE, SAHARA_END_OF_IMAGE_LEN,
 			 emu_sahara_image_ids[s->idx], status };
 
-	send_words(s, w, 4);
+	if (status || s->idx || !case_at(s, EMU_SAHARA_AT_EOI) ||
+	    !case_send(s, w[2], false))
+		send_words(s, w, 4);
 	if (status) {
 		s->c.sahara_images_bad++;
 		s->st = ST_STOPPED;
@@ -249,6 +356,18 @@ static void next_read(struct emu_sahara *s)
 
 	if (fault_read(s, id))
 		return;
+	if (!s->idx && ((!s->size && case_at(s, EMU_SAHARA_AT_READ_CLOSED)) ||
+			(s->size && !s->piece && case_at(s, EMU_SAHARA_AT_READ_OPEN)))) {
+		bool answered = s->kase->how != EMU_SAHARA_INSERT;
+
+		case_send(s, id, false);
+		if (answered) {
+			/* Its answer, if any, is dropped; then this read. */
+			s->st = ST_READ;
+			s->fault_read = true;
+			return;
+		}
+	}
 	if (!s->size) {
 		send_read(s, id, 0, FW_IMAGE_HDR_LEN, false);
 		return;
@@ -313,10 +432,14 @@ static void rx_data(struct emu_sahara *s, const uint8_t *msg, size_t len)
 static void rx_done(struct emu_sahara *s)
 {
 	bool last = s->idx + 1 == EMU_SAHARA_NR_IMAGES;
+	uint32_t id = emu_sahara_image_ids[s->idx];
 	uint32_t w[] = { SAHARA_DONE_RESP, SAHARA_DONE_RESP_LEN,
 			 last ? SAHARA_TX_COMPLETE : SAHARA_TX_PENDING };
 
-	send_words(s, w, 3);
+	if (!(((!s->idx && case_at(s, EMU_SAHARA_AT_DONE_RESP)) ||
+	       (last && case_at(s, EMU_SAHARA_AT_LAST_DONE_RESP))) &&
+	      case_send(s, id, last)))
+		send_words(s, w, 3);
 	if (!last) {
 		s->idx++;
 		send_hello(s);
@@ -324,6 +447,11 @@ static void rx_done(struct emu_sahara *s)
 	}
 	if (fault_now(s, SAHARA_FAULT_AFTER_DONE)) {
 		send_read(s, emu_sahara_image_ids[0], 0, FW_IMAGE_HDR_LEN, false);
+		s->st = ST_STOPPED;
+		return;
+	}
+	if (case_at(s, EMU_SAHARA_AT_AFTER_LAST)) {
+		case_send(s, id, true);
 		s->st = ST_STOPPED;
 		return;
 	}
@@ -407,6 +535,9 @@ void emu_sahara_start(struct emu_sahara *s)
 		s->new_boot = false;
 		s->fault = s->boots < s->nr_faults ? s->faults[s->boots] :
 						     SAHARA_FAULT_NONE;
+		s->kase = boot_case(s);
+		if (s->kase && s->kase->at == EMU_SAHARA_AT_DUMP_DEBUG && s->md)
+			case_to_memdump(s);
 		s->boots++;
 		s->resets = 0;
 		s->idx = 0;
@@ -461,6 +592,7 @@ void emu_sahara_destroy(struct emu_sahara *s)
 	if (!s)
 		return;
 	image_forget(s);
+	free(s->case_file);
 	free(s);
 }
 
@@ -482,4 +614,5 @@ void emu_sahara_counters_print(const struct emu_sahara *s, FILE *out)
 	fprintf(out, "sahara_resets %" PRIu64 "\n", c->sahara_resets);
 	fprintf(out, "sahara_bad_msgs %" PRIu64 "\n", c->sahara_bad_msgs);
 	fprintf(out, "sahara_faults %" PRIu64 "\n", c->sahara_faults);
+	fprintf(out, "sahara_cases %" PRIu64 "\n", c->sahara_cases);
 }

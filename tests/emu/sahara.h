@@ -16,7 +16,9 @@
  * A boot after a crash first offers the crash's memory dump (memdump.h).
  *
  * Fault injection (emu_sahara_set_faults()) makes the card misbehave once
- * per boot, so that a host's error paths can be driven.
+ * per boot, so that a host's error paths can be driven; the systematic
+ * cases (sahara_cases.h, emu_sahara_set_cases()) send one crafted packet
+ * per boot, each field at its boundary values.
  *
  * Copyright (c) 2026 The qaic authors.
  */
@@ -27,6 +29,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "sahara_proto.h"
+
 struct emu_device;
 struct emu_memdump;
 struct emu_sahara;
@@ -35,38 +39,11 @@ struct emu_sahara;
 #define EMU_SAHARA_CH_UL	2
 #define EMU_SAHARA_CH_DL	3
 
-/* Commands. */
-#define SAHARA_HELLO		0x01
-#define SAHARA_HELLO_RESP	0x02
-#define SAHARA_READ_DATA	0x03
-#define SAHARA_END_OF_IMAGE	0x04
-#define SAHARA_DONE		0x05
-#define SAHARA_DONE_RESP	0x06
-#define SAHARA_RESET		0x07
-#define SAHARA_RESET_RESP	0x08
-#define SAHARA_READ_DATA64	0x12
-
-/* Packet lengths. */
-#define SAHARA_HELLO_LEN	0x30
-#define SAHARA_READ_DATA_LEN	0x14
-#define SAHARA_READ_DATA64_LEN	0x20
-#define SAHARA_END_OF_IMAGE_LEN	0x10
-#define SAHARA_DONE_LEN		0x08
-#define SAHARA_DONE_RESP_LEN	0x0c
-#define SAHARA_RESET_LEN	0x08
-
-#define SAHARA_VERSION		2
-#define SAHARA_VERSION_COMPAT	1
-/* Largest READ_DATA the card asks for. */
-#define SAHARA_MAX_READ		0x80000
 /* Largest uplink message: one READ_DATA's worth of bytes. */
 #define EMU_SAHARA_MAX_MSG	SAHARA_MAX_READ
 
 /* END_OF_IMAGE status when the image failed its check (ours). */
 #define SAHARA_STATUS_BAD_IMAGE	0x18
-/* DONE_RESP image_tx_status */
-#define SAHARA_TX_PENDING	0
-#define SAHARA_TX_COMPLETE	1
 
 /* The AIC100 image table: ids the card asks for, in this order. */
 #define EMU_SAHARA_NR_IMAGES	8
@@ -104,6 +81,7 @@ struct emu_sahara_counters {
 	uint64_t sahara_resets;		/* RESET from the host */
 	uint64_t sahara_bad_msgs;	/* unexpected or malformed host messages */
 	uint64_t sahara_faults;		/* faults injected */
+	uint64_t sahara_cases;		/* systematic cases sent */
 };
 
 struct emu_sahara *emu_sahara_create(struct emu_device *dev,
@@ -120,6 +98,20 @@ const char *emu_sahara_fault_name(enum emu_sahara_fault f);
  */
 int emu_sahara_set_faults(struct emu_sahara *s, const enum emu_sahara_fault *f,
 			  unsigned int n);
+
+/*
+ * The systematic case (sahara_cases.h) of each boot in turn: the n-th
+ * boot gets emu_sahara_cases[cases[n]] (-1: none), later boots none. At
+ * most 256.
+ */
+int emu_sahara_set_cases(struct emu_sahara *s, const int *cases, unsigned int n);
+/*
+ * Or: each boot takes its case from the file at @path (NULL: none) as it
+ * starts, a name or number on its first line, and removes the file; no
+ * file, an empty one or "none": no case. Set, it takes the place of the
+ * list.
+ */
+int emu_sahara_set_case_file(struct emu_sahara *s, const char *path);
 
 /*
  * A crash's memory dump (memdump.h), offered at the start of a new boot

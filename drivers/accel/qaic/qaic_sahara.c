@@ -22,8 +22,9 @@
  *
  * The card is not trusted. Every request is checked before anything is
  * sent: the image id must be in the table, only one image may be open at a
- * time, a read must be 1 to 0x80000 bytes and lie inside the image, and
- * nothing may be asked once the card said the last image was in. The host
+ * time, a read must be 1 to 0x80000 bytes and lie inside the image, a
+ * DONE_RESP must answer a DONE and nothing else may, and nothing may be
+ * asked once the card said the last image was in. The host
  * waits at most ``sahara_timeout_ms`` (a module parameter) for each packet
  * of the card, and as long for the card to take the bytes of a read. The
  * first failure ends the boot: one error in the log, the card is left
@@ -158,6 +159,7 @@ enum qaic_sahara_dump_state {
  * @fw: The open image's firmware; valid while @active is an id.
  * @images: Images the card accepted.
  * @bytes: Bytes of images sent.
+ * @done_sent: DONE sent; the card owes its DONE_RESP.
  * @finished: The card said the last image is in.
  * @failed: The boot failed: nothing more is sent or received.
  * @stopping: The channel is going away: nothing more is queued.
@@ -183,6 +185,7 @@ struct qaic_sahara {
 	const struct firmware *fw;
 	unsigned int images;
 	size_t bytes;
+	bool done_sent;
 	bool finished;
 	bool failed;
 	bool stopping;
@@ -436,6 +439,7 @@ static void qaic_sahara_end_of_image_locked(struct qaic_sahara *s, const void *p
 	}
 	qaic_sahara_close_image_locked(s);
 	s->images++;
+	s->done_sent = true;
 	qaic_sahara_send_cmd_locked(s, (const u32[]){ SAHARA_DONE, SAHARA_DONE_LEN }, 2);
 }
 
@@ -446,6 +450,11 @@ static void qaic_sahara_done_resp_locked(struct qaic_sahara *s, const void *pkt,
 		qaic_sahara_fail_locked(s, "DONE_RESP of %zu bytes", len);
 		return;
 	}
+	if (!s->done_sent) {
+		qaic_sahara_fail_locked(s, "DONE_RESP with no DONE sent");
+		return;
+	}
+	s->done_sent = false;
 	if (qaic_sahara_get(pkt, 2) != SAHARA_TX_COMPLETE)
 		return;		/* the next image's HELLO follows */
 	s->finished = true;
@@ -567,6 +576,10 @@ static void qaic_sahara_handle_locked(struct qaic_sahara *s, const void *pkt, in
 	drm_dbg(&s->qdev->drm, "Sahara: command %#x, %d bytes\n", cmd, len);
 	if (s->finished && cmd != SAHARA_READ_DATA && cmd != SAHARA_READ_DATA64) {
 		qaic_sahara_fail_locked(s, "command %#x after the last image", cmd);
+		return;
+	}
+	if (s->done_sent && cmd != SAHARA_DONE_RESP) {
+		qaic_sahara_fail_locked(s, "command %#x where DONE_RESP was due", cmd);
 		return;
 	}
 

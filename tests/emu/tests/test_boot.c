@@ -4,7 +4,8 @@
  * Sahara host do it: PBL at power-on, SBL loaded over BHI (good, corrupt,
  * refused), the ready transition and M0 with the EE (SBL) event, then the
  * QAIC_SAHARA channels serving every image of the table until the card
- * enters AMSS; and every Sahara fault the card can be told to commit.
+ * enters AMSS; and every Sahara fault the card can be told to commit, and
+ * every systematic case (sahara_cases.h) in its place in the boot.
  */
 #include <linux/pci_regs.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@
 #include "le_bytes.h"
 #include "mhi.h"
 #include "sahara.h"
+#include "sahara_cases.h"
 
 #define G_BASE		0x40000000ull
 #define G_SIZE		0x400000ull
@@ -50,6 +52,7 @@ static uint8_t *g;
 static unsigned int irqs;
 static uint32_t host_version = 3;	/* what the test host says in HELLO_RESP */
 static bool late_dl;			/* requeue the DL buffer after answering */
+static bool lenient;			/* ignore malformed packets, check nothing */
 static uint64_t cmd_wp, ev_rp, ul_wp, dl_wp;
 
 /* The firmware the test host serves: index = image id, 0 = SBL. */
@@ -266,6 +269,16 @@ static void start_sahara(void)
 	CHECK_EQ(cmd_sync(0x12, CH_DL), 1);
 }
 
+/* Every packet the test host got in one boot: its length and first bytes. */
+#define REC_MAX		1024
+#define REC_HEAD	64
+struct rec {
+	size_t len;
+	uint8_t head[REC_HEAD];
+};
+static struct rec rec[REC_MAX];
+static unsigned int nrec;
+
 /* What the test host saw of one boot. */
 struct seen {
 	unsigned int hellos, reads32, reads64, eoi_ok, eoi_bad, done_resp;
@@ -297,6 +310,20 @@ static bool serve_read(struct seen *s, uint64_t id, uint64_t off, uint64_t len,
 	return true;
 }
 
+/* The length of a packet of @cmd; 8 for commands a card does not send. */
+static uint32_t packet_len(uint32_t cmd)
+{
+	switch (cmd) {
+	case SAHARA_HELLO: return SAHARA_HELLO_LEN;
+	case SAHARA_READ_DATA: return SAHARA_READ_DATA_LEN;
+	case SAHARA_READ_DATA64: return SAHARA_READ_DATA64_LEN;
+	case SAHARA_END_OF_IMAGE: return SAHARA_END_OF_IMAGE_LEN;
+	case SAHARA_DONE_RESP: return SAHARA_DONE_RESP_LEN;
+	case SAHARA_MEMORY_DEBUG64: return SAHARA_MEMORY_DEBUG64_LEN;
+	default: return 8;
+	}
+}
+
 /*
  * Run the host side until nothing more happens. @reset_after: send a
  * Sahara RESET instead of the n-th read's data (0: never).
@@ -309,6 +336,7 @@ static void host_sahara(struct seen *s, unsigned int reset_after)
 	struct ev e;
 
 	memset(s, 0, sizeof(*s));
+	nrec = 0;
 	queue_dl();
 	while (!stop && get_ev(&e)) {
 		uint8_t pkt[64];
@@ -324,18 +352,32 @@ static void host_sahara(struct seen *s, unsigned int reset_after)
 		if (ev_type(&e) != 0x22 || e.dw1 >> 24 != CH_DL)
 			continue;
 		len = e.dw0 & 0xffff;
+		memset(pkt, 0, sizeof(pkt));
 		memcpy(pkt, gp(DL_BUF), len < sizeof(pkt) ? len : sizeof(pkt));
+		if (nrec < REC_MAX) {
+			rec[nrec].len = len;
+			memcpy(rec[nrec++].head, pkt, REC_HEAD);
+		}
 		cmd = get_le32(pkt);
-		CHECK_EQ(get_le32(pkt + 4), len);
+		if (!lenient)
+			CHECK_EQ(get_le32(pkt + 4), len);
 		if (!late_dl)
 			queue_dl();
+		if (lenient && (len < 8 || get_le32(pkt + 4) != len ||
+				len != packet_len(cmd))) {
+			s->other++;
+			if (late_dl)
+				queue_dl();
+			continue;
+		}
 		switch (cmd) {
 		case SAHARA_HELLO: {
 			uint8_t rsp[SAHARA_HELLO_LEN] = { 0 };
 
 			s->hellos++;
 			CHECK_EQ(len, SAHARA_HELLO_LEN);
-			CHECK_EQ(get_le32(pkt + 8), 2);
+			if (!lenient)
+				CHECK_EQ(get_le32(pkt + 8), 2);
 			put_le32(rsp, SAHARA_HELLO_RESP);
 			put_le32(rsp + 4, SAHARA_HELLO_LEN);
 			put_le32(rsp + 8, host_version);
@@ -619,6 +661,227 @@ static void test_faults(void)
 	CHECK_EQ(emu_sahara_fault_parse("bogus"), -1);
 }
 
+/* Index of the @nth packet of @cmd in @r (@nth < 0: the last one), or -1. */
+static int find_cmd(const struct rec *r, unsigned int n, uint32_t cmd, int nth)
+{
+	int seen = 0;
+
+	for (unsigned int i = 0; i < n; i++) {
+		unsigned int k = nth < 0 ? n - 1 - i : i;
+
+		if (get_le32(r[k].head) == cmd && (nth < 0 || ++seen == nth))
+			return (int)k;
+	}
+	return -1;
+}
+
+static bool same_rec(const struct rec *a, const struct rec *b)
+{
+	return a->len == b->len && !memcmp(a->head, b->head, REC_HEAD);
+}
+
+/* Where case @c's packet goes among the packets of the good boot @g. */
+static int case_index(const struct emu_sahara_case *c, const struct rec *g, unsigned int n)
+{
+	switch (c->at) {
+	case EMU_SAHARA_AT_HELLO: return 0;
+	case EMU_SAHARA_AT_READ_CLOSED: return 1;
+	case EMU_SAHARA_AT_READ_OPEN: return 2;
+	case EMU_SAHARA_AT_EOI: return find_cmd(g, n, SAHARA_END_OF_IMAGE, 1);
+	case EMU_SAHARA_AT_DONE_RESP: return find_cmd(g, n, SAHARA_DONE_RESP, 1);
+	case EMU_SAHARA_AT_NEXT_HELLO: return find_cmd(g, n, SAHARA_HELLO, 2);
+	case EMU_SAHARA_AT_LAST_DONE_RESP: return find_cmd(g, n, SAHARA_DONE_RESP, -1);
+	case EMU_SAHARA_AT_DUMP_DEBUG: return 1;	/* after the memory-debug HELLO */
+	default: return find_cmd(g, n, SAHARA_DONE_RESP, -1) + 1;
+	}
+}
+
+/*
+ * Every systematic case, one boot each, against a test host that answers
+ * what is well formed and ignores the rest: the card's packets are the
+ * good boot's up to the case's place, the case's packet is there, and
+ * the card goes on as the table says (the normal packet next for an
+ * insert, the good boot's packets to the end when the boot goes on). A
+ * dump case's packet follows the memory-debug HELLO.
+ */
+static void test_sahara_cases(void)
+{
+	static struct rec good[REC_MAX];
+	uint8_t *pkt = malloc(EMU_SAHARA_CASE_MAX_LEN);
+	unsigned int ngood;
+	struct seen s;
+
+	lenient = true;
+	setup(EMU_MHI_BOOT_PBL);
+	boot_to_sbl();
+	host_sahara(&s, 0);
+	CHECK_EQ(s.amss_ee, 1);
+	memcpy(good, rec, sizeof(rec));
+	ngood = nrec;
+	for (unsigned int i = 0; i < emu_sahara_nr_cases; i++) {
+		const struct emu_sahara_case *c = &emu_sahara_cases[i];
+		bool last = c->at == EMU_SAHARA_AT_LAST_DONE_RESP ||
+			    c->at == EMU_SAHARA_AT_AFTER_LAST;
+		bool dump = c->at == EMU_SAHARA_AT_DUMP_DEBUG;
+		bool open = c->at == EMU_SAHARA_AT_READ_OPEN || c->at == EMU_SAHARA_AT_EOI;
+		uint32_t image = emu_sahara_image_ids[last ? EMU_SAHARA_NR_IMAGES - 1 :
+						      c->at == EMU_SAHARA_AT_NEXT_HELLO];
+		uint64_t size = open ? fw_len[image] : 0;
+		int n = (int)i, at = case_index(c, good, ngood), before = emu_test_failures;
+		struct rec want = { 0 };
+
+		setup(EMU_MHI_BOOT_PBL);
+		CHECK_EQ(emu_sahara_set_cases(emu_mhi_sahara(mhi), &n, 1), 0);
+		boot_to_sbl();
+		host_sahara(&s, 0);
+		want.len = emu_sahara_case_packet(c, image, size, last, pkt);
+		memcpy(want.head, pkt, want.len < REC_HEAD ? want.len : REC_HEAD);
+		if (want.len > DL_BUF_LEN)
+			want.len = DL_BUF_LEN;	/* the rest overflowed the buffer */
+		CHECK(at > 0 || c->at == EMU_SAHARA_AT_HELLO);
+		CHECK(at < (int)nrec);
+		if (at < 0 || at >= (int)nrec)
+			goto next;
+		if (dump) {
+			/* This host takes no dump: nothing follows. */
+			CHECK_EQ(get_le32(rec[0].head), SAHARA_HELLO);
+			CHECK_EQ(get_le32(rec[0].head + 20), SAHARA_MODE_MEMORY_DEBUG);
+			CHECK_EQ(nrec, 2);
+		}
+		for (int k = 0; k < at && !dump; k++)
+			CHECK(same_rec(&rec[k], &good[k]));
+		CHECK(same_rec(&rec[at], &want));
+		CHECK_EQ(emu_sahara_counters(emu_mhi_sahara(mhi))->sahara_cases, 1);
+		if (c->at == EMU_SAHARA_AT_AFTER_LAST) {
+			CHECK_EQ(nrec, at + 1);
+			CHECK_EQ(s.amss_ee, 0);
+		} else if (c->how == EMU_SAHARA_INSERT) {
+			CHECK(at + 1 < (int)nrec && same_rec(&rec[at + 1], &good[at]));
+		}
+		if (c->verdict == EMU_SAHARA_BOOT_GOES_ON && !dump) {
+			unsigned int extra = c->how != EMU_SAHARA_REPLACE;
+
+			CHECK_EQ(s.amss_ee, 1);
+			CHECK_EQ(nrec, ngood + extra);
+			for (unsigned int k = at + 1; k < nrec && k - extra < ngood; k++)
+				CHECK(same_rec(&rec[k], &good[k - extra]));
+		}
+next:
+		if (emu_test_failures != before)
+			fprintf(stderr, "  in case %u %s\n", i, c->name);
+	}
+	lenient = false;
+	free(pkt);
+}
+
+/* A few cases' packets, field by field. */
+static void test_sahara_case_packets(void)
+{
+	uint8_t *p = malloc(EMU_SAHARA_CASE_MAX_LEN);
+	const struct emu_sahara_case *c;
+	size_t len;
+
+#define CASE_PKT(name, size)						\
+	(c = &emu_sahara_cases[emu_sahara_case_parse(name)],		\
+	 len = emu_sahara_case_packet(c, 1, (size), false, p))
+
+	CHECK_EQ(emu_sahara_case_parse("bogus"), -1);
+	CHECK_EQ(emu_sahara_case_parse("0"), 0);
+	CHECK_EQ(emu_sahara_case_parse("good"), 0);
+	CHECK_EQ(emu_sahara_case_parse("100000"), -1);
+	CASE_PKT("good", 0);
+	CHECK_EQ(len, SAHARA_HELLO_LEN);
+	CHECK_EQ(get_le32(p), SAHARA_HELLO);
+	CHECK_EQ(get_le32(p + 4), SAHARA_HELLO_LEN);
+	CHECK_EQ(get_le32(p + 8), SAHARA_VERSION);
+	CHECK_EQ(get_le32(p + 12), SAHARA_VERSION_COMPAT);
+	CHECK_EQ(get_le32(p + 20), SAHARA_MODE_IMAGE_PENDING);
+	CASE_PKT("hello-len-field-minus-1", 0);
+	CHECK_EQ(len, SAHARA_HELLO_LEN);
+	CHECK_EQ(get_le32(p + 4), SAHARA_HELLO_LEN - 1);
+	CASE_PKT("hello-short", 0);
+	CHECK_EQ(len, SAHARA_HELLO_LEN - 1);
+	CHECK_EQ(get_le32(p + 4), SAHARA_HELLO_LEN - 1);
+	CASE_PKT("hello-reserved-ones", 0);
+	CHECK_EQ(get_le32(p + 24), 0xffffffff);
+	CHECK_EQ(get_le32(p + 28), 0);
+	CASE_PKT("packet-empty", 0);
+	CHECK_EQ(len, 0);
+	CASE_PKT("packet-over-buffer", 0);
+	CHECK_EQ(len, 0x4001);
+	CHECK_EQ(get_le32(p + 4), 0x4001);
+	CASE_PKT("read-max-at-end", 1000000);
+	CHECK_EQ(get_le32(p + 8), 1);
+	CHECK_EQ(get_le32(p + 12), 1000000 - SAHARA_MAX_READ);
+	CHECK_EQ(get_le32(p + 16), SAHARA_MAX_READ);
+	CASE_PKT("read-offset-ones", 1000000);
+	CHECK_EQ(get_le32(p + 12), 0xffffffff);
+	CASE_PKT("read64-image-2p32", 1000000);
+	CHECK_EQ(len, SAHARA_READ_DATA64_LEN);
+	CHECK_EQ(get_le64(p + 8), 0x100000001ull);
+	CHECK_EQ(get_le64(p + 16), 0);
+	CHECK_EQ(get_le64(p + 24), 1);
+	CASE_PKT("read64-offset-ones", 1000000);
+	CHECK_EQ(get_le64(p + 16), UINT64_MAX);
+	CHECK_EQ(get_le64(p + 24), 2);
+	CASE_PKT("eoi-no-image-ones", 0);
+	CHECK_EQ(get_le32(p + 8), 0xffffffff);
+	CHECK_EQ(get_le32(p + 12), 0);
+	CASE_PKT("done-resp-complete-early", 0);
+	CHECK_EQ(get_le32(p + 8), SAHARA_TX_COMPLETE);
+	CASE_PKT("command-ones", 0);
+	CHECK_EQ(len, 8);
+	CHECK_EQ(get_le32(p), 0xffffffff);
+	CHECK_EQ(get_le32(p + 4), 8);
+	/* Names are unique. */
+	for (unsigned int i = 0; i < emu_sahara_nr_cases; i++)
+		CHECK_EQ(emu_sahara_case_parse(emu_sahara_cases[i].name), i);
+#undef CASE_PKT
+	free(p);
+}
+
+/* Each boot its case: from the list, or from the file as each boot starts. */
+static void test_sahara_case_per_boot(void)
+{
+	char path[] = "/tmp/test-emu-sahara-case.XXXXXX";
+	int cases[2] = { emu_sahara_case_parse("eoi-status-1"), -1 };
+	struct seen s;
+	FILE *f;
+	int fd;
+
+	setup(EMU_MHI_BOOT_PBL);
+	CHECK_EQ(emu_sahara_set_cases(emu_mhi_sahara(mhi), cases, 2), 0);
+	boot_to_sbl();
+	host_sahara(&s, 0);
+	CHECK_EQ(s.eoi_bad, 1);
+	wr(0xb0, 1);
+	boot_to_sbl();
+	host_sahara(&s, 0);
+	CHECK(s.complete);
+	CHECK_EQ(s.amss_ee, 1);
+
+	fd = mkstemp(path);
+	CHECK(fd >= 0);
+	f = fdopen(fd, "w");
+	fprintf(f, "hello-version-0\n");
+	fclose(f);
+	setup(EMU_MHI_BOOT_PBL);
+	CHECK_EQ(emu_sahara_set_cases(emu_mhi_sahara(mhi), cases, 2), 0);
+	CHECK_EQ(emu_sahara_set_case_file(emu_mhi_sahara(mhi), path), 0);
+	lenient = true;
+	boot_to_sbl();
+	host_sahara(&s, 0);
+	CHECK_EQ(get_le32(rec[0].head + 8), 0);	/* the file's case, not the list's */
+	CHECK(access(path, F_OK));		/* taken */
+	wr(0xb0, 1);
+	boot_to_sbl();
+	host_sahara(&s, 0);
+	CHECK(s.complete);
+	CHECK_EQ(emu_sahara_counters(emu_mhi_sahara(mhi))->sahara_cases, 1);
+	CHECK_EQ(emu_sahara_set_case_file(emu_mhi_sahara(mhi), NULL), 0);
+	lenient = false;
+}
+
 /* The n-th boot gets the n-th fault; a SoC reset starts a new boot. */
 static void test_fault_per_boot(void)
 {
@@ -733,6 +996,9 @@ int main(void)
 	RUN(test_version2_host);
 	RUN(test_late_buffer);
 	RUN(test_bogus_host);
+	RUN(test_sahara_case_packets);
+	RUN(test_sahara_cases);
+	RUN(test_sahara_case_per_boot);
 	emu_mhi_destroy(mhi);
 	emu_device_fini(&dev);
 	guest_mem_reset(&gm);

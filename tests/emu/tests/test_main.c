@@ -157,6 +157,8 @@ static void test_dbc_options(void)
 		{ "--dbc-mem-mb", "0" },
 		{ "--boot", "sbl" }, { "--sahara-fault", "bogus" },
 		{ "--sahara-fault", "corrupt,,x" }, { "--bhi-fault", "none" },
+		{ "--sahara-case", "bogus" }, { "--sahara-case", "100000" },
+		{ "--sahara-case", "5-2" }, { "--sahara-case", "all,all,all" },
 	};
 	pid_t pid;
 
@@ -184,6 +186,31 @@ static void test_dbc_options(void)
 	kill(pid, SIGTERM);
 	CHECK_EQ(wait_exit(pid), 0);
 	CHECK_EQ(counter("dbc_mmio_other"), 0);
+}
+
+/* --list-sahara-cases: the table, "N name verdict" a line, case 0 good. */
+static void test_list_sahara_cases(void)
+{
+	char cmd[4200], line[256], name[128], verdict[16];
+	unsigned int n = 0, num;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "%s --list-sahara-cases", emu_path);
+	p = popen(cmd, "r");
+	CHECK(p);
+	if (!p)
+		return;
+	while (fgets(line, sizeof(line), p)) {
+		CHECK_EQ(sscanf(line, "%u %127s %15s", &num, name, verdict), 3);
+		CHECK_EQ(num, n);
+		CHECK(!strcmp(verdict, "fails") || !strcmp(verdict, "goes-on") ||
+		      !strcmp(verdict, "dump-abandoned"));
+		if (!n)
+			CHECK(!strcmp(name, "good") && !strcmp(verdict, "goes-on"));
+		n++;
+	}
+	CHECK_EQ(pclose(p), 0);
+	CHECK(n > 100);
 }
 
 /* --malice: bad arguments are usage errors; the counters say what it did. */
@@ -251,6 +278,7 @@ int main(int argc, char **argv)
 	RUN(test_bad_usage);
 	RUN(test_dbc_options);
 	RUN(test_malice_option);
+	RUN(test_list_sahara_cases);
 
 	unlink(ready_path);
 	unlink(counters_path);

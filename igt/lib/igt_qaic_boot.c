@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Copyright (c) 2026 The qaic authors.
+ */
+
+/*
+ * A card's boot as the kernel log tells it: our driver logs one verdict
+ * per boot, "card in mission mode" or "boot failed: <why>", each line
+ * beginning with the card's "qaic <bdf>: ". A rebind through sysfs powers
+ * the card up again: a new boot.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/klog.h>
+#include <unistd.h>
+
+#include "igt_qaic_boot.h"
+
+#define LOG_SIZE	(4 << 20)
+
+static char *klog;
+
+/**
+ * igt_qaic_kernel_log:
+ *
+ * Returns: the kernel log, NUL-terminated, in a buffer the library keeps
+ * until the next call (or igt_qaic_kernel_log_free()).
+ */
+const char *igt_qaic_kernel_log(void)
+{
+	int n;
+
+	if (!klog)
+		klog = malloc(LOG_SIZE + 1);
+	igt_assert(klog);
+	n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, klog, LOG_SIZE);
+	igt_assert_f(n >= 0, "klogctl: %s\n", strerror(errno));
+	klog[n] = '\0';
+	return klog;
+}
+
+/**
+ * igt_qaic_kernel_log_free:
+ *
+ * Frees the buffer of igt_qaic_kernel_log().
+ */
+void igt_qaic_kernel_log_free(void)
+{
+	free(klog);
+	klog = NULL;
+}
+
+/**
+ * igt_qaic_log_lines:
+ * @slot: PCI slot of the card in the bench
+ * @what: text to look for
+ * @last: where to copy the last line found, or NULL
+ * @len: size of @last
+ *
+ * Returns: how many lines of the kernel log of the card contain @what.
+ */
+int igt_qaic_log_lines(unsigned int slot, const char *what, char *last, size_t len)
+{
+	const char *log = igt_qaic_kernel_log(), *p = log;
+	char dev[32];
+	int n = 0;
+
+	snprintf(dev, sizeof(dev), "qaic " IGT_QAIC_BDF_FMT ": ", slot);
+	while ((p = strstr(p, what))) {
+		const char *bol = p, *eol = strchr(p, '\n');
+
+		while (bol > log && bol[-1] != '\n')
+			bol--;
+		if (strstr(bol, dev) && strstr(bol, dev) < p) {
+			n++;
+			if (last) {
+				size_t l = eol ? (size_t)(eol - bol) : strlen(bol);
+
+				snprintf(last, len, "%.*s", (int)l, bol);
+			}
+		}
+		p = eol ? eol : p + strlen(p);
+	}
+	return n;
+}
+
+/**
+ * igt_qaic_card_present:
+ * @slot: PCI slot of the card in the bench
+ *
+ * Returns: whether the bench has a card in @slot.
+ */
+bool igt_qaic_card_present(unsigned int slot)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/" IGT_QAIC_BDF_FMT, slot);
+	return !access(path, F_OK);
+}
+
+/**
+ * igt_qaic_boot_verdict_ours:
+ *
+ * Returns: whether the loaded module logs the boot's verdict ("card in
+ * mission mode", "boot failed: ..."): ours does, Linux 6.12's does not.
+ */
+bool igt_qaic_boot_verdict_ours(void)
+{
+	return !access("/sys/module/qaic/parameters/boot_timeout_s", F_OK);
+}
+
+/**
+ * igt_qaic_wait_boot:
+ * @slot: PCI slot of the card in the bench
+ * @failed_before: "boot failed: " lines of the card before this boot
+ * @up_before: "card in mission mode" lines of the card before this boot
+ * @line: where to copy the verdict's line, or NULL
+ * @len: size of @line
+ *
+ * Waits up to %IGT_QAIC_BOOT_WAIT_S seconds for the boot's verdict and
+ * fails the test without one.
+ *
+ * Returns: true when the boot failed.
+ */
+bool igt_qaic_wait_boot(unsigned int slot, int failed_before, int up_before,
+			char *line, size_t len)
+{
+	for (int i = 0; i < IGT_QAIC_BOOT_WAIT_S * 10; i++) {
+		if (igt_qaic_log_lines(slot, "boot failed: ", line, len) > failed_before)
+			return true;
+		if (igt_qaic_log_lines(slot, "card in mission mode", line, len) > up_before)
+			return false;
+		usleep(100 * 1000);
+	}
+	igt_assert_f(false, "card " IGT_QAIC_BDF_FMT " did not finish booting in %d s\n",
+		     slot, IGT_QAIC_BOOT_WAIT_S);
+	return false;
+}
+
+/**
+ * igt_qaic_rebind:
+ * @slot: PCI slot of the card in the bench
+ *
+ * Unbinds the card from qaic and binds it again: a new power-up.
+ */
+void igt_qaic_rebind(unsigned int slot)
+{
+	char bdf[16];
+
+	snprintf(bdf, sizeof(bdf), IGT_QAIC_BDF_FMT, slot);
+	igt_qaic_write_file("/sys/bus/pci/drivers/qaic/unbind", bdf);
+	igt_qaic_write_file("/sys/bus/pci/drivers/qaic/bind", bdf);
+}
+
+/**
+ * igt_qaic_power_cycle:
+ * @slot: PCI slot of the card in the bench
+ *
+ * Unbinds the card from qaic, resets its function and binds it again: a
+ * new boot from PBL even for a card in mission mode, which a rebind alone
+ * finds still there. Skips the test for a card that offers no reset
+ * (qaic-emu --flr gives one).
+ */
+void igt_qaic_power_cycle(unsigned int slot)
+{
+	char bdf[16], path[96];
+
+	snprintf(bdf, sizeof(bdf), IGT_QAIC_BDF_FMT, slot);
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/reset", bdf);
+	igt_require_f(!access(path, F_OK), "card %s offers no function reset\n", bdf);
+	igt_qaic_write_file("/sys/bus/pci/drivers/qaic/unbind", bdf);
+	igt_qaic_write_file(path, "1");
+	igt_qaic_write_file("/sys/bus/pci/drivers/qaic/bind", bdf);
+}
+
+/**
+ * igt_qaic_assert_clean_log:
+ * @from: offset in the kernel log to look from (0: all of it)
+ *
+ * Fails the test when the kernel log from @from on shows a WARN, a BUG or
+ * a call trace.
+ */
+void igt_qaic_assert_clean_log(size_t from)
+{
+	const char *log = igt_qaic_kernel_log();
+
+	if (from > strlen(log))
+		from = 0;	/* the log wrapped */
+	log += from;
+	igt_assert_f(!strstr(log, "WARNING:") && !strstr(log, "BUG:") &&
+		     !strstr(log, "Call Trace:"), "the kernel log shows a report\n");
+}
