@@ -6,14 +6,48 @@ QAIC_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 QAIC_CACHE=${QAIC_CACHE:-/var/cache/qaic}
 # The kernel the bench runs, pinned: Debian's linux-source-6.12 at this version.
 QAIC_KERNEL_VERSION=6.12.118
-QAIC_KSRC=$QAIC_CACHE/src/linux-$QAIC_KERNEL_VERSION
+# The bench can also run Debian sid's linux-source-7.2 (7.2.13, with SMP):
+# QAIC_KERNEL, set by the scripts' --kernel 7.2 and exported so that the
+# scripts they start use the same kernel, picks it. 6.12 is the default.
+QAIC_KERNEL=${QAIC_KERNEL:-6.12}
+QAIC_SID_SOURCE_VERSION=7.2.13
 # The newest kernel the driver is built against (not run): Debian sid's
 # linux-headers-$QAIC_SID_KERNEL-amd64, in a chroot (tests/sid/mkchroot).
 QAIC_SID_KERNEL=7.2.13+deb14
 QAIC_MESON_BUILD=${QAIC_MESON_BUILD:-$QAIC_CACHE/meson}
 
+# Select the bench kernel (6.12 or 7.2), for this script and the ones it
+# starts. Sets:
+#  QAIC_KERNEL_VERSION  the version build-kernel checks the source against
+#  QAIC_KSRC            where the patched source is unpacked
+#  QAIC_KTARBALL        the tarball, from Debian's linux-source-<series>
+#  QAIC_KPATCHES        the directory of the bench's patches for it
+#  QAIC_KTAG            "" for 6.12, "7.2-" otherwise: a prefix to the
+#                       build and staging directories of that kernel
+qaic_kernel_select() { # series
+	case "$1" in
+	6.12)
+		QAIC_KTARBALL=/usr/src/linux-source-6.12.tar.xz
+		QAIC_KPATCHES=$QAIC_TOP/tests/uml/patches
+		QAIC_KTAG=
+		;;
+	7.2)
+		QAIC_KERNEL_VERSION=$QAIC_SID_SOURCE_VERSION
+		# Fetched by build-kernel (qaic_fetch_sid_source), not installed.
+		QAIC_KTARBALL=$QAIC_CACHE/sid-source/usr/src/linux-source-7.2.tar.xz
+		QAIC_KPATCHES=$QAIC_TOP/tests/uml/patches-7.2
+		QAIC_KTAG=7.2-
+		;;
+	*)
+		qaic_die "unknown bench kernel '$1' (6.12 or 7.2)" ;;
+	esac
+	QAIC_KERNEL=$1
+	QAIC_KSRC=$QAIC_CACHE/src/linux-$QAIC_KERNEL_VERSION
+	export QAIC_KERNEL
+}
+
 qaic_kbuild_dir() { # flavour
-	echo "$QAIC_CACHE/build/um-$1"
+	echo "$QAIC_CACHE/build/um-$QAIC_KTAG$1"
 }
 
 # PIDs of the bench kernels running now, anyone's: UML kernels booted with
@@ -51,3 +85,5 @@ print(json.load(open(sys.argv[1]))["directories"]["source"])' "$info" 2>/dev/nul
 	fi
 	ninja -C "$QAIC_MESON_BUILD" >&2
 }
+
+qaic_kernel_select "$QAIC_KERNEL"

@@ -608,7 +608,7 @@ static int qaic_cntl_probe(struct mhi_device *mhi_dev, const struct mhi_device_i
 	WRITE_ONCE(cntl->state, QAIC_CNTL_CHECKING);
 	spin_unlock_bh(&cntl->lock);
 
-	queue_work(system_unbound_wq, &cntl->check_work);
+	queue_work(system_dfl_wq, &cntl->check_work);
 	return 0;
 
 unprepare:

@@ -294,7 +294,7 @@ static void qaic_mhi_boot_begin(struct qaic_mhi *qmhi)
 {
 	qmhi->boot_start = jiffies;
 	atomic_set(&qmhi->boot_state, QAIC_BOOT_BOOTING);
-	mod_delayed_work(system_wq, &qmhi->boot_work, QAIC_BOOT_POLL);
+	mod_delayed_work(system_percpu_wq, &qmhi->boot_work, QAIC_BOOT_POLL);
 }
 
 static void qaic_mhi_boot_watch(struct work_struct *work)

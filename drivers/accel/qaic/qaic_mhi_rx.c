@@ -64,7 +64,7 @@ void qaic_mhi_rx_xfer_cb(struct mhi_device *mhi_dev, struct mhi_result *result)
 		return;
 	rx->len = result->transaction_status ? result->transaction_status :
 					       (int)result->bytes_xferd;
-	queue_work(system_wq, &rx->work);
+	queue_work(system_percpu_wq, &rx->work);
 }
 
 /**

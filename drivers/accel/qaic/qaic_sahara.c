@@ -655,7 +655,7 @@ static void qaic_sahara_rx_work(struct work_struct *work)
 		cancel_delayed_work(&s->timeout_work);
 		return;
 	}
-	mod_delayed_work(system_wq, &s->timeout_work, qaic_sahara_timeout());
+	mod_delayed_work(system_percpu_wq, &s->timeout_work, qaic_sahara_timeout());
 }
 
 static void qaic_sahara_timeout_work(struct work_struct *work)
@@ -686,7 +686,7 @@ static void qaic_sahara_dl_xfer_cb(struct mhi_device *mhi_dev, struct mhi_result
 		return;
 	s->rx_len = result->transaction_status ? result->transaction_status :
 						 (int)result->bytes_xferd;
-	queue_work(system_wq, &s->rx_work);
+	queue_work(system_percpu_wq, &s->rx_work);
 }
 
 static int qaic_sahara_probe(struct mhi_device *mhi_dev, const struct mhi_device_id *id)
