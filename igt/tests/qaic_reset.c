@@ -12,11 +12,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/klog.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "igt_qaic.h"
+#include "igt_qaic_boot.h"
 #include "igt_qaic_busy.h"
 #include "igt_qaic_sync.h"
 
@@ -452,19 +452,11 @@ static void test_manage_quota(void)
 /* How many times the kernel log holds @what */
 static unsigned int kernel_log_count(const char *what)
 {
-	size_t size = 4 << 20;
-	char *log = malloc(size + 1);
 	unsigned int found = 0;
 	const char *p;
-	int n;
 
-	igt_assert(log);
-	n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, log, size);
-	igt_assert_f(n >= 0, "klogctl: %s\n", strerror(errno));
-	log[n] = '\0';
-	for (p = log; (p = strstr(p, what)); p++)
+	for (p = igt_qaic_kernel_log(); (p = strstr(p, what)); p++)
 		found++;
-	free(log);
 	return found;
 }
 
