@@ -75,7 +75,7 @@ pc_kernel() { # 6.12|7.2
 	# sid's packages put the modules in /usr/lib only; depmod -b wants lib/.
 	[ -e "$kdir/root.tmp/lib" ] || ln -s usr/lib "$kdir/root.tmp/lib"
 	# modules.dep is made by the package's postinst, not shipped.
-	depmod -b "$kdir/root.tmp" "$pc_kver"
+	depmod -b "$kdir/root.tmp" "$pc_kver" 2>> "$pc_logdir/depmod.log"
 	mv "$kdir/root.tmp" "$kdir/root"
 	rm -rf "$dl"/*.deb
 	[ -f "$pc_vmlinuz" ] || qaic_die "no $pc_vmlinuz in Debian's packages"
@@ -200,7 +200,10 @@ pc_initramfs_base() { # dir ko
 		ln -s ../bin/kmod "$ird/sbin/$a"
 	done
 	cp "$ko" "$ird/$mdir/updates/dkms/"
-	cp "$pc_kmods"/modules.{order,builtin,builtin.modinfo} "$ird/$mdir/"
+	# sid's 7.2 packages ship none of these three.
+	for a in modules.order modules.builtin modules.builtin.modinfo; do
+		[ ! -f "$pc_kmods/$a" ] || cp "$pc_kmods/$a" "$ird/$mdir/"
+	done
 	deps=$(modinfo -F depends "$ko" | tr ',' ' ')
 	mods=()
 	for d in $deps; do
