@@ -178,10 +178,10 @@ pc_copy_with_libs() { # dir file...
 
 # The start of an initramfs for Debian's kernel $pc_kver (pc_kernel): busybox,
 # Debian's kmod with its libraries, the kernel's modules that qaic.ko needs
-# (its depends, with theirs from the image's modules.dep) and qaic.ko in
-# updates/dkms. The caller adds /init and anything else, then runs
-# `depmod -b DIR $pc_kver`.
-pc_initramfs_base() { # dir ko
+# (its depends, with theirs from the image's modules.dep), the MODULEs
+# named and theirs, and qaic.ko in updates/dkms. The caller adds /init and
+# anything else, then runs `depmod -b DIR $pc_kver`.
+pc_initramfs_base() { # dir ko [MODULE...]
 	local ird=$1 ko=$2 a deps d line m mdir=lib/modules/$pc_kver
 	local -a mods paths
 
@@ -206,9 +206,9 @@ pc_initramfs_base() { # dir ko
 	done
 	deps=$(modinfo -F depends "$ko" | tr ',' ' ')
 	mods=()
-	for d in $deps; do
+	for d in $deps "${@:3}"; do
 		line=$(grep -E "/${d//[-_]/[-_]}\.ko(\.[a-z]+)?:" "$pc_kmods/modules.dep") ||
-			qaic_die "module $d (a dependency of qaic) is not in Debian's $pc_kver"
+			qaic_die "module $d is not in Debian's $pc_kver"
 		read -ra paths <<< "${line//:/}"
 		mods+=("${paths[@]}")
 	done
