@@ -600,7 +600,7 @@ static int handle_set_mem_table(struct vu_dev *vu, struct vu_rx *rx)
 		const struct vu_mem_region *r = &t->regions[i];
 
 		ret = guest_mem_add_fd(&vu->mem, rx->fds[i], r->mmap_offset,
-				       r->gpa, r->uva, r->size);
+				       r->gpa, r->uva, r->size, false);
 		vu_log(vu, "region %u: gpa %#" PRIx64 " size %#" PRIx64
 		       " offset %#" PRIx64 ": %s", i, r->gpa, r->size,
 		       r->mmap_offset, ret ? strerror(-ret) : "mapped");
