@@ -140,28 +140,37 @@ void emu_device_set_flr_hook(struct emu_device *dev, void (*fn)(void *ctx),
 }
 
 /*
- * Function-level reset: config space as at power-on (MSI, MSI-X and bus
- * mastering off, so nothing pending goes out), plain register files
- * cleared, then the device models. The host restores config space after.
+ * Config space as at power-on (MSI, MSI-X and bus mastering off, so
+ * nothing pending goes out), plain register files cleared, then the
+ * device models. The host restores config space after. What the card is
+ * (id, MSI-X, FLR offered, how interrupts leave) survives.
  */
-static void device_flr(struct emu_device *dev)
+void emu_device_reset(struct emu_device *dev)
 {
 	uint16_t id = emu_pci_device_id(&dev->pci);
 	bool has_msix = dev->pci.has_msix;
+	bool has_flr = dev->pci.has_flr;
 	bool by_vector = dev->pci.irq_by_vector;
 	unsigned int bar;
 
-	dev->counters.flrs++;
-	emu_log(dev, "function-level reset");
+	if (dev->dead)
+		return;
 	emu_pci_init(&dev->pci, has_msix);
 	emu_pci_set_device_id(&dev->pci, id);
-	emu_pci_set_flr(&dev->pci, true);
+	emu_pci_set_flr(&dev->pci, has_flr);
 	emu_pci_set_irq_by_vector(&dev->pci, by_vector);
 	for (bar = 0; bar < EMU_PCI_NUM_BARS; bar++)
 		if (dev->bars[bar].regs)
 			memset(dev->bars[bar].regs, 0, dev->bars[bar].size);
 	if (dev->flr_hook)
 		dev->flr_hook(dev->flr_ctx);
+}
+
+static void device_flr(struct emu_device *dev)
+{
+	dev->counters.flrs++;
+	emu_log(dev, "function-level reset");
+	emu_device_reset(dev);
 }
 
 void emu_cfg_write(struct emu_device *dev, uint64_t off, uint32_t size,

@@ -122,6 +122,13 @@ void emu_device_set_flr_hook(struct emu_device *dev, void (*fn)(void *ctx),
 			     void *ctx);
 
 /*
+ * A conventional reset (a bus reset, or vfio-user's DEVICE_RESET): the
+ * same as a function-level reset, through the same hook, but not counted
+ * as one.
+ */
+void emu_device_reset(struct emu_device *dev);
+
+/*
  * The card falls off the bus, for good: config and BAR reads return
  * all-ones, writes are lost, no interrupt or DMA goes out (the models go
  * on, unseen).
