@@ -405,7 +405,7 @@ static void dma_fault(struct emu_device *dev, uint64_t addr, uint64_t len,
 		return;
 	}
 	fprintf(stderr, "qaic-emu: DMA fault: %s iova %#" PRIx64 " len %" PRIu64
-		" %s\n", what, addr, len, why);
+		": %s\n", what, addr, len, why);
 }
 
 /*
@@ -443,6 +443,15 @@ static const struct guest_mem_region *dma_check(struct emu_device *dev,
 	return NULL;
 }
 
+/* The transport could not reach a region it holds: a fault as well. */
+static int dma_io_failed(struct emu_device *dev, uint64_t addr, uint64_t len,
+			 const char *what, int err)
+{
+	dev->counters.dma_refused++;
+	dma_fault(dev, addr, len, what, strerror(-err));
+	return err;
+}
+
 int emu_dma_read(struct emu_device *dev, uint64_t addr, void *buf,
 		 uint64_t len)
 {
@@ -458,10 +467,8 @@ int emu_dma_read(struct emu_device *dev, uint64_t addr, void *buf,
 		memcpy(buf, r->host + (addr - r->gpa), len);
 	} else {
 		err = dev->mem->io.read(dev->mem->io.ctx, addr, buf, len);
-		if (err) {
-			dev->counters.dma_refused++;
-			return err;
-		}
+		if (err)
+			return dma_io_failed(dev, addr, len, "read", err);
 	}
 	dev->counters.dma_read_bytes += len;
 	return 0;
@@ -482,10 +489,8 @@ int emu_dma_write(struct emu_device *dev, uint64_t addr, const void *buf,
 		memcpy(r->host + (addr - r->gpa), buf, len);
 	} else {
 		err = dev->mem->io.write(dev->mem->io.ctx, addr, buf, len);
-		if (err) {
-			dev->counters.dma_refused++;
-			return err;
-		}
+		if (err)
+			return dma_io_failed(dev, addr, len, "write", err);
 	}
 	dev->counters.dma_write_bytes += len;
 	return 0;
