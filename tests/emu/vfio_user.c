@@ -25,11 +25,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 #include "le_bytes.h"
+#include "unix_sock.h"
 #include "vfio_user.h"
+
+_Static_assert(VFU_MAX_MSG_FDS <= UNIX_SOCK_MAX_FDS, "fds per receive");
 
 /* A DMA_READ/WRITE of ours waiting for its reply. */
 struct vfu_wait {
@@ -135,23 +137,10 @@ void vfu_init(struct vfu_server *s, struct emu_device *dev)
 
 int vfu_listen(struct vfu_server *s, const char *path)
 {
-	struct sockaddr_un addr = { .sun_family = AF_UNIX };
-	int fd;
+	int fd = unix_sock_listen(path);
 
-	if (strlen(path) >= sizeof(addr.sun_path))
-		return -ENAMETOOLONG;
-	strcpy(addr.sun_path, path);
-
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
-		return -errno;
-	unlink(path);
-	if (bind(fd, (struct sockaddr *)&addr, sizeof(addr)) || listen(fd, 1)) {
-		int err = -errno;
-
-		close(fd);
-		return err;
-	}
+		return fd;
 	s->listen_fd = fd;
 	return 0;
 }
@@ -196,62 +185,6 @@ unsigned int vfu_pollfds(const struct vfu_server *s, struct pollfd *pfds,
 
 /* ---- framing ---- */
 
-static void take_fds(struct vfu_msg *m, struct msghdr *mh)
-{
-	struct cmsghdr *cmsg;
-
-	if (mh->msg_flags & MSG_CTRUNC)
-		m->fds_truncated = true;
-	for (cmsg = CMSG_FIRSTHDR(mh); cmsg; cmsg = CMSG_NXTHDR(mh, cmsg)) {
-		size_t n, i;
-
-		if (cmsg->cmsg_level != SOL_SOCKET ||
-		    cmsg->cmsg_type != SCM_RIGHTS)
-			continue;
-		n = (cmsg->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-		for (i = 0; i < n; i++) {
-			int fd;
-
-			memcpy(&fd, CMSG_DATA(cmsg) + i * sizeof(int), sizeof(fd));
-			if (m->nr_fds < VFU_MAX_MSG_FDS) {
-				m->fds[m->nr_fds++] = fd;
-			} else {
-				m->fds_truncated = true;
-				close(fd);
-			}
-		}
-	}
-}
-
-/* Read exactly @len bytes; fds, if any, arrive with the first byte. */
-static int recv_full(int sock, struct vfu_msg *m, void *buf, size_t len)
-{
-	char cbuf[CMSG_SPACE(VFU_MAX_MSG_FDS * sizeof(int))];
-	size_t done = 0;
-
-	while (done < len) {
-		struct iovec iov = { (uint8_t *)buf + done, len - done };
-		struct msghdr mh = {
-			.msg_iov = &iov,
-			.msg_iovlen = 1,
-			.msg_control = m ? cbuf : NULL,
-			.msg_controllen = m ? sizeof(cbuf) : 0,
-		};
-		ssize_t n = recvmsg(sock, &mh, MSG_CMSG_CLOEXEC);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			return -ECONNRESET;
-		if (m)
-			take_fds(m, &mh);
-		done += (size_t)n;
-	}
-	return 0;
-}
-
 static void msg_free(struct vfu_msg *m)
 {
 	unsigned int i;
@@ -272,7 +205,8 @@ static int recv_msg(struct vfu_server *s, struct vfu_msg *m)
 	int ret;
 
 	memset(m, 0, sizeof(*m));
-	ret = recv_full(s->sock_fd, m, &m->hdr, VFU_HDR_SIZE);
+	ret = unix_sock_recv(s->sock_fd, &m->hdr, VFU_HDR_SIZE, m->fds,
+			     VFU_MAX_MSG_FDS, &m->nr_fds, &m->fds_truncated);
 	if (ret)
 		return ret;
 	if (m->hdr.size < VFU_HDR_SIZE || m->hdr.size > VFU_MAX_MSG) {
@@ -286,7 +220,7 @@ static int recv_msg(struct vfu_server *s, struct vfu_msg *m)
 	m->data = calloc(1, m->len + 1);
 	if (!m->data)
 		return -ENOMEM;
-	ret = recv_full(s->sock_fd, NULL, m->data, m->len);
+	ret = unix_sock_recv(s->sock_fd, m->data, m->len, NULL, 0, NULL, NULL);
 	if (ret)
 		return ret;
 	return 0;
@@ -733,11 +667,16 @@ static void cfg_access(struct emu_device *dev, uint64_t off, uint8_t *buf,
 	}
 }
 
-static int check_region_access(struct vfu_server *s,
-			       const struct vfu_region_access *a)
+/* The access header of a REGION_READ/WRITE, checked against the region. */
+static int get_region_access(struct vfu_server *s, const struct vfu_msg *m,
+			     struct vfu_region_access *a)
 {
 	uint64_t size;
+	int ret;
 
+	ret = get_args(m, a, sizeof(*a), false);
+	if (ret)
+		return ret;
 	if (a->region >= VFIO_PCI_NUM_REGIONS)
 		return -EINVAL;
 	size = region_size(s, a->region);
@@ -754,10 +693,7 @@ static int do_region_read(struct vfu_server *s, struct vfu_msg *m,
 	uint8_t *buf;
 	int ret;
 
-	ret = get_args(m, &a, sizeof(a), false);
-	if (ret)
-		return ret;
-	ret = check_region_access(s, &a);
+	ret = get_region_access(s, m, &a);
 	if (ret)
 		return ret;
 	buf = malloc(a.count);
@@ -780,10 +716,7 @@ static int do_region_write(struct vfu_server *s, struct vfu_msg *m,
 	uint8_t *data = m->data + sizeof(a);
 	int ret;
 
-	ret = get_args(m, &a, sizeof(a), false);
-	if (ret)
-		return ret;
-	ret = check_region_access(s, &a);
+	ret = get_region_access(s, m, &a);
 	if (ret)
 		return ret;
 	if (m->len - sizeof(a) != a.count)
