@@ -430,7 +430,7 @@ static const struct guest_mem_region *dma_check(struct emu_device *dev,
 		dma_fault(dev, addr, len, what, "not mapped");
 	} else if (write && r->read_only) {
 		*err = -EFAULT;
-		dma_fault(dev, addr, len, what, "to a read-only map");
+		dma_fault(dev, addr, len, what, "read-only map");
 		r = NULL;
 	} else if (!r->host && (write ? !dev->mem->io.write : !dev->mem->io.read)) {
 		*err = -EFAULT;

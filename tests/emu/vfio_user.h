@@ -103,8 +103,10 @@ struct vfu_dma_rw {
 #define VFU_PGSIZES		4096
 #define VFU_MAX_DMA_MAPS	65536
 #define VFU_MAX_MSG		(VFU_HDR_SIZE + 16 + VFU_MAX_DATA_XFER)
-/* A DMA by messages waits for its reply serving client requests, which
- * may start DMA by messages in turn: this deep at most. */
+/*
+ * A DMA by messages waits for its reply serving client requests, which
+ * may start DMA by messages in turn: this deep at most.
+ */
 #define VFU_MAX_NESTED_DMA	4
 #define VFU_RECV_TIMEOUT_SEC	10
 

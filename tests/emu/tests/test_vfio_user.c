@@ -489,6 +489,46 @@ static void test_dma_by_message(void)
 	teardown();
 }
 
+/*
+ * The line the bench looks for, once per fault, at most 10 a second: what
+ * an IOMMU fault in the guest would be.
+ */
+static void test_dma_fault_log(void)
+{
+	char log[4096] = { 0 };
+	uint8_t b[16] = { 0 };
+	FILE *tmp = tmpfile();
+	int saved = dup(STDERR_FILENO);
+	unsigned int lines = 0;
+	char *p;
+
+	setup_negotiated();
+	cfg_write16(PCI_COMMAND, PCI_COMMAND_MASTER);
+	fflush(stderr);
+	dup2(fileno(tmp), STDERR_FILENO);
+	CHECK_EQ(emu_dma_write(&dev, 0xdead0000, b, 16), -EFAULT);
+	for (unsigned int i = 0; i < 24; i++)
+		emu_dma_read(&dev, 0x1000 * i, b, 4);
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	rewind(tmp);
+	CHECK(fread(log, 1, sizeof(log) - 1, tmp) > 0);
+	fclose(tmp);
+	CHECK(!strncmp(log, "qaic-emu: DMA fault: write iova 0xdead0000 len 16: not mapped\n",
+		       strlen("qaic-emu: DMA fault: write iova 0xdead0000 len 16: not mapped\n")));
+	for (p = log; (p = strstr(p, "qaic-emu: DMA fault:")); p++)
+		lines++;
+	CHECK_EQ(dev.counters.dma_refused, 25);
+	/*
+	 * 25 faults within one second: 10 lines, 15 counted; should a second
+	 * begin meanwhile, one "N more not logged" line and up to 10 more.
+	 */
+	CHECK(lines >= 10 && lines <= 21);
+	CHECK(dev.dma_faults_unlogged == 15 || lines > 10);
+	teardown();
+}
+
 static int set_irqs(uint32_t flags, uint32_t index, uint32_t start,
 		    uint32_t count, const int *fds, unsigned int nfds)
 {
@@ -724,6 +764,7 @@ int main(void)
 	RUN(test_config_and_bar);
 	RUN(test_dma_fd);
 	RUN(test_dma_by_message);
+	RUN(test_dma_fault_log);
 	RUN(test_irqs);
 	RUN(test_reset_and_flr);
 	RUN(test_malformed);
