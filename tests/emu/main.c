@@ -251,7 +251,7 @@ static int parse_options(int argc, char **argv, struct emu_options *o)
 		case 's':
 		case 'U':
 			/* One transport: --socket and --vfio-user exclude each other. */
-			if (o->socket_path)
+			if (o->socket_path && o->vfio_user != (opt == 'U'))
 				return -1;
 			o->socket_path = optarg;
 			o->vfio_user = opt == 'U';
