@@ -452,14 +452,31 @@ static int dma_io_failed(struct emu_device *dev, uint64_t addr, uint64_t len,
 	return err;
 }
 
-int emu_dma_read(struct emu_device *dev, uint64_t addr, void *buf,
-		 uint64_t len)
+/*
+ * How much of [addr, addr + len) the region holding @addr holds: behind a
+ * vIOMMU, QEMU maps a buffer that is contiguous in IOVA page by page (a
+ * DMA_MAP each), so one DMA may span several regions. All of @len when no
+ * region holds @addr (dma_check() reports it).
+ */
+static uint64_t dma_piece(const struct emu_device *dev, uint64_t addr,
+			  uint64_t len)
+{
+	const struct guest_mem_region *r;
+	uint64_t left;
+
+	r = dev->mem ? guest_mem_find(dev->mem, addr, 1) : NULL;
+	if (!r)
+		return len;
+	left = r->size - (addr - r->gpa);
+	return len < left ? len : left;
+}
+
+static int dma_read_one(struct emu_device *dev, uint64_t addr, void *buf,
+			uint64_t len)
 {
 	const struct guest_mem_region *r;
 	int err;
 
-	if (!len)
-		return 0;
 	r = dma_check(dev, addr, len, false, &err);
 	if (!r)
 		return err;
@@ -474,14 +491,12 @@ int emu_dma_read(struct emu_device *dev, uint64_t addr, void *buf,
 	return 0;
 }
 
-int emu_dma_write(struct emu_device *dev, uint64_t addr, const void *buf,
-		  uint64_t len)
+static int dma_write_one(struct emu_device *dev, uint64_t addr,
+			 const void *buf, uint64_t len)
 {
 	const struct guest_mem_region *r;
 	int err;
 
-	if (!len)
-		return 0;
 	r = dma_check(dev, addr, len, true, &err);
 	if (!r)
 		return err;
@@ -496,10 +511,78 @@ int emu_dma_write(struct emu_device *dev, uint64_t addr, const void *buf,
 	return 0;
 }
 
+/*
+ * Whether every piece of [addr, addr + len) may be read (or written): checked
+ * before any byte moves, so that a DMA runs whole or not at all.
+ */
+static int dma_check_all(struct emu_device *dev, uint64_t addr, uint64_t len,
+			 bool write)
+{
+	int err = 0;
+
+	while (len) {
+		uint64_t n = dma_piece(dev, addr, len);
+
+		if (!dma_check(dev, addr, n, write, &err))
+			return err;
+		addr += n;
+		len -= n;
+	}
+	return 0;
+}
+
+int emu_dma_read(struct emu_device *dev, uint64_t addr, void *buf,
+		 uint64_t len)
+{
+	int err = dma_check_all(dev, addr, len, false);
+
+	if (err)
+		return err;
+	while (len) {
+		uint64_t n = dma_piece(dev, addr, len);
+
+		err = dma_read_one(dev, addr, buf, n);
+		if (err)
+			return err;
+		addr += n;
+		buf = (uint8_t *)buf + n;
+		len -= n;
+	}
+	return 0;
+}
+
+int emu_dma_write(struct emu_device *dev, uint64_t addr, const void *buf,
+		  uint64_t len)
+{
+	int err = dma_check_all(dev, addr, len, true);
+
+	if (err)
+		return err;
+	while (len) {
+		uint64_t n = dma_piece(dev, addr, len);
+
+		err = dma_write_one(dev, addr, buf, n);
+		if (err)
+			return err;
+		addr += n;
+		buf = (const uint8_t *)buf + n;
+		len -= n;
+	}
+	return 0;
+}
+
 bool emu_dma_reachable(const struct emu_device *dev, uint64_t addr,
 		       uint64_t len)
 {
-	return dev->mem && guest_mem_find(dev->mem, addr, len);
+	while (len) {
+		uint64_t n = dma_piece(dev, addr, len);
+
+		if (!dev->mem || !guest_mem_find(dev->mem, addr, n))
+			return false;
+		addr += n;
+		len -= n;
+	}
+	return true;
 }
 
 static void print_counter(FILE *out, const char *key, uint64_t val)
