@@ -531,44 +531,35 @@ static int dma_check_all(struct emu_device *dev, uint64_t addr, uint64_t len,
 	return 0;
 }
 
+/* A DMA, whole or not at all, piece by piece. */
+static int dma_move(struct emu_device *dev, uint64_t addr, uint8_t *buf,
+		    uint64_t len, bool write)
+{
+	int err = dma_check_all(dev, addr, len, write);
+
+	while (!err && len) {
+		uint64_t n = dma_piece(dev, addr, len);
+
+		err = write ? dma_write_one(dev, addr, buf, n) :
+			      dma_read_one(dev, addr, buf, n);
+		addr += n;
+		buf += n;
+		len -= n;
+	}
+	return err;
+}
+
 int emu_dma_read(struct emu_device *dev, uint64_t addr, void *buf,
 		 uint64_t len)
 {
-	int err = dma_check_all(dev, addr, len, false);
-
-	if (err)
-		return err;
-	while (len) {
-		uint64_t n = dma_piece(dev, addr, len);
-
-		err = dma_read_one(dev, addr, buf, n);
-		if (err)
-			return err;
-		addr += n;
-		buf = (uint8_t *)buf + n;
-		len -= n;
-	}
-	return 0;
+	return dma_move(dev, addr, buf, len, false);
 }
 
+/* dma_move() only reads @buf for a write. */
 int emu_dma_write(struct emu_device *dev, uint64_t addr, const void *buf,
 		  uint64_t len)
 {
-	int err = dma_check_all(dev, addr, len, true);
-
-	if (err)
-		return err;
-	while (len) {
-		uint64_t n = dma_piece(dev, addr, len);
-
-		err = dma_write_one(dev, addr, buf, n);
-		if (err)
-			return err;
-		addr += n;
-		buf = (const uint8_t *)buf + n;
-		len -= n;
-	}
-	return 0;
+	return dma_move(dev, addr, (uint8_t *)buf, len, true);
 }
 
 bool emu_dma_reachable(const struct emu_device *dev, uint64_t addr,
