@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "device.h"
 #include "malice.h"
@@ -139,26 +140,37 @@ void emu_device_set_flr_hook(struct emu_device *dev, void (*fn)(void *ctx),
 }
 
 /*
- * Function-level reset: config space as at power-on (MSI, MSI-X and bus
- * mastering off, so nothing pending goes out), plain register files
- * cleared, then the device models. The host restores config space after.
+ * Config space as at power-on (MSI, MSI-X and bus mastering off, so
+ * nothing pending goes out), plain register files cleared, then the
+ * device models. The host restores config space after. What the card is
+ * (id, MSI-X, FLR offered, how interrupts leave) survives.
  */
-static void device_flr(struct emu_device *dev)
+void emu_device_reset(struct emu_device *dev)
 {
 	uint16_t id = emu_pci_device_id(&dev->pci);
 	bool has_msix = dev->pci.has_msix;
+	bool has_flr = dev->pci.has_flr;
+	bool by_vector = dev->pci.irq_by_vector;
 	unsigned int bar;
 
-	dev->counters.flrs++;
-	emu_log(dev, "function-level reset");
+	if (dev->dead)
+		return;
 	emu_pci_init(&dev->pci, has_msix);
 	emu_pci_set_device_id(&dev->pci, id);
-	emu_pci_set_flr(&dev->pci, true);
+	emu_pci_set_flr(&dev->pci, has_flr);
+	emu_pci_set_irq_by_vector(&dev->pci, by_vector);
 	for (bar = 0; bar < EMU_PCI_NUM_BARS; bar++)
 		if (dev->bars[bar].regs)
 			memset(dev->bars[bar].regs, 0, dev->bars[bar].size);
 	if (dev->flr_hook)
 		dev->flr_hook(dev->flr_ctx);
+}
+
+static void device_flr(struct emu_device *dev)
+{
+	dev->counters.flrs++;
+	emu_log(dev, "function-level reset");
+	emu_device_reset(dev);
 }
 
 void emu_cfg_write(struct emu_device *dev, uint64_t off, uint32_t size,
@@ -362,59 +374,206 @@ void emu_irq_flush_pending(struct emu_device *dev)
 		irq_send(dev, &msg);
 }
 
-/* Look up a DMA range, or count and explain why the device cannot use it. */
-static void *dma_map(struct emu_device *dev, uint64_t addr, uint64_t len,
-		     int *err)
+/*
+ * A DMA the IOMMU (or the lack of a mapping) refuses: with loud DMA faults
+ * one line on stderr per fault, at most DMA_FAULT_LOG_PER_SEC a second,
+ * because the bench takes any of them for a use-after-free by the driver.
+ */
+#define DMA_FAULT_LOG_PER_SEC	10
+
+static void dma_fault(struct emu_device *dev, uint64_t addr, uint64_t len,
+		      const char *what, const char *why)
 {
-	void *host;
+	struct timespec now;
+
+	if (!dev->loud_dma_faults) {
+		emu_log(dev, "DMA %s %s: %#" PRIx64 "+%" PRIu64, what, why, addr,
+			len);
+		return;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (now.tv_sec != dev->dma_fault_log_sec) {
+		if (dev->dma_faults_unlogged)
+			fprintf(stderr, "qaic-emu: DMA fault: %" PRIu64
+				" more not logged\n", dev->dma_faults_unlogged);
+		dev->dma_fault_log_sec = now.tv_sec;
+		dev->dma_faults_logged = 0;
+		dev->dma_faults_unlogged = 0;
+	}
+	if (dev->dma_faults_logged++ >= DMA_FAULT_LOG_PER_SEC) {
+		dev->dma_faults_unlogged++;
+		return;
+	}
+	fprintf(stderr, "qaic-emu: DMA fault: %s iova %#" PRIx64 " len %" PRIu64
+		": %s\n", what, addr, len, why);
+}
+
+/*
+ * Look up a DMA range, or count and explain why the device cannot use it.
+ * Returns the region holding all of it (its host pointer may be NULL: the
+ * transport reaches it through mem->io).
+ */
+static const struct guest_mem_region *dma_check(struct emu_device *dev,
+						uint64_t addr, uint64_t len,
+						bool write, int *err)
+{
+	const char *what = write ? "write" : "read";
+	const struct guest_mem_region *r = NULL;
 
 	if (dev->dead) {
 		*err = -EIO;
 	} else if (!emu_pci_bus_master(&dev->pci)) {
 		*err = -EPERM;
 		emu_log(dev, "DMA without bus mastering at %#" PRIx64, addr);
-	} else if (!dev->mem ||
-		   !(host = guest_mem_gpa(dev->mem, addr, len))) {
+	} else if (!dev->mem || !(r = guest_mem_find(dev->mem, addr, len))) {
 		*err = -EFAULT;
-		emu_log(dev, "DMA outside guest memory: %#" PRIx64 "+%" PRIu64,
-			addr, len);
+		dma_fault(dev, addr, len, what, "not mapped");
+	} else if (write && r->read_only) {
+		*err = -EFAULT;
+		dma_fault(dev, addr, len, what, "read-only map");
+		r = NULL;
+	} else if (!r->host && (write ? !dev->mem->io.write : !dev->mem->io.read)) {
+		*err = -EFAULT;
+		dma_fault(dev, addr, len, what, "not reachable");
+		r = NULL;
 	} else {
-		return host;
+		return r;
 	}
 	dev->counters.dma_refused++;
 	return NULL;
 }
 
-int emu_dma_read(struct emu_device *dev, uint64_t addr, void *buf,
-		 uint64_t len)
+/* The transport could not reach a region it holds: a fault as well. */
+static int dma_io_failed(struct emu_device *dev, uint64_t addr, uint64_t len,
+			 const char *what, int err)
 {
-	void *src;
+	dev->counters.dma_refused++;
+	dma_fault(dev, addr, len, what, strerror(-err));
+	return err;
+}
+
+/*
+ * How much of [addr, addr + len) the region holding @addr holds: behind a
+ * vIOMMU, QEMU maps a buffer that is contiguous in IOVA page by page (a
+ * DMA_MAP each), so one DMA may span several regions. All of @len when no
+ * region holds @addr (dma_check() reports it).
+ */
+static uint64_t dma_piece(const struct emu_device *dev, uint64_t addr,
+			  uint64_t len)
+{
+	const struct guest_mem_region *r;
+	uint64_t left;
+
+	r = dev->mem ? guest_mem_find(dev->mem, addr, 1) : NULL;
+	if (!r)
+		return len;
+	left = r->size - (addr - r->gpa);
+	return len < left ? len : left;
+}
+
+static int dma_read_one(struct emu_device *dev, uint64_t addr, void *buf,
+			uint64_t len)
+{
+	const struct guest_mem_region *r;
 	int err;
 
-	if (!len)
-		return 0;
-	src = dma_map(dev, addr, len, &err);
-	if (!src)
+	r = dma_check(dev, addr, len, false, &err);
+	if (!r)
 		return err;
-	memcpy(buf, src, len);
+	if (r->host) {
+		memcpy(buf, r->host + (addr - r->gpa), len);
+	} else {
+		err = dev->mem->io.read(dev->mem->io.ctx, addr, buf, len);
+		if (err)
+			return dma_io_failed(dev, addr, len, "read", err);
+	}
 	dev->counters.dma_read_bytes += len;
 	return 0;
 }
 
+static int dma_write_one(struct emu_device *dev, uint64_t addr,
+			 const void *buf, uint64_t len)
+{
+	const struct guest_mem_region *r;
+	int err;
+
+	r = dma_check(dev, addr, len, true, &err);
+	if (!r)
+		return err;
+	if (r->host) {
+		memcpy(r->host + (addr - r->gpa), buf, len);
+	} else {
+		err = dev->mem->io.write(dev->mem->io.ctx, addr, buf, len);
+		if (err)
+			return dma_io_failed(dev, addr, len, "write", err);
+	}
+	dev->counters.dma_write_bytes += len;
+	return 0;
+}
+
+/*
+ * Whether every piece of [addr, addr + len) may be read (or written): checked
+ * before any byte moves, so that a DMA runs whole or not at all.
+ */
+static int dma_check_all(struct emu_device *dev, uint64_t addr, uint64_t len,
+			 bool write)
+{
+	int err = 0;
+
+	while (len) {
+		uint64_t n = dma_piece(dev, addr, len);
+
+		if (!dma_check(dev, addr, n, write, &err))
+			return err;
+		addr += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* A DMA, whole or not at all, piece by piece. */
+static int dma_move(struct emu_device *dev, uint64_t addr, uint8_t *buf,
+		    uint64_t len, bool write)
+{
+	int err = dma_check_all(dev, addr, len, write);
+
+	while (!err && len) {
+		uint64_t n = dma_piece(dev, addr, len);
+
+		err = write ? dma_write_one(dev, addr, buf, n) :
+			      dma_read_one(dev, addr, buf, n);
+		addr += n;
+		buf += n;
+		len -= n;
+	}
+	return err;
+}
+
+int emu_dma_read(struct emu_device *dev, uint64_t addr, void *buf,
+		 uint64_t len)
+{
+	return dma_move(dev, addr, buf, len, false);
+}
+
+/* dma_move() only reads @buf for a write. */
 int emu_dma_write(struct emu_device *dev, uint64_t addr, const void *buf,
 		  uint64_t len)
 {
-	void *dst;
-	int err;
+	return dma_move(dev, addr, (uint8_t *)buf, len, true);
+}
 
-	if (!len)
-		return 0;
-	dst = dma_map(dev, addr, len, &err);
-	if (!dst)
-		return err;
-	memcpy(dst, buf, len);
-	dev->counters.dma_write_bytes += len;
-	return 0;
+bool emu_dma_reachable(const struct emu_device *dev, uint64_t addr,
+		       uint64_t len)
+{
+	while (len) {
+		uint64_t n = dma_piece(dev, addr, len);
+
+		if (!dev->mem || !guest_mem_find(dev->mem, addr, n))
+			return false;
+		addr += n;
+		len -= n;
+	}
+	return true;
 }
 
 static void print_counter(FILE *out, const char *key, uint64_t val)

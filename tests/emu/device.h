@@ -91,6 +91,14 @@ struct emu_device {
 	 */
 	unsigned int garbage_reads;
 	bool verbose;
+	/*
+	 * DMA faults (unmapped or read-only IOVA) logged on stderr, rate
+	 * limited, whether verbose or not (the vfio-user transport: see
+	 * device.c's dma_fault()).
+	 */
+	bool loud_dma_faults;
+	long dma_fault_log_sec;
+	uint64_t dma_faults_logged, dma_faults_unlogged;
 };
 
 /* Returns 0 or -ENOMEM. */
@@ -112,6 +120,13 @@ void emu_device_set_irq_sink(struct emu_device *dev,
  */
 void emu_device_set_flr_hook(struct emu_device *dev, void (*fn)(void *ctx),
 			     void *ctx);
+
+/*
+ * A conventional reset (a bus reset, or vfio-user's DEVICE_RESET): the
+ * same as a function-level reset, through the same hook, but not counted
+ * as one.
+ */
+void emu_device_reset(struct emu_device *dev);
 
 /*
  * The card falls off the bus, for good: config and BAR reads return
@@ -149,14 +164,23 @@ void emu_device_tick(struct emu_device *dev);
 void emu_irq_flush_pending(struct emu_device *dev);
 
 /*
- * DMA between the device and guest physical memory. Returns 0, or -EFAULT
- * (range not inside shared guest memory, or wraps) or -EPERM (bus
- * mastering disabled); refusals are counted, never fatal.
+ * DMA between the device and guest physical memory (an IOVA when the
+ * guest has an IOMMU). Returns 0, or -EFAULT (range not inside one region
+ * of guest memory, or wraps, or a write to a read-only map), -EPERM (bus
+ * mastering disabled) or the transport's error for a region it reaches by
+ * messages; refusals are counted in dma_refused, never fatal.
  */
 int emu_dma_read(struct emu_device *dev, uint64_t addr, void *buf,
 		 uint64_t len);
 int emu_dma_write(struct emu_device *dev, uint64_t addr, const void *buf,
 		  uint64_t len);
+
+/*
+ * Whether all of [addr, addr + len) is guest memory the device can reach
+ * (mapped here or through the transport); checks only, counts nothing.
+ */
+bool emu_dma_reachable(const struct emu_device *dev, uint64_t addr,
+		       uint64_t len);
 
 /* "key value" lines, one per counter. */
 void emu_counters_print(const struct emu_counters *c, FILE *out);

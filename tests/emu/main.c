@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * qaic-emu: an emulated Qualcomm Cloud AI 100 on the PCI bus of a UML
- * kernel, attached through vhost-user + virtio_pcidev.
+ * kernel, attached through vhost-user + virtio_pcidev (--socket), or of a
+ * QEMU guest, attached through vfio-user (--vfio-user, vfio_user.h).
  *
- *   qaic-emu --socket PATH [--no-msix] [--counters FILE] [--ready FILE]
+ *   qaic-emu --socket PATH|--vfio-user PATH [--no-msix] [--counters FILE] [--ready FILE]
  *            [--syserr-after-ms N] [--dbc-mem-mb N] [--hang-dbc N]
  *            [--drop-dbc-rsp N[:K]] [--corrupt-dbc-rsp N[:K]]
  *            [--malice SEED[:PERMILLE[:KINDS]]] [--boot pbl|amss]
@@ -21,8 +22,8 @@
  * qaic-emu --list-sahara-cases prints the systematic Sahara cases
  * (sahara_cases.h), "N name verdict" a line, and exits.
  *
- * Listens on PATH (UML connects once at boot and never retries, so the
- * runner waits for the --ready file), serves one frontend until it goes
+ * Listens on PATH (UML and QEMU connect once at start and never retry, so
+ * the runner waits for the --ready file), serves one frontend until it goes
  * away, writes the counters and exits 0. SIGTERM/SIGINT also write the
  * counters and exit 0. Only startup errors exit non-zero: whatever the
  * guest does is counted, not fatal.
@@ -50,12 +51,14 @@
 #include "sahara.h"
 #include "sahara_cases.h"
 #include "timesync.h"
+#include "vfio_user.h"
 #include "vhost_user.h"
 #include "virtio_pcidev.h"
 #include "workload.h"
 
 struct emu_options {
 	const char *socket_path;
+	bool vfio_user;			/* --vfio-user: socket_path speaks it */
 	const char *counters_path;
 	const char *ready_path;
 	unsigned int syserr_after_ms;
@@ -90,8 +93,10 @@ struct emu {
 	struct emu_dbc *dbc;		/* BAR2 */
 	struct emu_workload *wl;	/* programs the DBC doorbells run */
 	struct malice *malice;		/* malicious-card mode, or NULL */
+	bool vfio_user;			/* the transport: vfu, else vu + vpci */
 	struct vu_dev vu;
 	struct vpci vpci;
+	struct vfu_server vfu;
 	/* EMU_PT_VANISH: when the card goes away, if it is to */
 	bool vanish;
 	struct timespec vanish_at;
@@ -100,7 +105,7 @@ struct emu {
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: qaic-emu --socket PATH [--no-msix] [--counters FILE]\n"
+		"usage: qaic-emu --socket PATH|--vfio-user PATH [--no-msix] [--counters FILE]\n"
 		"                [--ready FILE] [--syserr-after-ms N] [--dbc-mem-mb N]\n"
 		"                [--hang-dbc N] [--drop-dbc-rsp N[:K]]\n"
 		"                [--corrupt-dbc-rsp N[:K]]\n"
@@ -211,6 +216,7 @@ static int parse_options(int argc, char **argv, struct emu_options *o)
 {
 	static const struct option longopts[] = {
 		{ "socket", required_argument, NULL, 's' },
+		{ "vfio-user", required_argument, NULL, 'U' },
 		{ "no-msix", no_argument, NULL, 'n' },
 		{ "counters", required_argument, NULL, 'c' },
 		{ "ready", required_argument, NULL, 'r' },
@@ -242,7 +248,14 @@ static int parse_options(int argc, char **argv, struct emu_options *o)
 
 	while ((opt = getopt_long(argc, argv, "s:nc:r:vh", longopts, NULL)) != -1) {
 		switch (opt) {
-		case 's': o->socket_path = optarg; break;
+		case 's':
+		case 'U':
+			/* One transport: --socket and --vfio-user exclude each other. */
+			if (o->socket_path && o->vfio_user != (opt == 'U'))
+				return -1;
+			o->socket_path = optarg;
+			o->vfio_user = opt == 'U';
+			break;
 		case 'n': o->no_msix = true; break;
 		case 'R': o->flr = true; break;
 		case 'c': o->counters_path = optarg; break;
@@ -370,7 +383,10 @@ static int write_counters(const struct emu *emu, const char *path)
 	emu_dbc_counters_print(emu->dbc, f);
 	emu_workload_counters_print(emu->wl, f);
 	malice_print_counters(emu->malice, f);
-	vu_stats_print(&emu->vu.stats, f);
+	if (emu->vfio_user)
+		vfu_stats_print(&emu->vfu.stats, f);
+	else
+		vu_stats_print(&emu->vu.stats, f);
 	if (fclose(f))
 		return -errno;
 	return rename(tmp, path) ? -errno : 0;
@@ -458,7 +474,9 @@ static void serve(struct emu *emu, int sig_fd)
 
 	for (;;) {
 		pfds[0] = (struct pollfd){ .fd = sig_fd, .events = POLLIN };
-		n = vu_pollfds(&emu->vu, &pfds[1], VU_MAX_POLLFDS);
+		n = emu->vfio_user ?
+		    vfu_pollfds(&emu->vfu, &pfds[1], VU_MAX_POLLFDS) :
+		    vu_pollfds(&emu->vu, &pfds[1], VU_MAX_POLLFDS);
 		ret = ppoll(pfds, 1 + n, wait_limit(emu, &ts), NULL);
 		if (ret < 0) {
 			if (errno == EINTR)
@@ -480,7 +498,8 @@ static void serve(struct emu *emu, int sig_fd)
 			emu_log(&emu->dev, "terminating on signal");
 			return;
 		}
-		if (vu_dispatch(&emu->vu, &pfds[1], n)) {
+		if (emu->vfio_user ? vfu_dispatch(&emu->vfu, &pfds[1], n) :
+		    vu_dispatch(&emu->vu, &pfds[1], n)) {
 			emu_log(&emu->dev, "frontend disconnected");
 			return;
 		}
@@ -610,11 +629,15 @@ static struct emu *emu_create(const struct emu_options *o)
 					EMU_DBC_E_INJECTED);
 	}
 	vu_init(&emu->vu, VPCI_NR_VQS, &vpci_vu_ops, &emu->vpci);
-	vpci_init(&emu->vpci, &emu->dev, &emu->vu);
-	if (o->flr) {
+	emu->vfio_user = o->vfio_user;
+	if (o->vfio_user)
+		vfu_init(&emu->vfu, &emu->dev);
+	else
+		vpci_init(&emu->vpci, &emu->dev, &emu->vu);
+	if (o->flr)
 		emu_pci_set_flr(&emu->dev.pci, true);
-		emu_device_set_flr_hook(&emu->dev, emu_flr, emu);
-	}
+	/* Also vfio-user's DEVICE_RESET: the card powers on again. */
+	emu_device_set_flr_hook(&emu->dev, emu_flr, emu);
 	emu->dev.verbose = o->verbose;
 	emu->dev.garbage_reads = o->garbage_reads;
 	if (o->device_id)
@@ -626,6 +649,8 @@ static struct emu *emu_create(const struct emu_options *o)
 static void emu_destroy(struct emu *emu)
 {
 	vu_close(&emu->vu);
+	if (emu->vfio_user)
+		vfu_close(&emu->vfu);
 	emu_workload_destroy(emu->wl);
 	emu_dbc_destroy(emu->dbc);
 	emu_mhi_destroy(emu->mhi);
@@ -658,7 +683,8 @@ int main(int argc, char **argv)
 		emu_destroy(emu);
 		return 1;
 	}
-	ret = vu_listen(&emu->vu, opts.socket_path);
+	ret = opts.vfio_user ? vfu_listen(&emu->vfu, opts.socket_path) :
+			       vu_listen(&emu->vu, opts.socket_path);
 	if (ret) {
 		fprintf(stderr, "qaic-emu: listen on %s: %s\n", opts.socket_path,
 			strerror(-ret));
@@ -670,7 +696,8 @@ int main(int argc, char **argv)
 		unlink(opts.socket_path);
 		goto fail;
 	}
-	emu_log(&emu->dev, "listening on %s (MSI-X %s)", opts.socket_path,
+	emu_log(&emu->dev, "listening on %s (%s, MSI-X %s)", opts.socket_path,
+		opts.vfio_user ? "vfio-user" : "vhost-user",
 		opts.no_msix ? "off" : "on");
 	if (emu->malice)
 		fprintf(stderr, "qaic-emu: malicious card: --malice %s\n",

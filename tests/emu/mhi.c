@@ -287,7 +287,7 @@ static bool ctrl_ok(struct emu_mhi *mhi, uint64_t addr, uint64_t len)
 {
 	if (!in_window(mhi->ctrlbase, mhi->ctrllimit, addr, len))
 		return false;
-	return mhi->dev->mem && guest_mem_gpa(mhi->dev->mem, addr, len);
+	return emu_dma_reachable(mhi->dev, addr, len);
 }
 
 static bool data_ok(struct emu_mhi *mhi, uint64_t addr, uint64_t len)

@@ -211,6 +211,11 @@ void emu_pci_set_flr(struct emu_pci *pci, bool on)
 	put_le_bytes(&pci->cfg[off], cap, 4);
 }
 
+void emu_pci_set_irq_by_vector(struct emu_pci *pci, bool on)
+{
+	pci->irq_by_vector = on;
+}
+
 bool emu_pci_is_flr(const struct emu_pci *pci, uint64_t off, uint32_t size,
 		    uint64_t val)
 {
@@ -350,6 +355,7 @@ static void msix_compose(const struct emu_pci *pci, unsigned int vec,
 	msg->addr = get_le_bytes(e + PCI_MSIX_ENTRY_LOWER_ADDR, 8);
 	msg->data = (uint32_t)get_le_bytes(e + PCI_MSIX_ENTRY_DATA, 4);
 	msg->msix = true;
+	msg->vector = vec;
 }
 
 static bool msi_enabled(const struct emu_pci *pci)
@@ -388,6 +394,7 @@ static void msi_compose(const struct emu_pci *pci, unsigned int v,
 	/* The function owns the low log2(nvec) bits of the data. */
 	msg->data = (data & ~(msi_nr_vectors(pci) - 1)) | v;
 	msg->msix = false;
+	msg->vector = v;
 }
 
 static void set_bit32(uint8_t *reg, unsigned int bit, bool on)
@@ -401,6 +408,10 @@ static void set_bit32(uint8_t *reg, unsigned int bit, bool on)
 static enum emu_irq_route msix_route(struct emu_pci *pci, unsigned int vector,
 				     struct emu_msi_msg *msg)
 {
+	if (pci->irq_by_vector) {
+		*msg = (struct emu_msi_msg){ .msix = true, .vector = vector };
+		return EMU_IRQ_SEND;
+	}
 	if (msix_function_masked(pci) || msix_vector_masked(pci, vector)) {
 		set_bit32(&pci->msix_pba[vector / 32 * 4], vector % 32, true);
 		return EMU_IRQ_PENDING;
@@ -415,6 +426,10 @@ static enum emu_irq_route msi_route(struct emu_pci *pci, unsigned int vector,
 	unsigned int v = msi_fold_vector(pci, vector);
 	unsigned int c = EMU_CAP_MSI;
 
+	if (pci->irq_by_vector) {
+		*msg = (struct emu_msi_msg){ .msix = false, .vector = v };
+		return EMU_IRQ_SEND;
+	}
 	if (cfg32(pci, c + PCI_MSI_MASK_64) & (1u << v)) {
 		set_bit32(&pci->cfg[c + PCI_MSI_PENDING_64], v, true);
 		return EMU_IRQ_PENDING;

@@ -53,6 +53,12 @@ struct emu_pci {
 	uint8_t w1cmask[EMU_PCI_CFG_SIZE];	/* bits cleared by writing 1 */
 	bool has_msix;
 	bool has_flr;		/* function-level reset offered (not AIC100's) */
+	/*
+	 * The transport's client owns the MSI-X table, MSI masking and the
+	 * message address/data (vfio-user: QEMU emulates them and is only
+	 * told vector numbers); see emu_pci_set_irq_by_vector().
+	 */
+	bool irq_by_vector;
 
 	uint8_t msix_table[EMU_MSIX_TABLE_SIZE];
 	uint8_t msix_table_wmask[EMU_MSIX_TABLE_SIZE];
@@ -64,6 +70,7 @@ struct emu_msi_msg {
 	uint64_t addr;
 	uint32_t data;
 	bool msix;	/* MSI-X carries 32 data bits, MSI 16 */
+	unsigned int vector;	/* MSI-X entry, or MSI vector after folding */
 };
 
 enum emu_irq_route {
@@ -87,6 +94,16 @@ uint16_t emu_pci_device_id(const struct emu_pci *pci);
  * the bench offers one to test the host's reset_prepare/reset_done.
  */
 void emu_pci_set_flr(struct emu_pci *pci, bool on);
+
+/*
+ * Interrupts leave by vector number: with MSI-X enabled every vector is
+ * sent as is (the client masks and composes the message from its own
+ * table), with MSI enabled vectors are folded as usual but not masked
+ * here. The enable bits and bus mastering still decide, from the config
+ * writes the client forwards. Survives emu_pci_init() only through the
+ * caller (see device.c's FLR).
+ */
+void emu_pci_set_irq_by_vector(struct emu_pci *pci, bool on);
 
 /*
  * Whether the config write of @size bytes of @val at @off initiates a

@@ -21,9 +21,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/un.h>
 #include <unistd.h>
 
+#include "unix_sock.h"
 #include "vhost_user.h"
 
 /* Wire format (vhost-user spec); all fields in host byte order. */
@@ -156,24 +156,10 @@ void vu_init(struct vu_dev *vu, unsigned int nr_vrings,
 
 int vu_listen(struct vu_dev *vu, const char *path)
 {
-	struct sockaddr_un addr = { .sun_family = AF_UNIX };
-	int fd;
+	int fd = unix_sock_listen(path);
 
-	if (strlen(path) >= sizeof(addr.sun_path))
-		return -ENAMETOOLONG;
-	strcpy(addr.sun_path, path);
-
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
-		return -errno;
-	unlink(path);
-	if (bind(fd, (struct sockaddr *)&addr, sizeof(addr)) ||
-	    listen(fd, 1)) {
-		int err = -errno;
-
-		close(fd);
-		return err;
-	}
+		return fd;
 	vu->listen_fd = fd;
 	return 0;
 }
@@ -212,29 +198,6 @@ void vu_close(struct vu_dev *vu)
 
 /* ---- socket I/O ---- */
 
-static void take_fds(struct vu_rx *rx, struct msghdr *mh)
-{
-	struct cmsghdr *cmsg;
-
-	for (cmsg = CMSG_FIRSTHDR(mh); cmsg; cmsg = CMSG_NXTHDR(mh, cmsg)) {
-		size_t n, i;
-
-		if (cmsg->cmsg_level != SOL_SOCKET ||
-		    cmsg->cmsg_type != SCM_RIGHTS)
-			continue;
-		n = (cmsg->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-		for (i = 0; i < n; i++) {
-			int fd;
-
-			memcpy(&fd, CMSG_DATA(cmsg) + i * sizeof(int), sizeof(fd));
-			if (rx->nr_fds < VU_MAX_FDS)
-				rx->fds[rx->nr_fds++] = fd;
-			else
-				close(fd);
-		}
-	}
-}
-
 static void close_rx_fds(struct vu_rx *rx)
 {
 	unsigned int i;
@@ -248,30 +211,8 @@ static void close_rx_fds(struct vu_rx *rx)
 static int recv_full(int sock, struct vu_rx *rx, void *buf, size_t len,
 		     bool want_fds)
 {
-	char cbuf[CMSG_SPACE(VU_MAX_FDS * sizeof(int))];
-	size_t done = 0;
-
-	while (done < len) {
-		struct iovec iov = { (char *)buf + done, len - done };
-		struct msghdr mh = {
-			.msg_iov = &iov,
-			.msg_iovlen = 1,
-			.msg_control = want_fds ? cbuf : NULL,
-			.msg_controllen = want_fds ? sizeof(cbuf) : 0,
-		};
-		ssize_t n = recvmsg(sock, &mh, MSG_CMSG_CLOEXEC);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			return -ECONNRESET;
-		if (want_fds)
-			take_fds(rx, &mh);
-		done += (size_t)n;
-	}
-	return 0;
+	return unix_sock_recv(sock, buf, len, want_fds ? rx->fds : NULL,
+			      VU_MAX_FDS, &rx->nr_fds, NULL);
 }
 
 static int recv_msg(struct vu_dev *vu, struct vu_rx *rx)
@@ -600,7 +541,7 @@ static int handle_set_mem_table(struct vu_dev *vu, struct vu_rx *rx)
 		const struct vu_mem_region *r = &t->regions[i];
 
 		ret = guest_mem_add_fd(&vu->mem, rx->fds[i], r->mmap_offset,
-				       r->gpa, r->uva, r->size);
+				       r->gpa, r->uva, r->size, false);
 		vu_log(vu, "region %u: gpa %#" PRIx64 " size %#" PRIx64
 		       " offset %#" PRIx64 ": %s", i, r->gpa, r->size,
 		       r->mmap_offset, ret ? strerror(-ret) : "mapped");

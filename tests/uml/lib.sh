@@ -6,6 +6,8 @@ QAIC_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 QAIC_CACHE=${QAIC_CACHE:-/var/cache/qaic}
 # The kernel the bench runs, pinned: Debian's linux-source-6.12 at this version.
 QAIC_KERNEL_VERSION=6.12.118
+# Debian 12's binary kernel of that version (tests/qemu, tests/pc).
+QAIC_DEB12_KERNEL=$QAIC_KERNEL_VERSION+deb12
 # The bench can also run Debian sid's linux-source-7.2 (7.2.13, with SMP):
 # QAIC_KERNEL, set by the scripts' --kernel 7.2 and exported so that the
 # scripts they start use the same kernel, picks it. 6.12 is the default.
@@ -55,6 +57,14 @@ qaic_kbuild_dir() { # flavour
 qaic_bench_kernels() {
 	pgrep -f 'tests/uml/init QAIC_RUN=' 2>/dev/null || true
 }
+
+# What makes a run red in a kernel log, whatever the command said: WARN,
+# BUG, Oops, KASAN, UBSAN, lockdep, kmemleak, hung-task and panic reports
+# (tests/uml/run, tests/pc/run).
+QAIC_KERNEL_REPORTS='WARNING:|BUG:|Oops|KASAN|UBSAN|possible circular locking|possible recursive locking|'
+QAIC_KERNEL_REPORTS+='inconsistent lock state|suspicious RCU|DEBUG_LOCKS_WARN|lockdep is turned off|hung task|'
+QAIC_KERNEL_REPORTS+='blocked for more than|Kernel panic|general protection|unreferenced object|'
+QAIC_KERNEL_REPORTS+='ODEBUG:|BUG kmalloc|Call Trace:'
 
 qaic_log() {
 	printf '[qaic %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2

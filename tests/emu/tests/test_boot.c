@@ -207,7 +207,7 @@ static void setup(enum emu_mhi_boot boot)
 	emu_device_set_irq_sink(&dev, &sink);
 	fd = memfd_create("guest", MFD_CLOEXEC);
 	if (fd < 0 || ftruncate(fd, G_SIZE) ||
-	    guest_mem_add_fd(&gm, fd, 0, G_BASE, 0x7f0000000000ull, G_SIZE))
+	    guest_mem_add_fd(&gm, fd, 0, G_BASE, 0x7f0000000000ull, G_SIZE, false))
 		abort();
 	close(fd);
 	g = guest_mem_gpa(&gm, G_BASE, G_SIZE);

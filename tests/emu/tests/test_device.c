@@ -237,7 +237,7 @@ static void test_dma_bounds(void)
 	uint8_t buf[64];
 
 	guest_mem_init(&gm);
-	CHECK_EQ(guest_mem_add_host(&gm, mem, base, base, size), 0);
+	CHECK_EQ(guest_mem_add_host(&gm, mem, base, base, size, false), 0);
 	setup(true);
 	emu_device_set_guest_mem(&dev, &gm);
 	memset(buf, 0x5a, sizeof(buf));
@@ -277,17 +277,70 @@ static void test_guest_mem_regions(void)
 	struct guest_mem gm;
 
 	guest_mem_init(&gm);
-	CHECK_EQ(guest_mem_add_host(&gm, a, 0x1000, 0x7000, sizeof(a)), 0);
-	CHECK_EQ(guest_mem_add_host(&gm, b, 0x2000, 0x8000, sizeof(b)), 0);
+	CHECK_EQ(guest_mem_add_host(&gm, a, 0x1000, 0x7000, sizeof(a), false), 0);
+	CHECK_EQ(guest_mem_add_host(&gm, b, 0x2000, 0x8000, sizeof(b), false), 0);
 	CHECK(guest_mem_gpa(&gm, 0x1ff0, 16) == a + 0xff0);
 	CHECK(guest_mem_gpa(&gm, 0x2000, 16) == b);
 	/* Adjacent regions are separate mappings: no access spans them. */
 	CHECK(!guest_mem_gpa(&gm, 0x1ff0, 32));
 	CHECK(guest_mem_uva(&gm, 0x8010, 4) == b + 0x10);
 	CHECK(!guest_mem_uva(&gm, 0x1000, 4));
-	CHECK_EQ(guest_mem_add_host(&gm, a, 0xfffffffffffff000ULL, 0, 0x2000),
-		 -EINVAL);
-	CHECK_EQ(guest_mem_add_host(&gm, a, 0x10000, 0, 0), -EINVAL);
+	CHECK_EQ(guest_mem_add_host(&gm, a, 0xfffffffffffff000ULL, 0, 0x2000,
+				    false), -EINVAL);
+	CHECK_EQ(guest_mem_add_host(&gm, a, 0x10000, 0, 0, false), -EINVAL);
+	/* vhost-user's limit of 8 regions, and no overlaps. */
+	CHECK_EQ(guest_mem_add_host(&gm, a, 0x1800, 0, 16, false), -EEXIST);
+	CHECK_EQ(guest_mem_add_host(&gm, a, 0x0, 0, 0x1001, false), -EEXIST);
+	for (unsigned int i = 0; i < 6; i++)
+		CHECK_EQ(guest_mem_add_host(&gm, a, 0x100000 * (i + 1), 0, 16,
+					    false), 0);
+	CHECK_EQ(guest_mem_add_host(&gm, a, 0x10000000, 0, 16, false), -ENOSPC);
+	guest_mem_reset(&gm);
+}
+
+/*
+ * The IOMMU case of vfio-user: thousands of one-page maps, added in no
+ * particular order, looked up and removed by IOVA.
+ */
+static void test_guest_mem_many(void)
+{
+	static uint8_t page[4096];
+	const unsigned int n = 5000;
+	struct guest_mem gm;
+	unsigned int i, k;
+
+	guest_mem_init(&gm);
+	guest_mem_set_max_regions(&gm, n);
+	/* 7 is coprime to n: every slot once, out of order. */
+	for (i = 0, k = 0; i < n; i++, k = (k + 7) % n)
+		CHECK_EQ(guest_mem_add_host(&gm, page, 0x100000000ull + 0x2000ull * k,
+					    0, sizeof(page), k == 3), 0);
+	CHECK_EQ(gm.nr_regions, n);
+	CHECK_EQ(guest_mem_add_host(&gm, page, 0x10, 0, 16, false), -ENOSPC);
+	for (i = 1; i < n; i++)
+		CHECK(gm.regions[i - 1].gpa < gm.regions[i].gpa);
+	CHECK(guest_mem_gpa(&gm, 0x100000000ull + 0x2000 * 4999 + 4000, 96) ==
+	      page + 4000);
+	CHECK(guest_mem_find(&gm, 0x100006000ull, 1)->read_only);
+	/* The gap between two maps, and a range running into it. */
+	CHECK(!guest_mem_find(&gm, 0x100001000ull, 1));
+	CHECK(!guest_mem_find(&gm, 0x100000ff0ull, 32));
+	CHECK(!guest_mem_find(&gm, 0xfffffffffffffff0ull, 0x20));
+	CHECK(!guest_mem_find(&gm, 0x100000010ull, UINT64_MAX));
+
+	/* Remove one, a straddling range (nothing), then a span of many. */
+	CHECK_EQ(guest_mem_remove(&gm, 0x100002000ull, 0x1000), 1);
+	CHECK(!guest_mem_find(&gm, 0x100002000ull, 1));
+	CHECK_EQ(guest_mem_remove(&gm, 0x100000800ull, 0x1000), -EINVAL);
+	CHECK_EQ(guest_mem_remove(&gm, 0x100004000ull, 0x2800), -EINVAL);
+	CHECK_EQ(guest_mem_remove(&gm, 0x100003000ull, 0x1000), 0);
+	CHECK_EQ(guest_mem_remove(&gm, 0x100000000ull, 0x20000), 15);
+	CHECK_EQ(gm.nr_regions, n - 16);
+	CHECK(guest_mem_find(&gm, 0x100020000ull, 4096));
+	CHECK_EQ(guest_mem_remove(&gm, 2, UINT64_MAX), -EINVAL);
+	CHECK_EQ(guest_mem_remove(&gm, 0, UINT64_MAX), n - 16);
+	CHECK_EQ(gm.nr_regions, 0);
+	guest_mem_reset(&gm);
 }
 
 static unsigned int flr_hook_calls;
@@ -372,6 +425,7 @@ int main(void)
 	RUN(test_irq_msi);
 	RUN(test_dma_bounds);
 	RUN(test_guest_mem_regions);
+	RUN(test_guest_mem_many);
 	RUN(test_flr);
 	RUN(test_fall_off);
 	emu_device_fini(&dev);

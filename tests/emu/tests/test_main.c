@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "emu_test.h"
+#include "vfio_user.h"
 #include "vhost_user.h"
 
 static const char *emu_path;
@@ -259,6 +260,72 @@ static void test_malice_option(void)
 	CHECK_EQ(counter("malice_nnc_crc"), 0);
 }
 
+/*
+ * --vfio-user: the same life cycle over vfio-user (a VERSION and a config
+ * read of the ids), an unmapped DMA never happens here so dma_refused
+ * stays 0; and the two transports exclude each other.
+ */
+static void test_vfio_user(void)
+{
+	static const char json[] = "{\"capabilities\":{\"max_msg_fds\":16}}";
+	struct {
+		struct vfu_hdr h;
+		struct vfu_version v;
+		char json[sizeof(json)];
+	} ver = {
+		.h = { .id = 1, .cmd = VFU_VERSION, .size = sizeof(ver) },
+	};
+	struct {
+		struct vfu_hdr h;
+		struct vfu_region_access a;
+	} rd = {
+		.h = { .id = 2, .cmd = VFU_REGION_READ, .size = sizeof(rd) },
+		.a = { 0, 7, 4 },
+	};
+	uint8_t reply[64];
+	uint32_t ids, size;
+	pid_t pid;
+	int fd;
+
+	memcpy(ver.json, json, sizeof(json));
+	unlink(ready_path);
+	unlink(counters_path);
+	pid = fork();
+	if (pid == 0) {
+		execl(emu_path, emu_path, "--vfio-user", sock_path, "--ready",
+		      ready_path, "--counters", counters_path, "--no-msix",
+		      "--card", "aic080", (char *)NULL);
+		_exit(127);
+	}
+	CHECK(wait_for_file(ready_path));
+	fd = connect_emu();
+	CHECK_EQ(write(fd, &ver, sizeof(ver)), sizeof(ver));
+	CHECK_EQ(recv(fd, reply, 16, MSG_WAITALL), 16);
+	CHECK_EQ(((struct vfu_hdr *)reply)->flags, VFU_F_TYPE_REPLY);
+	size = ((struct vfu_hdr *)reply)->size;
+	CHECK(size <= sizeof(ver) && size > 16);
+	CHECK_EQ(recv(fd, reply, size - 16, MSG_WAITALL), size - 16);
+	CHECK_EQ(write(fd, &rd, sizeof(rd)), sizeof(rd));
+	CHECK_EQ(recv(fd, reply, 36, MSG_WAITALL), 36);
+	memcpy(&ids, reply + 32, 4);
+	CHECK_EQ(ids, 0xa08017cb);
+	close(fd);
+	CHECK_EQ(wait_exit(pid), 0);
+	CHECK_EQ(counter("vfu_messages"), 2);
+	CHECK_EQ(counter("vfu_protocol_errors"), 0);
+	CHECK_EQ(counter("dma_refused"), 0);
+	CHECK_EQ(counter("cfg_reads"), 1);
+	CHECK_EQ(counter("vu_messages"), -1);
+
+	pid = fork();
+	if (pid == 0) {
+		execl(emu_path, emu_path, "--vfio-user", sock_path, "--socket",
+		      sock_path, (char *)NULL);
+		_exit(127);
+	}
+	CHECK_EQ(wait_exit(pid), 2);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -279,6 +346,7 @@ int main(int argc, char **argv)
 	RUN(test_dbc_options);
 	RUN(test_malice_option);
 	RUN(test_list_sahara_cases);
+	RUN(test_vfio_user);
 
 	unlink(ready_path);
 	unlink(counters_path);

@@ -187,7 +187,7 @@ static void setup(void)
 	guest_mem_init(&gmem);
 	if (!guest)
 		guest = malloc(GUEST_SIZE);
-	if (!guest || guest_mem_add_host(&gmem, guest, GUEST_GPA, 0, GUEST_SIZE))
+	if (!guest || guest_mem_add_host(&gmem, guest, GUEST_GPA, 0, GUEST_SIZE, false))
 		abort();
 	for (uint32_t i = 0; i < GUEST_SIZE; i++)
 		guest[i] = (uint8_t)(i * 7 + (i >> 12));

@@ -90,7 +90,7 @@ static void setup(void)
 	guest_mem_init(&gmem);
 	if (!guest)
 		guest = malloc(GUEST_SIZE);
-	if (!guest || guest_mem_add_host(&gmem, guest, GUEST_GPA, 0, GUEST_SIZE))
+	if (!guest || guest_mem_add_host(&gmem, guest, GUEST_GPA, 0, GUEST_SIZE, false))
 		abort();
 	memset(guest, 0, GUEST_SIZE);
 	emu_device_set_guest_mem(&dev, &gmem);
