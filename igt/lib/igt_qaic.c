@@ -1585,6 +1585,38 @@ void igt_qaic_dbcs_free_checks(void)
 }
 
 /**
+ * igt_qaic_tool_path:
+ * @name: a program of tools/, e.g. "qaic-info"
+ * @path: gets where it is
+ * @len: bytes at @path
+ *
+ * Finds a tool of the project in $QAIC_TOOLS_DIR if that is set (igt/run
+ * sets it to the build's tools/), else in $PATH. Skips the test if there
+ * is none: a test program may run far from the build, under any runner.
+ */
+void igt_qaic_tool_path(const char *name, char *path, size_t len)
+{
+	const char *dir = getenv("QAIC_TOOLS_DIR");
+	char *dirs, *d, *save = NULL;
+
+	if (dir) {
+		snprintf(path, len, "%s/%s", dir, name);
+		igt_require_f(!access(path, X_OK), "no %s in QAIC_TOOLS_DIR=%s\n",
+			      name, dir);
+		return;
+	}
+	dirs = strdup(getenv("PATH") ?: "/usr/local/bin:/usr/bin:/bin");
+	igt_assert(dirs);
+	for (d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+		snprintf(path, len, "%s/%s", *d ? d : ".", name);
+		if (!access(path, X_OK))
+			break;
+	}
+	free(dirs);
+	igt_require_f(d, "no %s in $PATH, and no QAIC_TOOLS_DIR\n", name);
+}
+
+/**
  * igt_qaic_job_timeout_ms:
  *
  * Returns: the job_timeout_ms parameter of the loaded qaic module, or its

@@ -33,6 +33,7 @@ void igt_qaic_munmap(void *ptr, uint64_t size);
 void igt_qaic_close(int fd);
 void igt_qaic_assert_dbcs_free(void);
 void igt_qaic_dbcs_free_checks(void);
+void igt_qaic_tool_path(const char *name, char *path, size_t len);
 
 /**
  * struct igt_qaic_msg:

@@ -424,28 +424,6 @@ static void test_memory_active(void)
 	igt_qaic_close(fd);
 }
 
-/* tools/qaic-info of the same build: $QAIC_INFO, or ../tools/ from here */
-static void qaic_info_path(char *path, size_t len)
-{
-	const char *env = getenv("QAIC_INFO");
-	char self[PATH_MAX];
-	ssize_t n;
-	char *slash;
-
-	if (env) {
-		snprintf(path, len, "%s", env);
-	} else {
-		n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-		igt_assert_lt(0, n);
-		self[n] = '\0';
-		slash = strrchr(self, '/');
-		igt_assert(slash);
-		*slash = '\0';
-		snprintf(path, len, "%s/../tools/qaic-info", self);
-	}
-	igt_require_f(!access(path, X_OK), "no qaic-info at %s\n", path);
-}
-
 static char *run_qaic_info(const char *tool)
 {
 	static char out[1 << 16];
@@ -486,7 +464,7 @@ static void test_qaic_info(void)
 	int fd, dupfd, idle;
 	uint32_t dbc;
 
-	qaic_info_path(tool, sizeof(tool));
+	igt_qaic_tool_path("qaic-info", tool, sizeof(tool));
 	fd = igt_qaic_open_dbc(QUEUE_SIZE, &dbc);
 	dupfd = dup(fd);
 	idle = igt_qaic_open();
