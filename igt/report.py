@@ -141,22 +141,20 @@ def misattributed(entry, subtest, stdout):
     standard output, of the length of the subtest's own output, and call
     that a warning. Such a slice is no output of the subtest's: the
     subtest passed if it said so and every line of its err (the first and
-    last maybe cut) is a line the program's subtests wrote to standard
-    output.
+    last maybe part of one) is a line the program's subtests wrote to
+    standard output.
     """
     err = entry.get('err', '')
     if ('Subtest %s: SUCCESS' % subtest) not in entry.get('out', '') or \
             not err or ('Starting subtest: %s\n' % subtest) in err:
         return False
-    # results.json does not keep the subtests in the order they ran: line
-    # by line, the first and last ones cut anywhere
+    # results.json does not keep the subtests in the order they ran, and
+    # the slice may be pieces: line by line, the first and last ones cut
     lines = stdout.split('\n')
     cut = err.split('\n')
-    if len(cut) == 1:
-        return any(err in line for line in lines)
-    return any(line.endswith(cut[0]) for line in lines) and \
-        all(line in lines for line in cut[1:-1]) and \
-        (len(cut) == 1 or any(line.startswith(cut[-1]) for line in lines))
+    return all(any(part in line for line in lines)
+               for part in (cut[0], cut[-1])) and \
+        all(line in lines for line in cut[1:-1])
 
 
 def collect_json(outdir):
