@@ -2,6 +2,11 @@
 # SPDX-License-Identifier: MIT
 """Turn what igt/runner-inner left in OUTDIR into a verdict.
 
+With --igt-json, what igt_runner left there instead (OUTDIR/results.json,
+from igt/runner-igt): pass is a pass, skip and notrun a skip, anything
+else (fail, crash, timeout, incomplete, abort, warn, dmesg-*) a failure;
+"results.json totals: ..." comes before the last line.
+
 Writes OUTDIR/results.xml (JUnit: a testsuite per test executable, a
 testcase per subtest) and OUTDIR/summary.txt, prints one line per subtest,
 "PASS|FAIL|SKIP test@subtest (secs)", and last "N passed, N failed, N skipped".
@@ -121,6 +126,77 @@ def collect(outdir):
     return ordered
 
 
+# IGT runner results (results.json) as ours: what is not a plain pass or
+# skip fails. "warn" is a subtest that said SUCCESS but wrote warnings (or
+# got another subtest's output, in multiple mode): counted as a failure,
+# like dmesg-warn.
+IGT_RESULTS = {'pass': 'pass', 'skip': 'skip', 'notrun': 'skip'}
+
+
+def misattributed(entry, subtest, stdout):
+    """Whether a "warn" is only igt_runner's misattribution of output.
+
+    In multiple mode igt_runner (1.27.1 and 2.5 libigt alike) may give a
+    subtest that said SUCCESS an "err" that is a slice of the program's
+    standard output, of the length of the subtest's own output, and call
+    that a warning. Such a slice is no output of the subtest's: the
+    subtest passed if it said so and every line of its err (the first and
+    last maybe part of one) is a line the program's subtests wrote to
+    standard output.
+    """
+    err = entry.get('err', '')
+    if ('Subtest %s: SUCCESS' % subtest) not in entry.get('out', '') or \
+            not err or ('Starting subtest: %s\n' % subtest) in err:
+        return False
+    # results.json does not keep the subtests in the order they ran, and
+    # the slice may be pieces: line by line, the first and last ones cut
+    lines = stdout.split('\n')
+    cut = err.split('\n')
+    return all(any(part in line for line in lines)
+               for part in (cut[0], cut[-1])) and \
+        all(line in lines for line in cut[1:-1])
+
+
+def collect_json(outdir):
+    """The cases of igt_runner's results.json, with its totals, or None."""
+    import json
+
+    try:
+        with open(os.path.join(outdir, 'results.json'),
+                  encoding='utf-8', errors='replace') as f:
+            data = json.load(f)
+    except (OSError, ValueError):
+        return None, None
+
+    tests = data.get('tests', {})
+    stdout = {}
+    for name, entry in tests.items():
+        test = name.split('@')[1] if '@' in name else name
+        stdout[test] = stdout.get(test, '') + entry.get('out', '')
+
+    cases = []
+    for name, entry in tests.items():
+        _, test, subtest = (name.split('@', 2) + ['', ''])[:3]
+        igt_result = entry.get('result', 'incomplete')
+        result = IGT_RESULTS.get(igt_result, 'fail')
+        if igt_result == 'warn' and misattributed(entry, subtest,
+                                                  stdout[test]):
+            result = 'pass'
+            igt_result = 'warn, but only for output of other subtests'
+        times = entry.get('time', {})
+        secs = max(0.0, times.get('end', 0) - times.get('start', 0))
+        log = XML_INVALID.sub('?', ''.join(
+            entry.get(k, '') for k in ('igt-version', 'out', 'err')) +
+            '\n--- kernel log while it ran ---\n' + entry.get('dmesg', ''))
+        message = 'igt_runner: ' + igt_result if igt_result != 'pass' else ''
+        cases.append(Case(test, subtest, result, None, secs * 1000, log,
+                          message))
+    totals = data.get('totals', {})
+    total = totals.get('root', totals.get('', {}))
+    return cases, ', '.join('%s %d' % (k, v) for k, v in
+                            sorted(total.items()) if v)
+
+
 def bench_verdict(outdir, status):
     """Say why the bench failed, after the exit codes of tests/uml/run."""
     why = {124: 'the bench timed out',
@@ -175,9 +251,16 @@ def main():
     parser.add_argument('outdir')
     parser.add_argument('--module', required=True)
     parser.add_argument('--bench-status', type=int, required=True)
+    parser.add_argument('--igt-json', action='store_true',
+                        help="take the results of igt_runner's "
+                        'results.json in OUTDIR')
     args = parser.parse_args()
 
-    cases = collect(args.outdir)
+    totals = None
+    if args.igt_json:
+        cases, totals = collect_json(args.outdir)
+    else:
+        cases = collect(args.outdir)
     if cases is None:
         cases = [Case('bench', 'boot', 'fail', log=bench_tail(args.outdir),
                       message='no results: ' +
@@ -195,8 +278,12 @@ def main():
     lines = []
     for case in cases:
         counts[case.result] += 1
-        lines.append('%s %s@%s (%.2fs)' % (case.result.upper(), case.test,
-                                          case.subtest, case.secs))
+        note = ' [%s]' % case.message if case.result == 'pass' and \
+            case.message else ''
+        lines.append('%s %s@%s (%.2fs)%s' % (case.result.upper(), case.test,
+                                            case.subtest, case.secs, note))
+    if totals is not None:
+        lines.append('results.json totals: %s' % (totals or 'none'))
     lines.append('%d passed, %d failed, %d skipped' %
                  (counts['pass'], counts['fail'], counts['skip']))
 

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -34,6 +35,65 @@
 
 /* DRM accel minors are numbered from 0 up to ACCEL_MAX_MINORS - 1. */
 #define QAIC_ACCEL_MAX_MINORS 256
+
+/*
+ * The mappings igt_qaic_mmap_bo() made and nothing unmapped through
+ * igt_qaic_munmap() yet, with the file they map: igt_qaic_close() unmaps
+ * them.
+ */
+static struct {
+	int fd;
+	uint64_t file;
+	void *ptr;
+	uint64_t size;
+} *mappings;
+static size_t n_mappings, max_mappings;
+
+/*
+ * Which open file @fd is: its drm-client-id, unique among the open files
+ * of the device, so that a file closed and another opened under the same
+ * number are told apart; 0 with a driver that does not tell.
+ */
+static uint64_t file_of(int fd)
+{
+	char path[64], line[128];
+	unsigned long long id = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "drm-client-id: %llu", &id) == 1)
+			break;
+	fclose(f);
+	return id;
+}
+
+static void mapping_add(int fd, void *ptr, uint64_t size)
+{
+	if (n_mappings == max_mappings) {
+		max_mappings = max_mappings ? 2 * max_mappings : 64;
+		mappings = realloc(mappings, max_mappings * sizeof(*mappings));
+		igt_assert(mappings);
+	}
+	mappings[n_mappings].fd = fd;
+	mappings[n_mappings].file = file_of(fd);
+	mappings[n_mappings].ptr = ptr;
+	mappings[n_mappings].size = size;
+	n_mappings++;
+}
+
+static void mapping_forget(const void *ptr)
+{
+	for (size_t i = 0; i < n_mappings; i++) {
+		if (mappings[i].ptr == ptr) {
+			mappings[i] = mappings[--n_mappings];
+			return;
+		}
+	}
+}
 
 /**
  * is_qaic_device:
@@ -226,8 +286,93 @@ void *igt_qaic_mmap_bo(int fd, uint32_t handle, uint64_t size,
 
 	ptr = mmap(NULL, size, prot, MAP_SHARED, fd, offset);
 	igt_assert(ptr != MAP_FAILED);
+	mapping_add(fd, ptr, size);
 
 	return ptr;
+}
+
+/**
+ * igt_qaic_munmap:
+ * @ptr: a mapping from igt_qaic_mmap_bo()
+ * @size: its size
+ *
+ * Unmaps it, failing the test if that does not work.
+ */
+void igt_qaic_munmap(void *ptr, uint64_t size)
+{
+	mapping_forget(ptr);
+	igt_assert_eq(munmap(ptr, size), 0);
+}
+
+/* Whether /proc/self/maps has a mapping of an accel node that starts at @ptr */
+static bool mapped_accel(const void *ptr)
+{
+	char line[512], path[256];
+	unsigned long start;
+	bool found = false;
+	FILE *f = fopen("/proc/self/maps", "r");
+
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx-%*x %*s %*x %*s %*u %255s", &start, path) == 2)
+			found = start == (uintptr_t)ptr &&
+				!strncmp(path, "/dev/accel/", 11);
+	}
+	fclose(f);
+	return found;
+}
+
+/**
+ * igt_qaic_close:
+ * @fd: qaic device file descriptor
+ *
+ * Unmaps what igt_qaic_mmap_bo() (and igt_qaic_bo_create()) mapped of the
+ * file @fd is and not unmapped yet, then closes @fd. The card gives the DBCs of a file
+ * back only when the file is released: closed, with no mapping of its
+ * objects left. A subtest that closes its files this way leaves the card
+ * as it found it for the next subtest of the same process (IGT's runner
+ * with -m), which igt_qaic_assert_dbcs_free() checks.
+ */
+void igt_qaic_close(int fd)
+{
+	uint64_t file = file_of(fd);
+
+	for (size_t i = 0; i < n_mappings; i++) {
+		/* Not those of a file closed before under the same number */
+		if (mappings[i].fd != fd || mappings[i].file != file)
+			continue;
+		/* A test may have unmapped it itself; then it is not ours */
+		if (mapped_accel(mappings[i].ptr))
+			igt_assert_eq(munmap(mappings[i].ptr, mappings[i].size), 0);
+		mappings[i--] = mappings[--n_mappings];
+	}
+	igt_assert_eq(close(fd), 0);
+}
+
+/**
+ * igt_qaic_assert_dbcs_free:
+ *
+ * Checks that a new file on the first qaic device activates every DBC of
+ * the card, as it can when no earlier test left a file, or a mapping of an
+ * object of a closed file, that holds one.
+ */
+void igt_qaic_assert_dbcs_free(void)
+{
+	bool seen[IGT_QAIC_NUM_DBC] = { false };
+	int fd = igt_qaic_open();
+
+	for (unsigned int i = 0; i < IGT_QAIC_NUM_DBC; i++) {
+		uint32_t dbc = 0;
+		int err = __igt_qaic_activate(fd, 16, &dbc);
+
+		igt_assert_f(!err, "DBC %u of %u: activate: %s: a test left a file, or a mapping of a closed one's object, holding DBCs\n",
+			     i + 1, IGT_QAIC_NUM_DBC, strerror(-err));
+		igt_assert_f(dbc < IGT_QAIC_NUM_DBC && !seen[dbc],
+			     "activate gave DBC %u twice or out of range\n", dbc);
+		seen[dbc] = true;
+	}
+	igt_qaic_close(fd);
 }
 
 /**
@@ -725,7 +870,7 @@ void igt_qaic_bo_create(int fd, uint64_t size, struct igt_qaic_bo *bo)
  */
 void igt_qaic_bo_destroy(int fd, struct igt_qaic_bo *bo)
 {
-	igt_assert_eq(munmap(bo->ptr, bo->size), 0);
+	igt_qaic_munmap(bo->ptr, bo->size);
 	gem_close(fd, bo->handle);
 	memset(bo, 0, sizeof(*bo));
 }
@@ -1417,6 +1562,58 @@ int igt_qaic_open_bdf(const char *bdf)
 	} while (igt_qaic_now_ms() < deadline);
 	igt_assert_f(false, "card %s has no accel node\n", bdf);
 	return -1;
+}
+
+/**
+ * igt_qaic_dbcs_free_checks:
+ *
+ * The end of a program whose subtests take DBCs: a last subtest,
+ * dbcs-free, and a last fixture that check with igt_qaic_assert_dbcs_free()
+ * that the subtests before gave every DBC back. IGT's runner with -m runs
+ * the subtest after all others of the program, in the same process; a
+ * runner that runs one subtest per process gets the fixture's verdict
+ * after each in the exit status (igt_runner does not look at it).
+ */
+void igt_qaic_dbcs_free_checks(void)
+{
+	igt_describe("Check that a new file can activate every DBC: no subtest before left one taken.");
+	igt_subtest("dbcs-free")
+		igt_qaic_assert_dbcs_free();
+
+	igt_fixture
+		igt_qaic_assert_dbcs_free();
+}
+
+/**
+ * igt_qaic_tool_path:
+ * @name: a program of tools/, e.g. "qaic-info"
+ * @path: gets where it is
+ * @len: bytes at @path
+ *
+ * Finds a tool of the project in $QAIC_TOOLS_DIR if that is set (igt/run
+ * sets it to the build's tools/), else in $PATH. Skips the test if there
+ * is none: a test program may run far from the build, under any runner.
+ */
+void igt_qaic_tool_path(const char *name, char *path, size_t len)
+{
+	const char *dir = getenv("QAIC_TOOLS_DIR");
+	char *dirs, *d, *save = NULL;
+
+	if (dir) {
+		snprintf(path, len, "%s/%s", dir, name);
+		igt_require_f(!access(path, X_OK), "no %s in QAIC_TOOLS_DIR=%s\n",
+			      name, dir);
+		return;
+	}
+	dirs = strdup(getenv("PATH") ?: "/usr/local/bin:/usr/bin:/bin");
+	igt_assert(dirs);
+	for (d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+		snprintf(path, len, "%s/%s", *d ? d : ".", name);
+		if (!access(path, X_OK))
+			break;
+	}
+	free(dirs);
+	igt_require_f(d, "no %s in $PATH, and no QAIC_TOOLS_DIR\n", name);
 }
 
 /**

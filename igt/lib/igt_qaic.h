@@ -29,6 +29,11 @@ uint32_t igt_qaic_create_bo(int fd, uint64_t size);
 int __igt_qaic_mmap_bo(int fd, uint32_t handle, uint64_t *offset);
 void *igt_qaic_mmap_bo(int fd, uint32_t handle, uint64_t size,
 		       unsigned int prot);
+void igt_qaic_munmap(void *ptr, uint64_t size);
+void igt_qaic_close(int fd);
+void igt_qaic_assert_dbcs_free(void);
+void igt_qaic_dbcs_free_checks(void);
+void igt_qaic_tool_path(const char *name, char *path, size_t len);
 
 /**
  * struct igt_qaic_msg:

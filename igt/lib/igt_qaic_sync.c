@@ -70,7 +70,7 @@ bool igt_qaic_has_syncobj(int fd)
 void igt_qaic_sync_bo_free(int fd, struct igt_qaic_sync_bo *bo)
 {
 	if (bo->ptr)
-		igt_assert_eq(munmap(bo->ptr, bo->size), 0);
+		igt_qaic_munmap(bo->ptr, bo->size);
 	gem_close(fd, bo->handle);
 	bo->ptr = NULL;
 	bo->handle = 0;

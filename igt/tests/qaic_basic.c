@@ -175,8 +175,8 @@ static void test_two_fds(void)
 	check_usable(fd1);
 	check_usable(fd2);
 
-	close(fd2);
-	close(fd1);
+	igt_qaic_close(fd2);
+	igt_qaic_close(fd1);
 }
 
 static void test_unknown_ioctl(int fd)
@@ -213,8 +213,10 @@ static void test_mmap_bo_pad(int fd)
 	do_ioctl_err(fd, DRM_IOCTL_QAIC_MMAP_BO, &map, EINVAL);
 }
 
-static void test_attach_slice_sem_pad(int fd)
+static void test_attach_slice_sem_pad(void)
 {
+	/* A file of its own: the card keeps a DBC until its file is released */
+	int fd = igt_qaic_open();
 	struct qaic_attach_slice_entry entry = {
 		.size = BO_SIZE,
 		.sem0.pad = 1,
@@ -230,7 +232,7 @@ static void test_attach_slice_sem_pad(int fd)
 	attach.hdr.dbc_id = igt_qaic_activate(fd, 16);
 	attach.hdr.handle = igt_qaic_create_bo(fd, BO_SIZE);
 	do_ioctl_err(fd, DRM_IOCTL_QAIC_ATTACH_SLICE_BO, &attach, EINVAL);
-	igt_qaic_deactivate(fd, attach.hdr.dbc_id);
+	igt_qaic_close(fd);
 }
 
 static void test_wait_bo_pad(int fd)
@@ -273,17 +275,17 @@ static void test_two_processes(void)
 	igt_fork(child, 1) {
 		int child_fd;
 
-		close(fd);
+		igt_qaic_close(fd);
 		child_fd = __igt_qaic_open();
 		igt_assert_fd(child_fd);
 		check_usable(child_fd);
-		close(child_fd);
+		igt_qaic_close(child_fd);
 	}
 	check_usable(fd);
 	igt_waitchildren();
 
 	check_usable(fd);
-	close(fd);
+	igt_qaic_close(fd);
 }
 
 static void test_close_other_fd(void)
@@ -298,7 +300,7 @@ static void test_close_other_fd(void)
 	igt_assert_eq(close(fd1), 0);
 	check_usable(fd2);
 
-	close(fd2);
+	igt_qaic_close(fd2);
 }
 
 static void test_unload_busy(void)
@@ -329,7 +331,7 @@ static void test_unload_busy(void)
 		     "delete_module(qaic): %s\n", strerror(err));
 
 	check_usable(fd);
-	close(fd);
+	igt_qaic_close(fd);
 }
 
 /*
@@ -436,8 +438,8 @@ static void test_file_id_unique(int fd)
 	igt_qaic_round_trip(a, a_dbc, DEV_ADDR, BO_SIZE, 1);
 	igt_qaic_round_trip(b, b_dbc, DEV_ADDR, BO_SIZE, 2);
 
-	close(b);
-	close(a);
+	igt_qaic_close(b);
+	igt_qaic_close(a);
 }
 
 /*
@@ -467,8 +469,8 @@ static void test_file_id_wrap(int fd)
 	check_foreign_dbc(c, d_dbc);
 	check_foreign_dbc(d, c_dbc);
 
-	close(d);
-	close(c);
+	igt_qaic_close(d);
+	igt_qaic_close(c);
 }
 
 igt_main
@@ -505,7 +507,7 @@ igt_main
 
 	igt_describe("Check that ATTACH_SLICE_BO rejects a non-zero pad in a semaphore.");
 	igt_subtest("attach-slice-sem-pad")
-		test_attach_slice_sem_pad(fd);
+		test_attach_slice_sem_pad();
 
 	igt_describe("Check that WAIT_BO rejects a non-zero pad.");
 	igt_subtest("wait-bo-pad")
@@ -540,6 +542,8 @@ igt_main
 		test_file_id_wrap(fd);
 
 	igt_fixture {
-		close(fd);
+		igt_qaic_close(fd);
 	}
+
+	igt_qaic_dbcs_free_checks();
 }

@@ -212,7 +212,7 @@ static void test_round_trip_4k(void)
 	} else {
 		igt_info("no DBC counters from the emulator: not checked\n");
 	}
-	close(fd);
+	igt_qaic_close(fd);
 }
 
 static void test_round_trip_1m(void)
@@ -223,7 +223,7 @@ static void test_round_trip_1m(void)
 	fd = igt_qaic_open_dbc(BIG_QUEUE_SIZE, &dbc);
 	igt_qaic_round_trip(fd, dbc, DEV_ADDR, SZ_1M, 7);
 	igt_qaic_round_trip(fd, dbc, IGT_QAIC_DEV_MEM_SIZE - SZ_1M, SZ_1M, 8);
-	close(fd);
+	igt_qaic_close(fd);
 }
 
 /* Both directions in one call: the entries run in order */
@@ -259,7 +259,7 @@ static void test_round_trip_one_call(void)
 		igt_qaic_bo_destroy(fd, &in);
 		igt_qaic_bo_destroy(fd, &out);
 	}
-	close(fd);
+	igt_qaic_close(fd);
 }
 
 /*
@@ -319,7 +319,7 @@ static void test_round_trip_multi_slice(void)
 	free(expected);
 	igt_qaic_bo_destroy(fd, &in);
 	igt_qaic_bo_destroy(fd, &out);
-	close(fd);
+	igt_qaic_close(fd);
 }
 
 /* Slices off page boundaries, in the object and on the device */
@@ -357,7 +357,7 @@ static void test_round_trip_unaligned(void)
 	free(expected);
 	igt_qaic_bo_destroy(fd, &in);
 	igt_qaic_bo_destroy(fd, &out);
-	close(fd);
+	igt_qaic_close(fd);
 }
 
 /*
@@ -427,7 +427,7 @@ static void test_ordering(void)
 	memcpy(&db, check.ptr + PAGE, sizeof(db));
 	igt_assert_eq_u32(db, 0x1000 + (ORDER_JOBS - 1) % ORDER_OBJS);
 
-	close(fd);
+	igt_qaic_close(fd);
 }
 
 static void test_two_processes(void)
@@ -443,7 +443,7 @@ static void test_two_processes(void)
 			igt_qaic_round_trip(fd, dbc, base + i * 16 * PAGE,
 					    (i % 4 + 1) * PAGE,
 					    child * 1000 + i);
-		close(fd);
+		igt_qaic_close(fd);
 	}
 	igt_waitchildren();
 }
@@ -520,7 +520,7 @@ static void test_small_ring_overfill(void)
 	igt_assert_eq_u32(db, 0xc0ffee01);
 
 	free(got);
-	close(fd);
+	igt_qaic_close(fd);
 }
 
 /* ---- partial execute ----------------------------------------------------- */
@@ -603,7 +603,7 @@ static void test_partial_resize_zero(void)
 	igt_qaic_read_dev(p.fd, p.dbc, DEV_ADDR, p.got, PART_SIZE);
 	igt_qaic_assert_bytes(p.got, p.old, PART_SIZE, "device after resize 0");
 	partial_check_sem_db(&p, 1);
-	close(p.fd);
+	igt_qaic_close(p.fd);
 }
 
 static void test_partial_resize_n(void)
@@ -634,7 +634,7 @@ static void test_partial_resize_n(void)
 	igt_qaic_read_dev(p.fd, p.dbc, DEV_ADDR, p.got, PART_SIZE);
 	igt_qaic_assert_bytes(p.got, p.new, PART_SIZE,
 			      "device after a full execute");
-	close(p.fd);
+	igt_qaic_close(p.fd);
 }
 
 static void test_partial_from_dev(void)
@@ -656,7 +656,7 @@ static void test_partial_from_dev(void)
 				      "object after a partial execute");
 	}
 	partial_check_sem_db(&p, ARRAY_SIZE(sizes));
-	close(p.fd);
+	igt_qaic_close(p.fd);
 }
 
 /*
@@ -721,7 +721,7 @@ static void test_partial_multi_slice(void)
 		for (int i = 0; i < 4; i++)
 			igt_assert_eq_u32(db[i], 0x100 + i);
 	}
-	close(fd);
+	igt_qaic_close(fd);
 }
 
 /* ---- errors -------------------------------------------------------------- */
@@ -809,7 +809,7 @@ static void test_count_zero(bool partial)
 		  "count 0");
 	check_ret(exec_raw(t.fd, t.dbc, partial, NULL, 0), EINVAL, partial,
 		  "count 0, data NULL");
-	close(t.fd);
+	igt_qaic_close(t.fd);
 }
 
 static void test_count_too_large(bool partial)
@@ -829,7 +829,7 @@ static void test_count_too_large(bool partial)
 	check_ret(exec_raw(t.fd, t.dbc, partial, NULL,
 			   IGT_QAIC_MAX_EXEC_COUNT), EFAULT, partial,
 		  "count 1024, data NULL");
-	close(t.fd);
+	igt_qaic_close(t.fd);
 }
 
 static void test_bad_dbc(bool partial)
@@ -850,7 +850,7 @@ static void test_bad_dbc(bool partial)
 		check_ret(exec_raw(t.fd, ids[i], partial, NULL, 1), EINVAL,
 			  partial, what);
 	}
-	close(t.fd);
+	igt_qaic_close(t.fd);
 }
 
 /* Execute on @dbc, which @t does not own: EPERM */
@@ -875,7 +875,7 @@ static void test_dbc_never_activated(bool partial)
 	for (dbc = 0; dbc == t.dbc || dbc == t.dbc2; dbc++)
 		;
 	check_eperm(&t, dbc, partial, "never activated");
-	close(t.fd);
+	igt_qaic_close(t.fd);
 }
 
 static void test_dbc_other_file(bool partial)
@@ -887,8 +887,8 @@ static void test_dbc_other_file(bool partial)
 	exec_ctx_open(&t);
 	fd2 = igt_qaic_open_dbc(QUEUE_SIZE, &dbc3);
 	check_eperm(&t, dbc3, partial, "other file's");
-	close(fd2);
-	close(t.fd);
+	igt_qaic_close(fd2);
+	igt_qaic_close(t.fd);
 }
 
 static void test_dbc_deactivated(bool partial)
@@ -906,7 +906,7 @@ static void test_dbc_deactivated(bool partial)
 	check_ret(exec_jobs(t.fd, t.dbc2, partial, jobs, 1), EPERM, partial,
 		  "deactivated DBC");
 	check_eperm(&t, t.dbc2, partial, "deactivated");
-	close(t.fd);
+	igt_qaic_close(t.fd);
 }
 
 static void test_data_unmapped(bool partial)
@@ -947,7 +947,7 @@ static void test_data_unmapped(bool partial)
 	}
 	settle(&t);
 	igt_assert_eq(munmap(two, PAGE), 0);
-	close(t.fd);
+	igt_qaic_close(t.fd);
 }
 
 static void test_bad_handle(bool partial)
@@ -976,7 +976,7 @@ static void test_bad_handle(bool partial)
 	check_ret(exec_jobs(t.fd, t.dbc, partial, jobs, 1), ENOENT, partial,
 		  "closed handle");
 	settle(&t);
-	close(t.fd);
+	igt_qaic_close(t.fd);
 }
 
 static void test_not_sliced(bool partial)
@@ -1003,7 +1003,7 @@ static void test_not_sliced(bool partial)
 	check_ret(exec_jobs(t.fd, t.dbc, partial, jobs, 2), EINVAL, partial,
 		  "second object detached");
 	igt_qaic_wait(t.fd, t.b.handle, t.dbc, 10000);
-	close(t.fd);
+	igt_qaic_close(t.fd);
 }
 
 static void test_other_dbc_slicing(bool partial)
@@ -1022,7 +1022,7 @@ static void test_other_dbc_slicing(bool partial)
 	check_ret(exec_jobs(t.fd, t.dbc, partial, jobs, 1), 0, partial,
 		  "object on its DBC");
 	settle(&t);
-	close(t.fd);
+	igt_qaic_close(t.fd);
 }
 
 static void test_wrong_dir(bool partial)
@@ -1046,7 +1046,7 @@ static void test_wrong_dir(bool partial)
 	jobs[0].dir = IGT_QAIC_DIR_TO_DEV;
 	check_ret(exec_jobs(t.fd, t.dbc, partial, jobs, 1), EINVAL, partial,
 		  "dir 1 on a dir 2 object");
-	close(t.fd);
+	igt_qaic_close(t.fd);
 }
 
 static void test_same_handle_twice(bool partial)
@@ -1071,7 +1071,7 @@ static void test_same_handle_twice(bool partial)
 	/* a, b is fine */
 	check_ret(exec_jobs(t.fd, t.dbc, partial, jobs, 2), 0, partial, "a, b");
 	settle(&t);
-	close(t.fd);
+	igt_qaic_close(t.fd);
 }
 
 static void test_partial_resize_too_large(void)
@@ -1107,7 +1107,7 @@ static void test_partial_resize_too_large(void)
 	check_ret(exec_jobs(t.fd, t.dbc, true, jobs, 2), 0, true,
 		  "resize to the object's size");
 	settle(&t);
-	close(t.fd);
+	igt_qaic_close(t.fd);
 }
 
 igt_main
@@ -1217,6 +1217,8 @@ igt_main
 	}
 
 	igt_fixture {
-		close(fd);
+		igt_qaic_close(fd);
 	}
+
+	igt_qaic_dbcs_free_checks();
 }

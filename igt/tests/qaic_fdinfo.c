@@ -111,14 +111,14 @@ static void test_idle_file(void)
 	igt_assert(info.has_client_id);
 	assert_engines(&info, -1);
 	assert_no_memory(&info);
-	close(fd);
+	igt_qaic_close(fd);
 
 	/* A DBC held but never used was not busy */
 	fd = igt_qaic_open_dbc(QUEUE_SIZE, &dbc);
 	igt_qaic_fdinfo(fd, &info);
 	assert_engines(&info, -1);
 	assert_no_memory(&info);
-	close(fd);
+	igt_qaic_close(fd);
 }
 
 static void test_client_id(void)
@@ -144,10 +144,10 @@ static void test_client_id(void)
 	/* The same open file behind another descriptor */
 	igt_assert_eq_u64(d.client_id, a.client_id);
 
-	close(fd);
-	close(fc);
-	close(fb);
-	close(fa);
+	igt_qaic_close(fd);
+	igt_qaic_close(fc);
+	igt_qaic_close(fb);
+	igt_qaic_close(fa);
 }
 
 static void test_pdev(void)
@@ -162,7 +162,7 @@ static void test_pdev(void)
 	igt_assert_f(!strcmp(info.driver, "qaic"), "drm-driver: %s\n", info.driver);
 	igt_assert_f(!strcmp(info.pdev, bdf), "drm-pdev: \"%s\", card %s\n",
 		     info.pdev, bdf);
-	close(fd);
+	igt_qaic_close(fd);
 }
 
 /* One-slice object of @size to or from the device at DEV_ADDR */
@@ -230,8 +230,8 @@ static void test_busy_sequential(void)
 	/* Another file's work is not this one's */
 	igt_qaic_fdinfo(idle, &other);
 	assert_engines(&other, -1);
-	close(idle);
-	close(fd);
+	igt_qaic_close(idle);
+	igt_qaic_close(fd);
 }
 
 /*
@@ -315,7 +315,7 @@ static void test_busy_overlapping(void)
 		igt_qaic_bo_destroy(fd, &bo[i]);
 	}
 	igt_qaic_syncobj_destroy(fd, gate_obj);
-	close(fd);
+	igt_qaic_close(fd);
 }
 
 static void assert_memory(int fd, uint64_t total, uint64_t resident,
@@ -365,7 +365,7 @@ static void test_memory(void)
 	assert_memory(fd, a_size, a_size, "one freed");
 	gem_close(fd, a);
 	assert_memory(fd, 0, 0, "both freed");
-	close(fd);
+	igt_qaic_close(fd);
 }
 
 static void test_memory_shared(void)
@@ -389,7 +389,7 @@ static void test_memory_shared(void)
 	gem_close(fd, handle);
 	igt_qaic_fdinfo(fd, &info);
 	assert_no_memory(&info);
-	close(fd);
+	igt_qaic_close(fd);
 }
 
 static void test_memory_active(void)
@@ -421,29 +421,7 @@ static void test_memory_active(void)
 	igt_qaic_detach_slice(fd, bo.handle);
 	igt_qaic_bo_destroy(fd, &bo);
 	igt_qaic_syncobj_destroy(fd, gate_obj);
-	close(fd);
-}
-
-/* tools/qaic-info of the same build: $QAIC_INFO, or ../tools/ from here */
-static void qaic_info_path(char *path, size_t len)
-{
-	const char *env = getenv("QAIC_INFO");
-	char self[PATH_MAX];
-	ssize_t n;
-	char *slash;
-
-	if (env) {
-		snprintf(path, len, "%s", env);
-	} else {
-		n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-		igt_assert_lt(0, n);
-		self[n] = '\0';
-		slash = strrchr(self, '/');
-		igt_assert(slash);
-		*slash = '\0';
-		snprintf(path, len, "%s/../tools/qaic-info", self);
-	}
-	igt_require_f(!access(path, X_OK), "no qaic-info at %s\n", path);
+	igt_qaic_close(fd);
 }
 
 static char *run_qaic_info(const char *tool)
@@ -486,7 +464,7 @@ static void test_qaic_info(void)
 	int fd, dupfd, idle;
 	uint32_t dbc;
 
-	qaic_info_path(tool, sizeof(tool));
+	igt_qaic_tool_path("qaic-info", tool, sizeof(tool));
 	fd = igt_qaic_open_dbc(QUEUE_SIZE, &dbc);
 	dupfd = dup(fd);
 	idle = igt_qaic_open();
@@ -517,9 +495,9 @@ static void test_qaic_info(void)
 
 	igt_qaic_detach_slice(fd, bo.handle);
 	igt_qaic_bo_destroy(fd, &bo);
-	close(idle);
-	close(dupfd);
-	close(fd);
+	igt_qaic_close(idle);
+	igt_qaic_close(dupfd);
+	igt_qaic_close(fd);
 }
 
 igt_main
@@ -559,4 +537,6 @@ igt_main
 	igt_describe("Check that qaic-info --json shows each open file once, with its busy time and memory.");
 	igt_subtest("qaic-info")
 		test_qaic_info();
+
+	igt_qaic_dbcs_free_checks();
 }

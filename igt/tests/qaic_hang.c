@@ -176,7 +176,7 @@ static void test_hang_eio(void)
 		igt_assert_eq_u64(b_after.resets - b_before.resets, 0);
 		igt_assert_eq_u64(b_after.errors - b_before.errors, 0);
 	}
-	close(h.fd);
+	igt_qaic_close(h.fd);
 }
 
 /*
@@ -243,7 +243,7 @@ static void test_hang_queued(int singles, int batch)
 	igt_qaic_execute(h.fd, h.dbc, entries, n);
 	for (int i = 0; i < n; i++)
 		igt_qaic_wait(h.fd, entries[i].handle, h.dbc, 10000);
-	close(h.fd);
+	igt_qaic_close(h.fd);
 }
 
 /*
@@ -282,7 +282,7 @@ static void test_lost_responses(void)
 
 	igt_qaic_emu_dbc_faults(fd, dbc, 0, 0, 0);
 	igt_qaic_round_trip(fd, dbc, DEV_ADDR + 8 * PAGE, PAGE, 40);
-	close(fd);
+	igt_qaic_close(fd);
 }
 
 /* Responses with an error status fail their jobs; the DBC is not reset */
@@ -311,7 +311,7 @@ static void test_corrupt_responses(void)
 		igt_assert(counters(fd, dbc, &after));
 		igt_assert_eq_u64(after.resets - before.resets, 0);
 	}
-	close(fd);
+	igt_qaic_close(fd);
 }
 
 /*
@@ -359,7 +359,7 @@ static void test_reset_with_lying_head(void)
 	for (unsigned int i = 0; i < PAGE; i++)
 		igt_assert_f(((uint8_t *)dst.ptr)[i] == 0x5a,
 			     "byte %u of the finished job's object changed after the reset\n", i);
-	close(fd);
+	igt_qaic_close(fd);
 }
 
 /* While a DBC of one process hangs, another process's DBC works */
@@ -381,7 +381,7 @@ static void test_hang_other_process(void)
 		for (int i = 0; i < 10; i++)
 			igt_qaic_round_trip(fd, dbc, DEV_ADDR + 4 * PAGE,
 					    PAGE, 40 + i);
-		close(fd);
+		igt_qaic_close(fd);
 	}
 	igt_waitchildren();
 	igt_assert_eq(__igt_qaic_wait(h.fd, h.bo.handle, h.dbc, 0),
@@ -389,7 +389,7 @@ static void test_hang_other_process(void)
 
 	wait_hung(&h, start);
 	check_recovered(&h);
-	close(h.fd);
+	igt_qaic_close(h.fd);
 }
 
 /*
@@ -425,7 +425,7 @@ static void test_semaphore_stall(void)
 	igt_qaic_round_trip(fd, dbc, DEV_ADDR + PAGE, PAGE, 50);
 	igt_qaic_execute_bo(fd, dbc, behind.handle, IGT_QAIC_DIR_TO_DEV);
 	igt_qaic_wait(fd, behind.handle, dbc, 10000);
-	close(fd);
+	igt_qaic_close(fd);
 }
 
 /*
@@ -448,7 +448,7 @@ static void test_close_handle_while_hung(void)
 	start = igt_qaic_now_ms();
 	igt_qaic_execute_bo(h.fd, h.dbc, h.bo.handle, IGT_QAIC_DIR_TO_DEV);
 	igt_qaic_execute_bo(h.fd, h.dbc, behind.handle, IGT_QAIC_DIR_TO_DEV);
-	igt_assert_eq(munmap(h.bo.ptr, h.bo.size), 0);
+	igt_qaic_munmap(h.bo.ptr, h.bo.size);
 	gem_close(h.fd, h.bo.handle);
 
 	ret = __igt_qaic_wait(h.fd, behind.handle, h.dbc, 10000);
@@ -461,7 +461,7 @@ static void test_close_handle_while_hung(void)
 	igt_qaic_execute_bo(h.fd, h.dbc, behind.handle, IGT_QAIC_DIR_TO_DEV);
 	igt_qaic_wait(h.fd, behind.handle, h.dbc, 10000);
 	igt_qaic_round_trip(h.fd, h.dbc, DEV_ADDR, PAGE, 70);
-	close(h.fd);
+	igt_qaic_close(h.fd);
 }
 
 /* A process that exits with its job hung leaves a working device behind */
@@ -489,7 +489,7 @@ static void test_close_while_hung(void)
 	for (int i = 0; i < IGT_QAIC_NUM_DBC; i++)
 		igt_qaic_round_trip(fd, dbc[i], DEV_ADDR + i * PAGE, PAGE,
 				    60 + i);
-	close(fd);
+	igt_qaic_close(fd);
 }
 
 igt_main
@@ -541,6 +541,7 @@ igt_main
 		test_reset_with_lying_head();
 
 	igt_fixture {
-		close(fd);
+		igt_qaic_close(fd);
 	}
+	igt_qaic_dbcs_free_checks();
 }

@@ -566,7 +566,7 @@ static void test_activate(void)
 	igt_assert_f(answer.dbc_id < NUM_DBC, "DBC %u\n", answer.dbc_id);
 
 	emu_release(fd, answer.dbc_id);
-	close(fd);
+	igt_qaic_close(fd);
 }
 
 /*
@@ -592,7 +592,7 @@ static void test_deactivate(void)
 	dbc_id = igt_qaic_activate(fd, QUEUE_SIZE);
 	igt_assert_eq_u32(dbc_id, victim);
 
-	close(fd);
+	igt_qaic_close(fd);
 }
 
 /*
@@ -610,7 +610,7 @@ static void test_deactivate_twice(void)
 
 	igt_assert_eq(__igt_qaic_deactivate(fd, dbc_id), -EPERM);
 
-	close(fd);
+	igt_qaic_close(fd);
 }
 
 static void test_deactivate_bad_id(int fd)
@@ -650,7 +650,7 @@ static void test_activate_queue_size_limits(void)
 
 		igt_assert_f(__igt_qaic_activate(fd, cases[i].queue_size, &dbc_id) == cases[i].err,
 			     "queue_size %u\n", cases[i].queue_size);
-		close(fd);
+		igt_qaic_close(fd);
 	}
 }
 
@@ -924,7 +924,7 @@ static void test_dma_xfer_memlock(size_t limit, size_t size, int err)
 			check_xfer_sum(fd, tag, buf, size);
 		/* Nothing stays counted once the call returned */
 		igt_assert_eq(vm_pin_kb(), 0);
-		close(fd);
+		igt_qaic_close(fd);
 		free(buf);
 	}
 	igt_waitchildren();
@@ -1440,7 +1440,7 @@ static void test_deactivate_pad(void)
 
 	/* The channel was left alone */
 	emu_release(fd, dbc_id);
-	close(fd);
+	igt_qaic_close(fd);
 }
 
 /* Channels belong to a file, not to a process */
@@ -1458,8 +1458,8 @@ static void test_deactivate_other_file(void)
 	igt_assert_eq(__igt_qaic_deactivate(fd2, dbc_id), -EPERM);
 	emu_release(fd1, dbc_id);
 
-	close(fd2);
-	close(fd1);
+	igt_qaic_close(fd2);
+	igt_qaic_close(fd1);
 }
 
 static void test_deactivate_other_process(void)
@@ -1474,19 +1474,19 @@ static void test_deactivate_other_process(void)
 		int child_fd;
 
 		/* Not the inherited file: that one is the parent's */
-		close(fd);
+		igt_qaic_close(fd);
 		child_fd = __igt_qaic_open();
 		igt_assert_fd(child_fd);
 
 		igt_assert_eq(__igt_qaic_deactivate(child_fd, dbc_id), -EPERM);
 
-		close(child_fd);
+		igt_qaic_close(child_fd);
 	}
 	igt_waitchildren();
 
 	/* Still the parent's */
 	emu_release(fd, dbc_id);
-	close(fd);
+	igt_qaic_close(fd);
 }
 
 /*
@@ -1537,7 +1537,7 @@ static void test_close_releases(void)
 		 answer.status);
 	igt_assert_neq_u32(answer.status, 0);
 
-	close(fd);
+	igt_qaic_close(fd);
 }
 
 /*
@@ -1576,7 +1576,7 @@ static void test_eight_processes(void)
 			check_echo(&msg, 0, (const void *)request.buf);
 		}
 
-		close(child_fd);
+		igt_qaic_close(child_fd);
 	}
 
 	close(go[0]);
@@ -1606,7 +1606,7 @@ static void test_deactivate_then_close(void)
 	igt_qaic_manage(fd, &msg);
 	/* A deactivate has no answer transaction */
 	igt_assert_eq_u32(msg.len, 0);
-	close(fd);
+	igt_qaic_close(fd);
 
 	fd = __igt_qaic_open();
 	igt_assert_fd(fd);
@@ -1616,7 +1616,20 @@ static void test_deactivate_then_close(void)
 			     "DBC %u\n", dbc_id);
 		seen |= 1u << dbc_id;
 	}
-	close(fd);
+	igt_qaic_close(fd);
+}
+
+/*
+ * The program's file, made afresh for a subtest: what the card keeps for
+ * a file (the data of its transfers, its DBCs) goes with the old one, so
+ * that under IGT's runner with -m a subtest does not find the card full
+ * of the subtests' before it.
+ */
+static int fresh_file(int *fd)
+{
+	igt_qaic_close(*fd);
+	*fd = igt_qaic_open();
+	return *fd;
 }
 
 igt_main
@@ -1629,11 +1642,11 @@ igt_main
 
 	igt_describe("Check that the device reports its status and protocol version 5.0.");
 	igt_subtest("status")
-		test_status(fd);
+		test_status(fresh_file(&fd));
 
 	igt_describe("Check that passthrough requests reach the manager and come back intact.");
 	igt_subtest("passthrough-echo")
-		test_passthrough_echo(fd);
+		test_passthrough_echo(fresh_file(&fd));
 
 	igt_describe("Check that activating a DMA Bridge Channel yields one of the 16.");
 	igt_subtest("activate")
@@ -1649,11 +1662,11 @@ igt_main
 
 	igt_describe("Check that deactivating a channel the device lacks is rejected.");
 	igt_subtest("deactivate-bad-id")
-		test_deactivate_bad_id(fd);
+		test_deactivate_bad_id(fresh_file(&fd));
 
 	igt_describe("Check that activating a channel with empty rings is rejected.");
 	igt_subtest("activate-queue-size-zero")
-		test_activate_queue_size_zero(fd);
+		test_activate_queue_size_zero(fresh_file(&fd));
 
 	igt_describe("Check that rings of more than 65536 elements are refused, and big ones below that work.");
 	igt_subtest("activate-queue-size-limits")
@@ -1661,118 +1674,121 @@ igt_main
 
 	igt_describe("Check that a DMA transfer delivers a buffer to the device intact.");
 	igt_subtest("dma-xfer")
-		test_dma_xfer(fd);
+		test_dma_xfer(fresh_file(&fd));
 
 	igt_describe("Check that a DMA transfer off page boundaries is delivered intact.");
 	igt_subtest("dma-xfer-unaligned")
-		test_dma_xfer_unaligned(fd);
+		test_dma_xfer_unaligned(fresh_file(&fd));
 
 	igt_describe("Check that several DMA transfers in one message are each delivered.");
 	igt_subtest("dma-xfer-multi")
-		test_dma_xfer_multi(fd);
+		test_dma_xfer_multi(fresh_file(&fd));
 
 	igt_describe("Check that a DMA transfer needing several device messages arrives intact.");
 	igt_subtest("dma-xfer-large")
-		test_dma_xfer_large(fd);
+		test_dma_xfer_large(fresh_file(&fd));
 
 	igt_describe("Check that a DMA transfer can read a read-only buffer.");
 	igt_subtest("dma-xfer-readonly")
-		test_dma_xfer_readonly(fd);
+		test_dma_xfer_readonly(fresh_file(&fd));
 
 	for (unsigned int i = 0; i < ARRAY_SIZE(windowed); i++) {
 		igt_describe(windowed[i].desc);
 		igt_subtest_f("%s", windowed[i].name)
-			test_dma_xfer_windowed(fd, windowed[i].offset,
+			test_dma_xfer_windowed(fresh_file(&fd), windowed[i].offset,
 					       windowed[i].announce);
 	}
 
 	for (unsigned int i = 0; i < ARRAY_SIZE(memlock); i++) {
 		igt_describe(memlock[i].desc);
-		igt_subtest_f("%s", memlock[i].name)
+		igt_subtest_f("%s", memlock[i].name) {
+			/* Its child's file only: the card's memory is free */
+			fresh_file(&fd);
 			test_dma_xfer_memlock(memlock[i].limit, memlock[i].size,
 					      memlock[i].err);
+		}
 	}
 
 	for (unsigned int i = 0; i < ARRAY_SIZE(huge); i++) {
 		igt_describe(huge[i].desc);
 		igt_subtest_f("%s", huge[i].name)
-			test_dma_xfer_huge(fd, huge[i].buf_size);
+			test_dma_xfer_huge(fresh_file(&fd), huge[i].buf_size);
 	}
 
 	for (unsigned int i = 0; i < ARRAY_SIZE(noreserve); i++) {
 		igt_describe(noreserve[i].desc);
 		igt_subtest_f("%s", noreserve[i].name)
-			test_dma_xfer_noreserve(fd, noreserve[i].count,
+			test_dma_xfer_noreserve(fresh_file(&fd), noreserve[i].count,
 						noreserve[i].size);
 	}
 
 	igt_describe("Check that a DMA transfer of 2^64 - 1 bytes at address 0 is refused.");
 	igt_subtest("dma-xfer-size-max")
-		test_dma_xfer_size_max(fd);
+		test_dma_xfer_size_max(fresh_file(&fd));
 
 	igt_describe("Check that a fatal signal ends a huge DMA transfer at once.");
 	igt_subtest("dma-xfer-signal")
-		test_dma_xfer_signal(fd);
+		test_dma_xfer_signal(fresh_file(&fd));
 
 	igt_describe("Check that a message of no transactions is rejected.");
 	igt_subtest("len-zero-count")
-		test_len_zero_count(fd);
+		test_len_zero_count(fresh_file(&fd));
 
 	igt_describe("Check that a message shorter than a transaction header is rejected.");
 	igt_subtest("len-smaller-than-header")
-		test_len_smaller_than_header(fd);
+		test_len_smaller_than_header(fresh_file(&fd));
 
 	igt_describe("Check that a count of more transactions than there are is rejected.");
 	igt_subtest("count-larger-than-transactions")
-		test_count_larger_than_transactions(fd);
+		test_count_larger_than_transactions(fresh_file(&fd));
 
 	igt_describe("Check that a transaction claiming no length is rejected.");
 	igt_subtest("trans-len-zero")
-		test_trans_len_zero(fd);
+		test_trans_len_zero(fresh_file(&fd));
 
 	igt_describe("Check that transaction lengths whose sum wraps around are rejected.");
 	igt_subtest("trans-len-overflow")
-		test_trans_len_overflow(fd);
+		test_trans_len_overflow(fresh_file(&fd));
 
 	igt_describe("Check that transaction types the uapi does not define are rejected.");
 	igt_subtest("unknown-trans-type")
-		test_unknown_trans_type(fd);
+		test_unknown_trans_type(fresh_file(&fd));
 
 	igt_describe("Check that device-side and answer transaction types are rejected.");
 	igt_subtest("device-only-trans-type")
-		test_device_only_trans_type(fd);
+		test_device_only_trans_type(fresh_file(&fd));
 
 	igt_describe("Check that a message longer than the uapi allows is rejected.");
 	igt_subtest("oversize-message")
-		test_oversize_message(fd);
+		test_oversize_message(fresh_file(&fd));
 
 	igt_describe("Check that a message at an unmapped address is rejected.");
 	igt_subtest("data-unmapped")
-		test_data_unmapped(fd);
+		test_data_unmapped(fresh_file(&fd));
 
 	igt_describe("Check that a DMA transfer that wraps the address space is rejected.");
 	igt_subtest("dma-xfer-addr-wrap")
-		test_dma_xfer_addr_wrap(fd);
+		test_dma_xfer_addr_wrap(fresh_file(&fd));
 
 	igt_describe("Check that a DMA transfer from unmapped memory is rejected.");
 	igt_subtest("dma-xfer-unmapped")
-		test_dma_xfer_unmapped(fd);
+		test_dma_xfer_unmapped(fresh_file(&fd));
 
 	igt_describe("Check that a DMA transfer from a partly unmapped buffer is rejected.");
 	igt_subtest("dma-xfer-partly-unmapped")
-		test_dma_xfer_partly_unmapped(fd);
+		test_dma_xfer_partly_unmapped(fresh_file(&fd));
 
 	igt_describe("Check that an empty DMA transfer is rejected.");
 	igt_subtest("dma-xfer-size-zero")
-		test_dma_xfer_size_zero(fd);
+		test_dma_xfer_size_zero(fresh_file(&fd));
 
 	igt_describe("Check that a DMA transfer with a non-zero pad is rejected.");
 	igt_subtest("dma-xfer-pad")
-		test_dma_xfer_pad(fd);
+		test_dma_xfer_pad(fresh_file(&fd));
 
 	igt_describe("Check that an activate with a non-zero pad is rejected.");
 	igt_subtest("activate-pad")
-		test_activate_pad(fd);
+		test_activate_pad(fresh_file(&fd));
 
 	igt_describe("Check that a deactivate with a non-zero pad is rejected.");
 	igt_subtest("deactivate-pad")
@@ -1799,6 +1815,8 @@ igt_main
 		test_deactivate_then_close();
 
 	igt_fixture {
-		close(fd);
+		igt_qaic_close(fd);
 	}
+
+	igt_qaic_dbcs_free_checks();
 }

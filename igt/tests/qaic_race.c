@@ -213,7 +213,7 @@ static void test_execute_threads(int unused __attribute__((unused)))
 	race_assert_clean();
 	igt_info("%lu round trips in %u threads\n", total, RACE_THREADS);
 	igt_assert(total > 0);
-	close(fd);
+	igt_qaic_close(fd);
 }
 
 /*
@@ -304,7 +304,7 @@ static void test_execute_vs_detach(int partial)
 	}
 	exec_loop_stop(&l);
 	igt_info("%lu iterations, %lu detaches went through\n", i, detached);
-	close(l.fd);
+	igt_qaic_close(l.fd);
 }
 
 /*
@@ -339,7 +339,7 @@ static void test_execute_vs_deactivate(int unused __attribute__((unused)))
 	exec_loop_stop(&l);
 	igt_info("%lu deactivations\n", i);
 	igt_qaic_round_trip(l.fd, dbc, 1 << 20, RACE_BO_SIZE, 7);
-	close(l.fd);
+	igt_qaic_close(l.fd);
 }
 
 /*
@@ -351,7 +351,6 @@ static void test_execute_vs_exit(int kill_it)
 {
 	struct igt_qaic_bo in;
 	unsigned long i, n = race_iters / 10;
-	uint32_t dbcs[IGT_QAIC_NUM_DBC];
 	int status, fd;
 	pid_t pid;
 
@@ -385,12 +384,7 @@ static void test_execute_vs_exit(int kill_it)
 	igt_info("%lu processes exited with jobs in flight\n", i);
 
 	/* Each close terminates its handle on the card before it returns. */
-	fd = igt_qaic_open();
-	for (i = 0; i < IGT_QAIC_NUM_DBC; i++)
-		dbcs[i] = igt_qaic_activate(fd, 16);
-	for (i = 0; i < IGT_QAIC_NUM_DBC; i++)
-		igt_qaic_deactivate(fd, dbcs[i]);
-	close(fd);
+	igt_qaic_assert_dbcs_free();
 }
 
 /* perf-stats-vs-detach: PERF_STATS_BO while the object is detached and run. */
@@ -445,7 +439,7 @@ static void test_perf_stats_vs_detach(int unused __attribute__((unused)))
 	igt_assert_eq(pthread_join(s.thread, NULL), 0);
 	race_assert_clean();
 	igt_info("%lu iterations, %lu perf_stats calls\n", i, s.calls);
-	close(s.fd);
+	igt_qaic_close(s.fd);
 }
 
 /*
@@ -503,7 +497,7 @@ static void test_wait_vs_close(int unused __attribute__((unused)))
 	igt_assert_eq(pthread_join(w.thread, NULL), 0);
 	race_assert_clean();
 	igt_info("%lu objects closed, %lu waits\n", i, w.waits);
-	close(w.fd);
+	igt_qaic_close(w.fd);
 }
 
 /*
@@ -571,7 +565,7 @@ static void test_mmap_vs_close(int unused __attribute__((unused)))
 	igt_assert_eq(pthread_join(m.thread, NULL), 0);
 	race_assert_clean();
 	igt_info("%lu objects closed, %lu mappings\n", i, m.maps);
-	close(m.fd);
+	igt_qaic_close(m.fd);
 }
 
 /*
@@ -610,7 +604,7 @@ static void test_prime_vs_close(int unused __attribute__((unused)))
 		}
 		igt_qaic_execute_bo(fd, dbc, handle, IGT_QAIC_DIR_TO_DEV);
 		close(dmabuf);
-		close(fd);
+		igt_qaic_close(fd);
 		igt_assert_eq(waitpid(pid, &status, 0), pid);
 		igt_assert_f(WIFEXITED(status) && !WEXITSTATUS(status),
 			     "child %lu failed: %#x\n", i, status);
@@ -657,9 +651,9 @@ static void test_syncobj_wait_vs_close(int unused __attribute__((unused)))
 		w.syncobj = igt_qaic_syncobj_create(fd);
 		igt_qaic_submit(fd, dbc, handle, IGT_QAIC_SYNC_TO_DEV, NULL, 0, w.syncobj, 0);
 		igt_assert_eq(pthread_create(&w.thread, NULL, sync_waiter_run, &w), 0);
-		close(fd);
+		igt_qaic_close(fd);
 		/* The last reference of the file goes with the waiter's. */
-		close(w.fd);
+		igt_qaic_close(w.fd);
 		igt_assert_eq(pthread_join(w.thread, NULL), 0);
 		igt_assert_f(!w.ret || w.ret == -EBADF, "wait: %s\n", igt_qaic_err_name(w.ret));
 	}
@@ -712,11 +706,11 @@ static void test_deactivate_while_manage_busy(int unused __attribute__((unused))
 	for (k = 0; k < RACE_THREADS; k++) {
 		igt_assert_eq(pthread_join(s[k].thread, NULL), 0);
 		calls += s[k].calls;
-		close(s[k].fd);
+		igt_qaic_close(s[k].fd);
 	}
 	race_assert_clean();
 	igt_info("%lu activate/round trip/deactivate cycles, %lu status requests\n", i, calls);
-	close(fd);
+	igt_qaic_close(fd);
 }
 
 static const struct race_test {
@@ -761,7 +755,7 @@ igt_main
 	igt_fixture {
 		int fd = igt_qaic_open();
 
-		close(fd);
+		igt_qaic_close(fd);
 	}
 
 	for (t = race_tests; t < race_tests + ARRAY_SIZE(race_tests); t++) {
@@ -772,4 +766,5 @@ igt_main
 			t->run(t->arg);
 		}
 	}
+	igt_qaic_dbcs_free_checks();
 }

@@ -106,7 +106,19 @@ static void wait_state(int fd, uint32_t dbc_id, int want)
 		     dbc_id, got, want, STATE_WAIT_MS);
 }
 
-/* Kernel uevents, as udev receives them */
+/*
+ * The DBC_STATE uevents of the card seen so far by the listener of
+ * uevent_open(), all DBCs, in order
+ */
+static struct {
+	int id, state;
+} seen[256];
+static int nseen;
+
+/*
+ * Kernel uevents, as udev receives them, from now on: what an earlier
+ * subtest of the process saw is forgotten
+ */
 static int uevent_open(void)
 {
 	struct sockaddr_nl addr = {
@@ -119,6 +131,7 @@ static int uevent_open(void)
 	igt_require_f(s >= 0, "no uevent socket: %s\n", strerror(errno));
 	igt_assert_f(bind(s, (struct sockaddr *)&addr, sizeof(addr)) == 0,
 		     "bind: %s\n", strerror(errno));
+	nseen = 0;
 	return s;
 }
 
@@ -147,12 +160,6 @@ static bool uevent_parse(const char *buf, ssize_t len, const char *node, int *id
 	}
 	return ours;
 }
-
-/* The DBC_STATE uevents of the card seen so far, all DBCs, in order */
-static struct {
-	int id, state;
-} seen[256];
-static int nseen;
 
 /* Adds the DBC_STATE uevents of accel node @minor that arrived to seen[] */
 static void uevent_drain(int s, int minor)
@@ -217,7 +224,7 @@ static pid_t bystander(int *stop_wr)
 		while (poll(&pfd, 1, 0) == 0)
 			igt_qaic_round_trip(fd, dbc, DEV_ADDR + 32 * SZ_4K, SZ_4K, seed++);
 		igt_info("bystander: %u round trips on DBC %u\n", seed - 1, dbc);
-		close(fd);
+		igt_qaic_close(fd);
 		_exit(seed > 1 ? 0 : 1);
 	}
 	close(p[0]);
@@ -360,7 +367,7 @@ static void restart(uint32_t mode, bool crash)
 	igt_qaic_round_trip(fd, again, DEV_ADDR + 2 * SZ_4K, SZ_4K, 13);
 	igt_qaic_bo_destroy(fd, &stall);
 	close(ue);
-	close(fd);
+	igt_qaic_close(fd);
 }
 
 /*
@@ -460,7 +467,7 @@ static void unbind_in_flood(int fd, int ue, int minor, uint32_t victim, const ch
 	igt_qaic_write_file("/sys/bus/pci/drivers/qaic/bind", bdf);
 	again = igt_qaic_open_bdf(bdf);
 	igt_qaic_round_trip(again, igt_qaic_activate(again, QUEUE_SIZE), DEV_ADDR, SZ_4K, 19);
-	close(again);
+	igt_qaic_close(again);
 }
 
 static void flood(bool unbind)
@@ -498,7 +505,7 @@ static void flood(bool unbind)
 		unbind_in_flood(fd, ue, minor, victim, bdf, &c);
 		close(k);
 		close(ue);
-		close(fd);
+		igt_qaic_close(fd);
 		return;
 	}
 
@@ -557,7 +564,7 @@ static void flood(bool unbind)
 	igt_qaic_round_trip(fd, victim, DEV_ADDR, SZ_4K, 17);
 	close(k);
 	close(ue);
-	close(fd);
+	igt_qaic_close(fd);
 }
 
 static const struct {
@@ -585,11 +592,11 @@ static void state_files(void)
 	user = igt_qaic_open();
 	dbc = igt_qaic_activate(user, QUEUE_SIZE);
 	igt_assert_eq(dbc_state(fd, dbc), DBC_ASSIGNED);
-	close(user);
+	igt_qaic_close(user);
 	igt_assert_eq(dbc_state(fd, dbc), DBC_IDLE);
 	assert_states(ue, minor, dbc, seq, 2);
 	close(ue);
-	close(fd);
+	igt_qaic_close(fd);
 }
 
 igt_main
@@ -609,4 +616,5 @@ igt_main
 		igt_subtest_f("%s", floods[i].name)
 			flood(floods[i].unbind);
 	}
+	igt_qaic_dbcs_free_checks();
 }
