@@ -221,6 +221,12 @@ static void test_handles_per_file(void)
  * buffer objects are made of. MemFree would be no good: freed pages wait in
  * per-CPU lists it does not count, 100 MiB of them after a burst of frees.
  */
+/*
+ * Shmem of /proc/meminfo in KiB. On an SMP kernel the counter is a sum that
+ * each CPU updates in batches (vmstat's per-CPU deltas, up to its
+ * stat_threshold pages each), so it can lag by dozens of pages; writing
+ * vm.stat_refresh folds every CPU's delta in first, making it exact.
+ */
 static int64_t shmem_kib(void)
 {
 	unsigned long long kib = 0;
@@ -228,6 +234,11 @@ static int64_t shmem_kib(void)
 	bool found = false;
 	FILE *f;
 
+	f = fopen("/proc/sys/vm/stat_refresh", "w");
+	if (f) {
+		fputs("1\n", f);
+		fclose(f);
+	}
 	f = fopen("/proc/meminfo", "r");
 	igt_assert(f);
 	while (!found && fgets(line, sizeof(line), f))
