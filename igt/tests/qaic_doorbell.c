@@ -145,8 +145,22 @@ static void test_ready(const struct data *d, const struct ready_case *c)
 	igt_info("doorbell_batch %u: %u jobs, %" PRIu64 " doorbells, %" PRIu64 " REQTP writes\n",
 		 c->batch, NJOBS, a.doorbells - b.doorbells, a.reqtp_writes - b.reqtp_writes);
 	igt_assert_eq_u64(a.requests - b.requests, NJOBS);
-	igt_assert_eq_u64(a.doorbells - b.doorbells, c->doorbells);
-	igt_assert_eq_u64(a.reqtp_writes - b.reqtp_writes, c->doorbells);
+	igt_assert_eq_u64(a.reqtp_writes - b.reqtp_writes, a.doorbells - b.doorbells);
+	/*
+	 * On one CPU the gate's signal makes all eight ready before the
+	 * scheduler runs, so the count is exact. On more, the scheduler may
+	 * run a job on another CPU before the next one is ready, and ring for
+	 * it alone: never fewer doorbells than the cap allows, though.
+	 */
+	if (sysconf(_SC_NPROCESSORS_ONLN) == 1) {
+		igt_assert_eq_u64(a.doorbells - b.doorbells, c->doorbells);
+	} else {
+		uint64_t rung = a.doorbells - b.doorbells;
+
+		igt_assert_f(rung >= c->doorbells && rung <= NJOBS,
+			     "%" PRIu64 " doorbells for %u jobs, batch %u\n",
+			     rung, NJOBS, c->batch);
+	}
 
 	igt_qaic_sync_pages_check(d->fd, d->dbc, NJOBS, DEV_ADDR, SEED);
 	igt_qaic_sync_pages_free(d->fd, bo, NJOBS);
