@@ -84,8 +84,8 @@ pc_kernel() { # 6.12|7.2
 # The path of qaic.ko for a series, built from qaic-dkms (scripts/deb/build)
 # the first time for these sources: 6.12 by `dkms build` in a DKMS tree of
 # its own against the host's linux-headers (the host's DKMS state is not
-# touched), 7.2 by Kbuild as the package's dkms.conf runs it, in the sid
-# chroot against linux-headers-$QAIC_SID_KERNEL-amd64 with sid's gcc.
+# touched), 7.2 by sid's `dkms build` in the sid chroot, against
+# linux-headers-$QAIC_SID_KERNEL-amd64 with sid's gcc.
 pc_module() { # 6.12|7.2
 	local series=$1 deb pkg sum built srcdir version kver cache=$QAIC_DKMS_CACHE/dkms
 	local root ko
@@ -102,7 +102,7 @@ pc_module() { # 6.12|7.2
 	sum=$(cd "$srcdir" && find . -type f ! -name dkms.conf -print0 | LC_ALL=C sort -z |
 	      xargs -0 sha256sum | sha256sum | cut -c1-16)
 	built=$cache/built/$sum
-	[ "$series" = 6.12 ] || built=$cache/built-$series/$sum
+	[ "$series" = 6.12 ] || built=$cache/built-$series-dkms/$sum
 	ko=$(ls "$built"/qaic.ko* 2>/dev/null | head -1) || true
 	if [ -n "$ko" ]; then
 		rm -rf "$pkg"
@@ -132,22 +132,25 @@ pc_module() { # 6.12|7.2
 	7.2)
 		kver=$QAIC_SID_KERNEL-amd64
 		root=$("$QAIC_TOP/tests/sid/mkchroot") || return 1
-		qaic_log "Kbuild of qaic/$version for $kver in the sid chroot (dkms.conf's MAKE)"
+		qaic_log "dkms build qaic/$version for $kver in the sid chroot (sid's dkms, gcc and headers)"
 		rm -rf "$root/tmp/qaic-dkms"
-		mkdir -p "$root/tmp/qaic-dkms"
-		mv "$srcdir" "$root/tmp/qaic-dkms/src"
+		mkdir -p "$root/tmp/qaic-dkms/src" "$root/tmp/qaic-dkms/tree"
+		mv "$srcdir" "$root/tmp/qaic-dkms/src/"
 		# objtool needs /proc: mounted in a mount namespace of its own,
-		# gone with the build.
+		# gone with the build. The DKMS tree is the build's own, as for
+		# 6.12, and signed with a key made there.
 		if unshare -m sh -c 'mount -t proc proc "$1/proc" && exec chroot "$1" \
 			/usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
-			make -C "/usr/src/linux-headers-$2" M=/tmp/qaic-dkms/src/drivers/accel/qaic \
-			KERNELRELEASE="$2" CONFIG_DRM_ACCEL_QAIC=m -j"$3" modules' sh \
-			"$root" "$kver" "$(nproc)" > "$pc_logdir/kbuild-7.2.log" 2>&1; then
-			ko=$root/tmp/qaic-dkms/src/drivers/accel/qaic/qaic.ko
+			mok_signing_key=/tmp/qaic-dkms/mok.key mok_certificate=/tmp/qaic-dkms/mok.pub \
+			dkms build -m qaic -v "$3" -k "$2" \
+			--dkmstree /tmp/qaic-dkms/tree --sourcetree /tmp/qaic-dkms/src' sh \
+			"$root" "$kver" "$version" > "$pc_logdir/dkms-7.2.log" 2>&1; then
+			ko=$(ls "$root/tmp/qaic-dkms/tree/qaic/$version/$kver/x86_64/module"/qaic.ko* 2>/dev/null | head -1)
 		fi
-		if [ ! -f "$ko" ]; then
-			cat "$pc_logdir/kbuild-7.2.log" >&2
-			qaic_log "Kbuild of qaic/$version for $kver failed"
+		if [ -z "$ko" ]; then
+			cat "$pc_logdir/dkms-7.2.log" \
+			    "$root/tmp/qaic-dkms/tree/qaic/$version/build/make.log" >&2 2>/dev/null
+			qaic_log "dkms build qaic/$version for $kver failed"
 			return 1
 		fi
 		;;
