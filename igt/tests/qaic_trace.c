@@ -96,6 +96,12 @@ static void trace_start(void)
 	igt_require_f(root, "no tracefs events/qaic: a kernel without CONFIG_EVENT_TRACING (the bench's normal kernel), or qaic not loaded\n");
 	snprintf(instance, sizeof(instance), "%s/instances/qaic_trace_%d", root, getpid());
 	igt_assert_f(!mkdir(instance, 0700), "%s: %s\n", instance, strerror(errno));
+	/*
+	 * Events are read back in order across CPUs only with a clock that
+	 * orders them: the default per-CPU clock of the bench's kernel counts
+	 * jiffies, and two CPUs' events of one tick come out in CPU order.
+	 */
+	write_file("trace_clock", "counter");
 	write_file("events/qaic/enable", "1");
 }
 

@@ -624,11 +624,12 @@ static struct dma_fence *qaic_queue_run_job(struct drm_sched_job *sched_job)
 	job->ring_end = qaic_desc_ring_copy(q->req_ring, q->nelem, q->req_tail,
 					    job->reqs, job->nreqs, job->req_id);
 	q->req_tail = job->ring_end;
+	/* Before the doorbell: once rung, the job may be done on another CPU. */
+	trace_qaic_job_run(q->qdev, q->id, job->hw_fence->seqno, job->req_id, job->nreqs,
+			   q->req_tail);
 	qaic_queue_doorbell_batched(q);
 	qaic_fdinfo_busy_begin(q, job->t_run);
 	q->qdev->dbc[q->id].stats.requests += job->nreqs;
-	trace_qaic_job_run(q->qdev, q->id, job->hw_fence->seqno, job->req_id, job->nreqs,
-			   q->req_tail);
 
 	return dma_fence_get(job->hw_fence);
 }
