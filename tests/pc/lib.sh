@@ -4,7 +4,7 @@
 #
 # Caches, under $QAIC_DKMS_CACHE (default /var/cache/qaic-dkms):
 #   kernel/root, kernel-7.2/root   Debian's kernel packages, unpacked, depmod'ed
-#   dkms/built/SUM, dkms/built-7.2/SUM
+#   dkms/built/SUM, dkms/built-7.2-dkms/SUM
 #                                  qaic.ko built from the package's sources,
 #                                  SUM a hash of those sources (not of the
 #                                  version, which changes with every commit)
