@@ -1795,6 +1795,28 @@ void igt_qaic_emu_dbc_faults(int fd, uint32_t dbc_id, uint32_t drop_every,
 	igt_assert_f(ret == 0, "EMU_PT_DBC_FAULTS of DBC %u: %d\n", dbc_id, ret);
 }
 
+/*
+ * A request with two parameter words, answered with a status: a negative
+ * errno if MANAGE failed, else the status.
+ */
+static int qaic_emu_status_call(int fd, uint32_t op, uint32_t arg, uint32_t p0,
+				uint32_t p1)
+{
+	uint32_t params[2] = { p0, p1 };
+	struct igt_qaic_emu_status status;
+	int len;
+
+	len = qaic_emu_call_params(fd, op, arg, params, sizeof(params), &status,
+				   sizeof(status));
+	if (len < 0)
+		return len;
+	igt_assert_eq(len, sizeof(status));
+	igt_assert_eq_u32(status.op, op);
+	igt_assert_eq_u32(status.arg, arg);
+
+	return status.status;
+}
+
 /**
  * __igt_qaic_emu_hang_dbc:
  * @fd: qaic device file descriptor
@@ -1824,27 +1846,26 @@ int __igt_qaic_emu_hang_dbc(int fd, uint32_t dbc_id)
 	return status.status;
 }
 
-/*
- * A request with two parameter words, answered with a status: a negative
- * errno if MANAGE failed, else the status.
+/**
+ * __igt_qaic_emu_hang_dbc_late:
+ * @fd: qaic device file descriptor
+ * @dbc_id: an active DMA Bridge Channel
+ * @late_ms: delay after the driver's reset of the channel, at most 60000
+ *
+ * Arms the one-shot hang as __igt_qaic_emu_hang_dbc(), but the channel
+ * fetches the request it hangs on and keeps it through the driver's
+ * reset: it carries out the request's transfer @late_ms after that reset,
+ * or when the DBC is released first (the card's work ends before it
+ * answers). A card that goes on with work the host gave up on.
+ *
+ * Returns: as __igt_qaic_emu_hang_dbc().
  */
-static int qaic_emu_status_call(int fd, uint32_t op, uint32_t arg, uint32_t p0,
-				uint32_t p1)
+int __igt_qaic_emu_hang_dbc_late(int fd, uint32_t dbc_id, uint32_t late_ms)
 {
-	uint32_t params[2] = { p0, p1 };
-	struct igt_qaic_emu_status status;
-	int len;
-
-	len = qaic_emu_call_params(fd, op, arg, params, sizeof(params), &status,
-				   sizeof(status));
-	if (len < 0)
-		return len;
-	igt_assert_eq(len, sizeof(status));
-	igt_assert_eq_u32(status.op, op);
-	igt_assert_eq_u32(status.arg, arg);
-
-	return status.status;
+	/* Transactions are whole 8-byte words: the delay and a pad */
+	return qaic_emu_status_call(fd, IGT_QAIC_EMU_PT_HANG_DBC, dbc_id, late_ms, 0);
 }
+
 
 /**
  * __igt_qaic_emu_dbc_timing:

@@ -156,6 +156,7 @@ struct igt_qaic_emu_counters {
 	uint64_t irqs;
 	uint64_t errors;		/* requests that failed */
 	uint64_t resets;		/* channel resets that aborted a request */
+	uint64_t late_xfers;		/* fetched requests carried out after a reset */
 };
 
 /* Answer of EMU_PT_TIMESYNC, 64 bytes */
@@ -279,6 +280,7 @@ int __igt_qaic_emu_dbc_faults(int fd, uint32_t dbc_id, uint32_t drop_every,
 void igt_qaic_emu_dbc_faults(int fd, uint32_t dbc_id, uint32_t drop_every,
 			     uint32_t corrupt_every, uint16_t corrupt_status);
 int __igt_qaic_emu_hang_dbc(int fd, uint32_t dbc_id);
+int __igt_qaic_emu_hang_dbc_late(int fd, uint32_t dbc_id, uint32_t late_ms);
 int __igt_qaic_emu_sys_error(int fd, uint32_t ms);
 int __igt_qaic_emu_vanish(int fd, uint32_t ms);
 int __igt_qaic_emu_silence(int fd);

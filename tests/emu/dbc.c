@@ -42,6 +42,16 @@ struct dbc_chan {
 	/* Fault injection. */
 	bool hang;		/* permanent: --hang-dbc, emu_dbc_set_hang() */
 	bool hang_once;		/* until the next channel reset */
+	/*
+	 * A one-shot hang armed with a delay fetches the request at REQHP
+	 * and keeps it through the host's channel reset: the engine carries
+	 * it out late_ns after that reset, or when the DBC is released
+	 * (its work ends before the card says it stopped). Its transfer
+	 * then reaches host memory the host gave up on.
+	 */
+	uint64_t late_ns;	/* armed: the delay after the reset */
+	uint64_t late_due_ns;	/* a fetched request waits until then */
+	uint8_t late_req[EMU_DBC_REQ_ELEM];
 	uint32_t drop_every, drop_n;
 	uint32_t corrupt_every, corrupt_n;
 	uint16_t corrupt_status;
@@ -243,12 +253,12 @@ static uint16_t req_check(const struct dbc_chan *ch)
 	return presyncs > 1 ? EMU_DBC_E_CMD : EMU_DBC_OK;
 }
 
-static uint16_t req_transfer(struct emu_dbc *e, struct dbc_chan *ch)
+static uint16_t req_transfer(struct emu_dbc *e, struct dbc_chan *ch, const uint8_t *req)
 {
-	uint8_t cmd = ch->req[RQ_CMD];
-	uint64_t src = get_le64(ch->req + RQ_SRC);
-	uint64_t dst = get_le64(ch->req + RQ_DST);
-	uint64_t len = get_le32(ch->req + RQ_LEN);
+	uint8_t cmd = req[RQ_CMD];
+	uint64_t src = get_le64(req + RQ_SRC);
+	uint64_t dst = get_le64(req + RQ_DST);
+	uint64_t len = get_le32(req + RQ_LEN);
 	uint8_t *p;
 
 	switch (cmd & EMU_DBC_CMD_XFER_MASK) {
@@ -323,7 +333,7 @@ static bool req_run(struct emu_dbc *e, struct dbc_chan *ch)
 		 * Fences wait for earlier transfers of one direction: they
 		 * are all complete here, requests run one at a time.
 		 */
-		ch->status = req_transfer(e, ch);
+		ch->status = req_transfer(e, ch, ch->req);
 		if (ch->status)
 			return true;	/* no post-sync, no doorbell */
 		ch->phase = PH_POST0;
@@ -404,8 +414,19 @@ static bool dbc_process_some(struct emu_dbc *e, unsigned int id, uint64_t max)
 	bool irq = false;
 	uint32_t budget;
 
-	if (!ch->active || ch->hang || ch->hang_once)
+	if (!ch->active || ch->hang)
 		return false;
+	if (ch->hang_once) {
+		/* A late hang holds the request it fetched. */
+		if (ch->late_ns && !ch->have_req && ch->reqhp != ch->reqtp &&
+		    !emu_dma_read(e->dev, ch->cfg.req_q_addr +
+				  (uint64_t)ch->reqhp * EMU_DBC_REQ_ELEM,
+				  ch->req, sizeof(ch->req))) {
+			ch->have_req = true;
+			ch->phase = PH_PRESYNC;
+		}
+		return false;
+	}
 	budget = max < nelem ? (uint32_t)max : nelem;
 	for (; ch->reqhp != ch->reqtp && budget; budget--) {
 		uint8_t cmd;
@@ -561,6 +582,14 @@ static void chan_abort(struct emu_dbc *e, unsigned int id)
 		ch->hang_once ? "one-shot hang" : ch->hang ? "hang" :
 		ch->stalled ? "semaphore wait" : ch->held ? "response ring full" :
 		"in progress");
+	if (ch->hang_once && ch->late_ns && ch->have_req) {
+		memcpy(ch->late_req, ch->req, sizeof(ch->late_req));
+		ch->late_due_ns = now_ns() + ch->late_ns;
+		emu_log(e->dev, "DBC%u: request %u (id %u) was fetched: carried out %" PRIu64
+			" ms after the reset", id, ch->reqhp,
+			ch->req[RQ_ID] | ch->req[RQ_ID + 1] << 8, ch->late_ns / 1000000);
+	}
+	ch->late_ns = 0;
 	ch->have_req = false;
 	ch->phase = PH_PRESYNC;
 	ch->status = ch->err_pending = 0;
@@ -568,6 +597,25 @@ static void chan_abort(struct emu_dbc *e, unsigned int id)
 	ch->hang_once = false;
 	ch->reqtp = ch->reqhp;
 	ch->c.resets++;
+}
+
+/*
+ * Carry out the request a late hang kept: its transfer only. Its response
+ * would name a req_id the host no longer has in flight; the transfer is
+ * what matters, the memory it reaches.
+ */
+static void late_run(struct emu_dbc *e, unsigned int id)
+{
+	struct dbc_chan *ch = &e->ch[id];
+	uint16_t status;
+
+	if (!ch->late_due_ns)
+		return;
+	ch->late_due_ns = 0;
+	status = req_transfer(e, ch, ch->late_req);
+	ch->c.late_xfers++;
+	emu_log(e->dev, "DBC%u: late request (id %u) carried out: status %u", id,
+		ch->late_req[RQ_ID] | ch->late_req[RQ_ID + 1] << 8, status);
 }
 
 /* ---- registers --------------------------------------------------------- */
@@ -838,6 +886,7 @@ static void chan_reset(struct dbc_chan *ch)
 	ch->status = ch->err_pending = 0;
 	ch->stalled = ch->held = false;
 	ch->hang_once = false;
+	ch->late_ns = ch->late_due_ns = 0;
 	ch->drop_n = ch->corrupt_n = 0;
 	ch->n_old = ch->old_pos = 0;
 }
@@ -861,6 +910,8 @@ void emu_dbc_release(struct emu_dbc *e, unsigned int id)
 {
 	if (id >= EMU_NUM_DBC)
 		return;
+	/* What the engine fetched is done before the card says it stopped. */
+	late_run(e, id);
 	chan_reset(&e->ch[id]);
 	emu_log(e->dev, "DBC%u: released", id);
 }
@@ -879,9 +930,9 @@ static void manager_hook(void *ctx, unsigned int id, bool active)
 		emu_dbc_activate(e, id, cfg);
 }
 
-static int manager_hang_once(void *ctx, unsigned int id)
+static int manager_hang_once(void *ctx, unsigned int id, uint32_t late_ms)
 {
-	return emu_dbc_hang_once(ctx, id);
+	return emu_dbc_hang_once(ctx, id, late_ms);
 }
 
 static int manager_get_counters(void *ctx, unsigned int id,
@@ -966,13 +1017,14 @@ void emu_dbc_set_hang(struct emu_dbc *e, unsigned int id, bool hang)
 	}
 }
 
-int emu_dbc_hang_once(struct emu_dbc *e, unsigned int id)
+int emu_dbc_hang_once(struct emu_dbc *e, unsigned int id, uint32_t late_ms)
 {
 	if (id >= EMU_NUM_DBC)
 		return -EINVAL;
 	if (!e->ch[id].active)
 		return -ENODEV;
 	e->ch[id].hang_once = true;
+	e->ch[id].late_ns = (uint64_t)late_ms * 1000000u;
 	return 0;
 }
 
@@ -1017,15 +1069,18 @@ long long emu_dbc_timeout_ns(const struct emu_dbc *e)
 
 	for (unsigned int id = 0; id < EMU_NUM_DBC; id++) {
 		const struct dbc_chan *ch = &e->ch[id];
+		uint64_t due[2] = { ch->due_ns, ch->late_due_ns };
 
-		if (!ch->due_ns)
-			continue;
-		if (!now)
-			now = now_ns();
-		if (ch->due_ns <= now)
-			return 0;
-		if (ch->due_ns - now < min)
-			min = ch->due_ns - now;
+		for (unsigned int k = 0; k < 2; k++) {
+			if (!due[k])
+				continue;
+			if (!now)
+				now = now_ns();
+			if (due[k] <= now)
+				return 0;
+			if (due[k] - now < min)
+				min = due[k] - now;
+		}
 	}
 	return min == UINT64_MAX ? -1 : (long long)min;
 }
@@ -1038,6 +1093,12 @@ void emu_dbc_tick(struct emu_dbc *e)
 		struct dbc_chan *ch = &e->ch[id];
 		uint64_t n;
 
+		if (ch->late_due_ns) {
+			if (!now)
+				now = now_ns();
+			if (ch->late_due_ns <= now)
+				late_run(e, id);
+		}
 		if (!ch->due_ns)
 			continue;
 		if (!now)
@@ -1096,7 +1157,7 @@ static const char *const counter_names[] = {
 	"requests", "responses", "dma_to_dev_bytes", "dma_from_dev_bytes",
 	"irqs", "errors", "stalls", "rsp_full", "sem_ops", "doorbells",
 	"bad_index", "ignored_writes", "rsp_dropped", "rsp_corrupted",
-	"resets",
+	"resets", "late_xfers",
 };
 
 _Static_assert(sizeof(counter_names) / sizeof(counter_names[0]) == NCOUNTERS,

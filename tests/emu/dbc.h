@@ -141,6 +141,7 @@ struct emu_dbc_counters {
 	uint64_t rsp_dropped;		/* fault injection */
 	uint64_t rsp_corrupted;		/* fault injection */
 	uint64_t resets;		/* channel resets that aborted a request */
+	uint64_t late_xfers;		/* fetched requests carried out after a reset */
 };
 
 struct emu_dbc *emu_dbc_create(struct emu_device *dev);
@@ -254,10 +255,13 @@ void emu_dbc_tick(struct emu_dbc *e);
  * One-shot hang of active DBC @id (what EMU_PT_HANG_DBC does): from now on
  * it processes nothing, so the request at REQHP is never completed, until
  * the host resets the channel (see above) or the DBC is released. Separate
- * from the permanent hang, which a reset leaves alone. 0, -EINVAL (bad
- * id), -ENODEV (not active).
+ * from the permanent hang, which a reset leaves alone. With @late_ms, the
+ * engine fetches the request at REQHP and keeps it through the host's
+ * reset: it carries out its transfer @late_ms after the reset, or when the
+ * DBC is released first (a card that goes on with work the host gave up
+ * on). 0, -EINVAL (bad id), -ENODEV (not active).
  */
-int emu_dbc_hang_once(struct emu_dbc *e, unsigned int id);
+int emu_dbc_hang_once(struct emu_dbc *e, unsigned int id, uint32_t late_ms);
 
 /* Counters of DBC @id, or of all of them for @id == EMU_NUM_DBC. */
 void emu_dbc_get_counters(const struct emu_dbc *e, unsigned int id,

@@ -571,10 +571,10 @@ static void pt_status(struct emu_manager *mgr, struct answer *a, uint32_t op,
 
 /* Byte offsets of struct emu_pt_dbc_counters in the passthrough payload. */
 #define PT_DBC_C_FIELDS	16
-#define PT_DBC_C_LEN	(PT_DBC_C_FIELDS + 15 * 8)
+#define PT_DBC_C_LEN	(PT_DBC_C_FIELDS + 16 * 8)
 
 _Static_assert(sizeof(struct emu_pt_dbc_counters) == PT_DBC_C_LEN,
-	       "struct emu_pt_dbc_counters is 136 bytes, no holes");
+	       "struct emu_pt_dbc_counters is 144 bytes, no holes");
 
 /*
  * EMU_PT_DBC_COUNTERS. The engine hands over a copy of its counters: no
@@ -613,6 +613,7 @@ static void pt_dbc_counters(struct emu_manager *mgr, struct answer *a,
 	put_le64(f + 32, c.irqs);
 	put_le64(f + 40, c.errors);
 	put_le64(f + 48, c.resets);
+	put_le64(f + 56, c.late_xfers);
 }
 
 _Static_assert(sizeof(struct emu_pt_memcpy_bw) == 32,
@@ -817,17 +818,25 @@ static void do_passthrough(struct emu_manager *mgr, struct msg_ctx *ctx,
 		if (q)
 			put_le32(q + 12, arg);
 		return;
-	case EMU_PT_HANG_DBC:
+	case EMU_PT_HANG_DBC: {
+		uint32_t late_ms = plen >= 12 ? get_le32(pl + 8) : 0;
+
+		if (late_ms > EMU_PT_CARD_MAX_MS) {
+			pt_status(mgr, a, op, arg, EMU_PT_E_RANGE);
+			return;
+		}
 		/* A test facility: any user may hang any active DBC. */
 		if (arg >= EMU_NUM_DBC || !mgr->dbc[arg].active ||
 		    !mgr->dbc_ops || !mgr->dbc_ops->hang_once ||
-		    mgr->dbc_ops->hang_once(mgr->dbc_ctx, arg)) {
+		    mgr->dbc_ops->hang_once(mgr->dbc_ctx, arg, late_ms)) {
 			pt_status(mgr, a, op, arg, EMU_PT_E_DBC);
 			return;
 		}
-		mgr_log(mgr, "DBC%u: one-shot hang armed by passthrough", arg);
+		mgr_log(mgr, "DBC%u: one-shot hang armed by passthrough%s", arg,
+			late_ms ? ", its request carried out late" : "");
 		pt_status(mgr, a, op, arg, EMU_PT_OK);
 		return;
+	}
 	case EMU_PT_DBC_COUNTERS:
 		pt_dbc_counters(mgr, a, arg);
 		return;

@@ -50,8 +50,11 @@ struct emu_manager;
  * Fault injection from inside the guest: DBC arg (active, any owner) stops
  * processing, so the request at its REQHP is never completed, until the
  * host resets the channel (see dbc.h, "Channel reset"). One-shot: the
- * reset clears it. Answer: struct emu_pt_status, EMU_PT_E_DBC if arg >=
- * EMU_NUM_DBC or the DBC is not active.
+ * reset clears it. An optional le32 after struct emu_pt_req, late_ms
+ * (0..EMU_PT_CARD_MAX_MS), makes the DBC fetch that request and carry out
+ * its transfer late_ms after the host's reset, or when the DBC is
+ * released first. Answer: struct emu_pt_status, EMU_PT_E_DBC if arg >=
+ * EMU_NUM_DBC or the DBC is not active, EMU_PT_E_RANGE for a bad late_ms.
  */
 #define EMU_PT_HANG_DBC		5
 /*
@@ -193,6 +196,7 @@ struct emu_pt_dbc_counters {
 	uint64_t irqs;
 	uint64_t errors;
 	uint64_t resets;
+	uint64_t late_xfers;	/* fetched requests carried out after a reset */
 };
 
 /* Answer of EMU_PT_TIMESYNC, 64 bytes; all 0 when status is not EMU_PT_OK. */
@@ -321,7 +325,7 @@ struct emu_dbc_ops {
 	 */
 	void (*changed)(void *ctx, unsigned int id, bool active);
 	/* EMU_PT_HANG_DBC: arm DBC @id's one-shot hang. 0 or -errno. */
-	int (*hang_once)(void *ctx, unsigned int id);
+	int (*hang_once)(void *ctx, unsigned int id, uint32_t late_ms);
 	/*
 	 * EMU_PT_DBC_COUNTERS: DBC @id's counters into @out, without
 	 * counting anything itself. 0 or -errno.

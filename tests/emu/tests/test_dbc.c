@@ -638,9 +638,9 @@ static void test_hang_once_reset(void)
 
 	setup();
 	activate(10, 8);
-	CHECK_EQ(emu_dbc_hang_once(eng, 16), -EINVAL);
-	CHECK_EQ(emu_dbc_hang_once(eng, 11), -ENODEV);	/* not active */
-	CHECK_EQ(emu_dbc_hang_once(eng, 10), 0);
+	CHECK_EQ(emu_dbc_hang_once(eng, 16, 0), -EINVAL);
+	CHECK_EQ(emu_dbc_hang_once(eng, 11, 0), -ENODEV);	/* not active */
+	CHECK_EQ(emu_dbc_hang_once(eng, 10, 0), 0);
 	for (int i = 0; i < 64; i++)
 		*g(BUF + i) = (uint8_t)i;
 	put_req(0, &(struct req){ .id = 1, .cmd = TO_DEV | RSPF, .src = BUF,
@@ -688,7 +688,7 @@ static void test_hang_once_reset(void)
 	reg_w(10, EMU_DBC_REQTP, 2);
 	CHECK_EQ(counters(10).resets, 1);
 	/* Armed with nothing queued: still a no-op, the hang stays armed. */
-	CHECK_EQ(emu_dbc_hang_once(eng, 10), 0);
+	CHECK_EQ(emu_dbc_hang_once(eng, 10, 0), 0);
 	reg_w(10, EMU_DBC_REQTP, 2);
 	CHECK_EQ(counters(10).resets, 1);
 	put_req(2, &(struct req){ .id = 22, .cmd = RSPF });
@@ -706,7 +706,7 @@ static void test_hang_once_reset(void)
 	CHECK_EQ(counters(10).responses, 3);
 
 	/* A release forgets the one-shot hang. */
-	CHECK_EQ(emu_dbc_hang_once(eng, 10), 0);
+	CHECK_EQ(emu_dbc_hang_once(eng, 10, 0), 0);
 	emu_dbc_release(eng, 10);
 	activate(10, 8);
 	put_req(0, &(struct req){ .id = 25, .cmd = RSPF });
@@ -725,6 +725,76 @@ static void test_hang_once_reset(void)
 	emu_dbc_set_hang(eng, 10, false);
 	CHECK_EQ(reg_r(10, EMU_DBC_REQHP), 2);
 	CHECK_EQ(rsp_at(1), RSP(27, 0));
+}
+
+/*
+ * A late hang: the engine fetched the request at REQHP and keeps it through
+ * the host's reset, then carries out its transfer once the delay passed,
+ * or at once when the DBC is released first. No response: the host gave
+ * the request up.
+ */
+static void test_hang_late(void)
+{
+	const struct timespec wait = { .tv_nsec = 30 * 1000000 };
+	struct emu_dbc_counters c;
+
+	setup();
+	activate(10, 8);
+	for (int i = 0; i < 64; i++)
+		*g(BUF + i) = (uint8_t)(0x80 + i);
+	put_req(0, &(struct req){ .id = 1, .cmd = TO_DEV | RSPF, .src = BUF,
+				  .dst = 0, .len = 64 });
+	reg_w(10, EMU_DBC_REQTP, 1);
+	CHECK_EQ(reg_r(10, EMU_DBC_REQHP), 1);
+
+	for (int round = 0; round < 2; round++) {
+		uint64_t dst = BUF + 0x1000 * (round + 1);
+
+		CHECK_EQ(emu_dbc_hang_once(eng, 10, round ? 60000 : 20), 0);
+		put_req(1 + round, &(struct req){ .id = 2, .cmd = FROM_DEV | RSPF,
+						  .src = 0, .dst = dst, .len = 64 });
+		reg_w(10, EMU_DBC_REQTP, 2 + round);
+		CHECK_EQ(reg_r(10, EMU_DBC_REQHP), 1 + round);
+		/* The host gives up: a no-op in the slot, REQTP := REQHP. */
+		put_req(1 + round, &(struct req){ .id = 0, .cmd = 0 });
+		reg_w(10, EMU_DBC_REQTP, 1 + round);
+		c = counters(10);
+		CHECK_EQ(c.resets, 1u + round);
+		CHECK_EQ(c.late_xfers, (uint64_t)round);
+		CHECK_EQ(*g(dst), 0);
+		CHECK(emu_dbc_timeout_ns(eng) > 0);
+		if (!round) {
+			emu_dbc_tick(eng);		/* too early */
+			CHECK_EQ(counters(10).late_xfers, 0);
+			nanosleep(&wait, NULL);
+			CHECK_EQ(emu_dbc_timeout_ns(eng), 0);
+			emu_dbc_tick(eng);
+			/* The slot stays where the host left it. */
+			put_req(1, &(struct req){ .id = 3, .cmd = RSPF });
+			reg_w(10, EMU_DBC_REQTP, 2);
+			CHECK_EQ(reg_r(10, EMU_DBC_REQHP), 2);
+			CHECK_EQ(rsp_at(1), RSP(3, 0));
+		} else {
+			emu_dbc_release(eng, 10);
+		}
+		c = counters(10);
+		CHECK_EQ(c.late_xfers, 1u + round);
+		CHECK(!memcmp(g(dst), g(BUF), 64));
+		CHECK_EQ(emu_dbc_timeout_ns(eng), -1);
+	}
+	CHECK_EQ(rsp_at(0), RSP(1, 0));
+
+	/* A plain one-shot hang keeps nothing through the reset. */
+	activate(10, 8);
+	CHECK_EQ(emu_dbc_hang_once(eng, 10, 0), 0);
+	put_req(0, &(struct req){ .id = 4, .cmd = FROM_DEV | RSPF, .src = 0,
+				  .dst = BUF + 0x3000, .len = 64 });
+	reg_w(10, EMU_DBC_REQTP, 1);
+	reg_w(10, EMU_DBC_REQTP, 0);
+	CHECK_EQ(emu_dbc_timeout_ns(eng), -1);
+	emu_dbc_release(eng, 10);
+	CHECK_EQ(counters(10).late_xfers, 2);	/* the two above */
+	CHECK_EQ(*g(BUF + 0x3000), 0);
 }
 
 /* Resets of a request waiting on a semaphore and of a held one. */
@@ -1343,6 +1413,7 @@ int main(void)
 	RUN(test_rsp_full_and_wrap);
 	RUN(test_faults);
 	RUN(test_hang_once_reset);
+	RUN(test_hang_late);
 	RUN(test_reset_stalled);
 	RUN(test_release);
 	RUN(test_manager_hook);

@@ -772,13 +772,15 @@ static void test_activate(void)
 
 /* A stand-in DBC engine: records hangs, hands out recognisable counters. */
 static unsigned int fake_hangs, fake_hang_id;
+static uint32_t fake_late_ms;
 static int fake_ret;
 
-static int fake_hang_once(void *ctx, unsigned int id)
+static int fake_hang_once(void *ctx, unsigned int id, uint32_t late_ms)
 {
 	(void)ctx;
 	fake_hangs++;
 	fake_hang_id = id;
+	fake_late_ms = late_ms;
 	return fake_ret;
 }
 
@@ -800,6 +802,7 @@ static int fake_get_counters(void *ctx, unsigned int id,
 	out->irqs = base + 13;
 	out->errors = base + 14;
 	out->resets = base + 15;
+	out->late_xfers = base + 16;
 	return fake_ret;
 }
 
@@ -1011,6 +1014,21 @@ static void test_dbc_passthrough(void)
 		      get_le32(t + 8) == EMU_PT_HANG_DBC &&
 		      get_le32(t + 16) == (i ? EMU_PT_E_DBC : EMU_PT_OK));
 	}
+	CHECK_EQ(fake_late_ms, 0);
+	/* A late hang: its delay reaches the engine, up to the card's bound. */
+	for (unsigned int i = 0; i < 2; i++) {
+		uint32_t late[2] = { i ? EMU_PT_CARD_MAX_MS + 1 : EMU_PT_CARD_MAX_MS, 0 };
+
+		fake_hangs = 0;
+		mb_init(4, 1);
+		mb_pt(EMU_PT_HANG_DBC, 0, late, sizeof(late));
+		mb_send();
+		p = pt_answer(24);
+		CHECK(p && get_le32(p + 8) == (i ? EMU_PT_E_RANGE : EMU_PT_OK));
+		CHECK_EQ(fake_hangs, i ? 0u : 1u);
+		if (!i)
+			CHECK_EQ(fake_late_ms, EMU_PT_CARD_MAX_MS);
+	}
 	/* The engine refuses. */
 	fake_ret = -ENODEV;
 	mb_init(5, 1);
@@ -1027,11 +1045,11 @@ static void test_dbc_passthrough(void)
 		mb_init(6, 3);
 		mb_pt(EMU_PT_DBC_COUNTERS, id, NULL, 0);
 		mb_send();
-		p = pt_answer(8 + 136);
+		p = pt_answer(8 + 144);
 		CHECK(p && get_le32(p) == EMU_PT_DBC_COUNTERS &&
 		      get_le32(p + 4) == id && get_le32(p + 8) == EMU_PT_OK &&
 		      get_le32(p + 12) == 0);
-		for (unsigned int k = 0; p && k < 15; k++)
+		for (unsigned int k = 0; p && k < 16; k++)
 			CHECK_EQ(get_le64(p + 16 + 8 * k), base + 1 + k);
 	}
 	/* Bad DBC, or the engine has none: status, all zeros. */
@@ -1040,10 +1058,10 @@ static void test_dbc_passthrough(void)
 		mb_init(7, 1);
 		mb_pt(EMU_PT_DBC_COUNTERS, i ? 3 : 16, NULL, 0);
 		mb_send();
-		p = pt_answer(8 + 136);
+		p = pt_answer(8 + 144);
 		CHECK(p && get_le32(p + 4) == (i ? 3u : 16u) &&
 		      get_le32(p + 8) == EMU_PT_E_DBC);
-		for (unsigned int k = 0; p && k < 15; k++)
+		for (unsigned int k = 0; p && k < 16; k++)
 			CHECK_EQ(get_le64(p + 16 + 8 * k), 0);
 	}
 	fake_ret = 0;
