@@ -4,8 +4,10 @@
  */
 
 #include <errno.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -57,6 +59,11 @@
  * SUBTEST: reset-with-lying-head
  * Description: Check that resetting a DBC whose REQHP reads behind the truth runs none of the ring's old requests again.
  * Run type: FULL
+ *
+ * SUBTEST: late-transfer-after-reset
+ * Description: Check that a request the card fetched before the driver reset its DBC, and carries out after the reset, writes into the hung object's own pages even when the user closed it, never into memory given to others.
+ * Run type: FULL
+
  */
 
 IGT_TEST_DESCRIPTION("Hung DMA Bridge Channels: job timeout, reset, cancellation, recovery.");
@@ -492,6 +499,134 @@ static void test_close_while_hung(void)
 	igt_qaic_close(fd);
 }
 
+#define LATE_SIZE	(64 * 1024ull)
+#define LATE_VICTIMS	64
+#define LATE_SEED	0x1a7e
+#define LATE_QUEUE	64	/* a request per page of an object at most */
+
+struct late_case {
+	const char *name;
+	const char *desc;
+	uint32_t late_ms;	/* after the driver's reset of the DBC */
+	bool crash;		/* the card crashes first: its reset carries it out */
+};
+
+static const struct late_case late_cases[] = {
+	{ "late-transfer-after-reset",
+	  "Check that a request the card fetched before the driver reset its DBC, and carries out after the reset, writes into the hung object's own pages even when the user closed it, never into memory given to others.",
+	  1500, false },
+};
+
+/* Waits for the card to come back after a crash: an activate works */
+static uint32_t late_wait_card(int fd)
+{
+	uint64_t end = igt_qaic_now_ms() + 60000;
+	uint32_t dbc;
+	int ret;
+
+	while ((ret = __igt_qaic_activate(fd, LATE_QUEUE, &dbc)) == -ENODEV &&
+	       igt_qaic_now_ms() < end)
+		usleep(50000);
+	igt_assert_eq(ret, 0);
+	return dbc;
+}
+
+/*
+ * The card fetched the request it hangs on and carries out its transfer
+ * after the driver gave up on it: into the hung object's pages. The user
+ * closed that object; the victims are new objects, made at once on the
+ * same CPU, so they get its pages first if the driver let them go. On a
+ * machine with an IOMMU the late transfer faults instead (the PC bench
+ * fails the run on a DMA fault).
+ */
+static void test_late_transfer(const struct late_case *lc)
+{
+	struct igt_qaic_bo src, late, victim[LATE_VICTIMS];
+	struct igt_qaic_emu_counters before, after;
+	cpu_set_t all, one;
+	uint32_t dbc, hung, timeout_ms;
+	uint8_t *expect;
+	uint64_t start, end;
+	int fd, ret;
+
+	igt_assert_eq(sched_getaffinity(0, sizeof(all), &all), 0);
+	CPU_ZERO(&one);
+	CPU_SET(sched_getcpu(), &one);
+	igt_assert_eq(sched_setaffinity(0, sizeof(one), &one), 0);
+
+	fd = igt_qaic_open_dbc(LATE_QUEUE, &dbc);
+	hung = dbc;
+	timeout_ms = igt_qaic_job_timeout_ms();
+	igt_require_f(counters(fd, hung, &before), "the emulator keeps no counters\n");
+
+	/* Device memory gets bytes no victim has */
+	igt_qaic_bo_create(fd, LATE_SIZE, &src);
+	igt_qaic_fill_pattern(src.ptr, LATE_SIZE, LATE_SEED);
+	igt_qaic_attach_simple(fd, src.handle, dbc, IGT_QAIC_DIR_TO_DEV, LATE_SIZE, DEV_ADDR);
+	igt_qaic_execute_bo(fd, dbc, src.handle, IGT_QAIC_DIR_TO_DEV);
+	igt_qaic_wait(fd, src.handle, dbc, 10000);
+
+	igt_qaic_bo_create(fd, LATE_SIZE, &late);
+	igt_qaic_attach_simple(fd, late.handle, dbc, IGT_QAIC_DIR_FROM_DEV, LATE_SIZE,
+			       DEV_ADDR);
+	ret = __igt_qaic_emu_hang_dbc_late(fd, dbc, lc->late_ms);
+	igt_require_f(ret != IGT_QAIC_EMU_PT_E_UNKNOWN_OP, "no late hang in the emulator\n");
+	igt_assert_eq(ret, 0);
+	start = igt_qaic_now_ms();
+	igt_qaic_execute_bo(fd, dbc, late.handle, IGT_QAIC_DIR_FROM_DEV);
+	ret = __igt_qaic_wait(fd, late.handle, dbc, timeout_ms * 2 + 10000);
+	igt_info("hung job: %s after %llu ms\n", igt_qaic_err_name(-ret),
+		 (unsigned long long)(igt_qaic_now_ms() - start));
+	igt_assert_eq(ret, -EIO);
+
+	/* The scheduler frees the job; then the user lets the object go */
+	usleep(200000);
+	igt_qaic_bo_destroy(fd, &late);
+	for (int i = 0; i < LATE_VICTIMS; i++) {
+		igt_qaic_bo_create(fd, LATE_SIZE, &victim[i]);
+		igt_qaic_fill_pattern(victim[i].ptr, LATE_SIZE, 100 + i);
+	}
+
+	if (lc->crash)
+		igt_assert_eq(__igt_qaic_emu_sys_error(fd, 20), 0);
+	/*
+	 * Until the card carried the request out: after the delay, or at
+	 * the reset that follows the crash (the counters cannot be read
+	 * while the card is down).
+	 */
+	end = igt_qaic_now_ms() + lc->late_ms + 10000;
+	do {
+		memset(&after, 0, sizeof(after));
+		if (!counters(fd, hung, &after))
+			after.late_xfers = before.late_xfers;
+		if (after.late_xfers != before.late_xfers)
+			break;
+		usleep(50000);
+	} while (igt_qaic_now_ms() < end);
+	if (lc->crash) {
+		dbc = late_wait_card(fd);
+		igt_qaic_round_trip(fd, dbc, DEV_ADDR + LATE_SIZE, PAGE, 70);
+	}
+	igt_info("late transfers: %llu, %llu ms after the job started\n",
+		 (unsigned long long)(after.late_xfers - before.late_xfers),
+		 (unsigned long long)(igt_qaic_now_ms() - start));
+	igt_assert_eq_u64(after.late_xfers - before.late_xfers, 1);
+
+	/* Nobody else's memory changed */
+	expect = malloc(LATE_SIZE);
+	igt_assert(expect);
+	for (int i = 0; i < LATE_VICTIMS; i++) {
+		igt_qaic_fill_pattern(expect, LATE_SIZE, 100 + i);
+		igt_qaic_assert_bytes(victim[i].ptr, expect, LATE_SIZE, "an object made after the hung one was closed");
+		igt_qaic_bo_destroy(fd, &victim[i]);
+	}
+	free(expect);
+	igt_qaic_bo_destroy(fd, &src);
+	igt_qaic_round_trip(fd, dbc, DEV_ADDR + LATE_SIZE, PAGE, 71);
+	igt_qaic_close(fd);
+	igt_assert_eq(sched_setaffinity(0, sizeof(all), &all), 0);
+}
+
 igt_main
 {
 	int fd = -1;
@@ -539,6 +674,12 @@ igt_main
 	igt_describe("Check that resetting a DBC whose REQHP reads behind the truth runs none of the ring's old requests again.");
 	igt_subtest("reset-with-lying-head")
 		test_reset_with_lying_head();
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(late_cases); i++) {
+		igt_describe(late_cases[i].desc);
+		igt_subtest(late_cases[i].name)
+			test_late_transfer(&late_cases[i]);
+	}
 
 	igt_fixture {
 		igt_qaic_close(fd);

@@ -561,7 +561,7 @@ static void qaic_manage_release_dbc_locked(struct qaic_device *qdev, struct qaic
 	lockdep_assert_held(&qdev->dbc_lock);
 
 	guard(mutex)(&dbc->lock);
-	qaic_queue_destroy(qdev, dbc, error);
+	qaic_queue_destroy(qdev, dbc, error, NULL);
 	qaic_manage_free_ring(qdev, dbc->ring, dbc->ring_dma, dbc->ring_size);
 	dbc->owner = 0;
 	dbc->draining = false;

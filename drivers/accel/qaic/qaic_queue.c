@@ -89,6 +89,17 @@
  * host gives up on the ring's requests it clears every entry to a no-op:
  * a device that read REQHP wrong, or reads REQTP as far ahead of its head
  * after the reset, then replays nothing of jobs whose memory is gone.
+ *
+ * Rewinding REQTP does not stop a request the device already fetched: one
+ * before REQHP whose response is missing, or the one at REQHP, which may be
+ * waiting on a semaphore in the engine. Such a job is failed all the same
+ * (its waiters must not hang), but it is held: once the scheduler frees
+ * it, it stays on @held with its object, so the object's pages and their
+ * DMA mapping stay until the DBC is released, which happens only on the
+ * card's answer to a deactivate or terminate, or by a reset of the card.
+ * The user may close the object meanwhile; the card's late transfer then
+ * lands in pages nobody else has. Jobs behind it, never fetched, are not
+ * held. Held jobs stay counted against the queue's job limit.
  */
 
 #include <linux/bitops.h>
@@ -634,6 +645,34 @@ static struct dma_fence *qaic_queue_run_job(struct drm_sched_job *sched_job)
 	return dma_fence_get(job->hw_fence);
 }
 
+/*
+ * Marks the jobs the device may still work on as the host gives up on the
+ * ring: those with a request before @head (fetched, no response yet) or
+ * at it (maybe fetched). Call before they are retired.
+ */
+static void qaic_queue_hold_fetched(struct qaic_queue *q, u32 head)
+{
+	u32 fetched = (head + q->nelem - q->req_head) % q->nelem;
+	bool all = head == q->req_tail;
+	u32 start = q->req_head;
+	u32 pos = 0;
+	struct qaic_job *job;
+
+	lockdep_assert_held(&q->lock);
+
+	list_for_each_entry(job, &q->inflight, node) {
+		if (!all && pos > fetched)
+			break;
+		if (!job->nop && !job->held) {
+			job->held = true;
+			drm_dbg(&q->qdev->drm, "DBC %u: req_id %u held: the device may still run it\n",
+				q->id, job->req_id);
+		}
+		pos += (job->ring_end + q->nelem - start) % q->nelem;
+		start = job->ring_end;
+	}
+}
+
 /* Fails every job on the ring and empties both rings, on the device too. */
 static void qaic_queue_reset(struct qaic_queue *q, u32 head, struct list_head *done)
 {
@@ -648,6 +687,7 @@ static void qaic_queue_reset(struct qaic_queue *q, u32 head, struct list_head *d
 	qaic_coredump_dbc_hang(q);
 	q->qdev->dbc[q->id].stats.resets++;
 	trace_qaic_dbc_reset(q->qdev, q->id, head, q->req_tail);
+	qaic_queue_hold_fetched(q, head);
 	/* The oldest job is the stuck one; the others never ran. */
 	list_for_each_entry_safe(job, next, &q->inflight, node) {
 		qaic_queue_retire(q, job, error, done);
@@ -702,6 +742,7 @@ static void qaic_queue_check(struct qaic_queue *q, struct list_head *done)
 	}
 	if (head == q->req_tail) {
 		drm_dbg(&q->qdev->drm, "DBC %u: requests consumed, responses lost\n", q->id);
+		qaic_queue_hold_fetched(q, head);
 		list_for_each_entry_safe(job, next, &q->inflight, node)
 			qaic_queue_retire(q, job, -EIO, done);
 		qaic_queue_scrub(q);
@@ -768,13 +809,31 @@ static void qaic_queue_free(struct kref *ref)
 	module_put(THIS_MODULE);
 }
 
-/* Drops what a job holds; the job was never queued or the scheduler is done with it. */
-static void qaic_job_release(struct qaic_job *job)
+/* Frees a job that is off every list but &qaic_queue.jobs. */
+static void qaic_job_free(struct qaic_job *job)
 {
 	struct qaic_queue *q = job->queue;
 
 	mutex_lock(&q->lock);
 	qaic_queue_uncharge(q, job);
+	mutex_unlock(&q->lock);
+	dma_fence_put(job->hw_fence);
+	drm_gem_object_put(&job->bo->base.base);
+	kfree(job);
+	kref_put(&q->refs, qaic_queue_free);
+}
+
+/*
+ * Drops what a job holds; the job was never queued or the scheduler is
+ * done with it. A held job keeps its object and its place on the queue's
+ * lists, and waits on &qaic_queue.held (qaic_queue_destroy() frees it).
+ */
+static void qaic_job_release(struct qaic_job *job)
+{
+	struct qaic_queue *q = job->queue;
+	bool held;
+
+	mutex_lock(&q->lock);
 	/*
 	 * Only a job that was never pushed gets here unsignalled: nobody saw
 	 * its fence, but it is left tidy.
@@ -783,15 +842,38 @@ static void qaic_job_release(struct qaic_job *job)
 		dma_fence_set_error(job->hw_fence, -ECANCELED);
 		dma_fence_signal(job->hw_fence);
 	}
+	held = job->held;
+	if (held) {
+		list_add_tail(&job->node, &q->held);
+		q->copy_bytes -= job->copy_bytes;
+		job->copy_bytes = 0;
+	}
 	mutex_unlock(&q->lock);
 
-	dma_fence_put(job->hw_fence);
 	kvfree(job->own_reqs);
-	drm_gem_object_put(&job->bo->base.base);
+	job->own_reqs = NULL;
+	/* The last thing: teardown waits for it, then frees the held jobs. */
 	if (job->ran && atomic_dec_and_test(&q->nrun))
 		wake_up_var(&q->nrun);
-	kfree(job);
-	kref_put(&q->refs, qaic_queue_free);
+	if (!held)
+		qaic_job_free(job);
+}
+
+/**
+ * qaic_queue_free_held() - Free jobs the card may have still worked on.
+ * @held: Held jobs (&qaic_job.node), of any queues; emptied.
+ *
+ * The card provably stopped: it answered the release of their DBC, or it
+ * was reset. Their objects may go now.
+ */
+void qaic_queue_free_held(struct list_head *held)
+{
+	struct qaic_job *job, *next;
+
+	list_for_each_entry_safe(job, next, held, node) {
+		list_del_init(&job->node);
+		qaic_job_free(job);
+	}
 }
 
 static void qaic_queue_free_job(struct drm_sched_job *sched_job)
@@ -971,6 +1053,7 @@ int qaic_queue_create(struct qaic_device *qdev, struct qaic_dbc *dbc, unsigned i
 	mutex_init(&q->lock);
 	INIT_LIST_HEAD(&q->inflight);
 	INIT_LIST_HEAD(&q->jobs);
+	INIT_LIST_HEAD(&q->held);
 	kref_init(&q->refs);
 
 	nids = roundup_pow_of_two(q->max_credits + 1);
@@ -1013,6 +1096,11 @@ fail:
  * @dbc: The DBC; its lock and &qaic_device.dbc_lock are held.
  * @error: What its jobs fail with: -ECANCELED when the DBC is released,
  *	   -EPIPE when the card lost its workload (subsystem restart).
+ * @park: NULL when the card stopped the DBC (it answered its release, or
+ *	  it was reset): the held jobs are freed. Otherwise the card may
+ *	  still run the jobs on the ring: they are held too, and every held
+ *	  job is moved to @park (under &qaic_device.dbc_lock), for
+ *	  qaic_queue_free_held() once the card is reset.
  *
  * Jobs on the ring fail with @error, and so do the jobs not on it yet,
  * whatever they wait for: every fence of the queue is signalled, in order,
@@ -1022,10 +1110,12 @@ fail:
  * queue, which holds the DRM device and the module until then. Returns once
  * no job can touch the rings any more, so they can go.
  */
-void qaic_queue_destroy(struct qaic_device *qdev, struct qaic_dbc *dbc, int error)
+void qaic_queue_destroy(struct qaic_device *qdev, struct qaic_dbc *dbc, int error,
+			struct list_head *park)
 {
 	struct qaic_queue *q = dbc->queue;
 	struct qaic_job *job, *next;
+	LIST_HEAD(held);
 	LIST_HEAD(done);
 
 	lockdep_assert_held(&dbc->lock);
@@ -1036,6 +1126,8 @@ void qaic_queue_destroy(struct qaic_device *qdev, struct qaic_dbc *dbc, int erro
 	/* Under the DBC's lock no job is being made: @jobs is complete. */
 	mutex_lock(&q->lock);
 	q->dead = true;
+	if (park && !list_empty(&q->inflight))
+		qaic_queue_hold_fetched(q, q->req_tail);
 	list_for_each_entry_safe(job, next, &q->inflight, node)
 		qaic_queue_retire(q, job, error, &done);
 	qaic_queue_scrub(q);
@@ -1063,6 +1155,15 @@ void qaic_queue_destroy(struct qaic_device *qdev, struct qaic_dbc *dbc, int erro
 	/* What reached run_job is signalled; its frees are not far behind. */
 	wait_var_event(&q->nrun, !atomic_read(&q->nrun));
 	drm_sched_fini(&q->sched);
+
+	/* Every held job is on @held now: none is left to run_job's frees. */
+	mutex_lock(&q->lock);
+	list_splice_init(&q->held, &held);
+	mutex_unlock(&q->lock);
+	if (park)
+		list_splice_tail(&held, park);
+	else
+		qaic_queue_free_held(&held);
 
 	if (q->bad_rsp)
 		drm_dbg(&qdev->drm, "DBC %u: %llu stray responses\n", q->id, q->bad_rsp);

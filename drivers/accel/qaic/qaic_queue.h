@@ -87,6 +87,11 @@ struct drm_file;
  *	    has work; 0 until measured. Under @lock.
  * @t_look: When the completion handler last looked at the ring and left
  *	    responses due; 0 if it left none. Under @lock.
+ * @held: Jobs the host gave up on while the device may still work on them
+ *	  (&qaic_job.held), kept with their objects after their fences
+ *	  signalled and the scheduler freed them; under @lock. They stay on
+ *	  @jobs, so they count against the queue's limits, and go when the
+ *	  DBC is released (qaic_queue_destroy()).
  */
 struct qaic_queue {
 	struct drm_gpu_scheduler sched;
@@ -126,6 +131,7 @@ struct qaic_queue {
 	bool polling;
 	u64 rsp_ns;
 	ktime_t t_look;
+	struct list_head held;
 };
 
 /*
@@ -164,6 +170,13 @@ struct qaic_queue {
  * @t_submit: When the ioctl queued it.
  * @t_run: When it was put on the ring.
  * @ran: It was given to run_job: it counts in &qaic_queue.nrun.
+ * @held: The host gave up on it (a DBC reset, lost responses, a card that
+ *	  crashed) after the device fetched its requests: the device may
+ *	  still transfer to and from its object. Once the scheduler is done
+ *	  with it, it waits on &qaic_queue.held, with its reference to the
+ *	  object (which keeps the object's pages and their DMA mapping),
+ *	  until the card provably stopped: the DBC was released on the
+ *	  card's answer or the card was reset.
  */
 struct qaic_job {
 	struct drm_sched_job base;
@@ -187,6 +200,7 @@ struct qaic_job {
 	ktime_t t_submit;
 	ktime_t t_run;
 	bool ran;
+	bool held;
 };
 
 /**
@@ -207,7 +221,9 @@ int qaic_execute_run(struct drm_device *drm, struct drm_file *file, u32 dbc_id, 
 		     u32 count, bool partial, struct qaic_execute_fences *f);
 
 int qaic_queue_create(struct qaic_device *qdev, struct qaic_dbc *dbc, unsigned int id);
-void qaic_queue_destroy(struct qaic_device *qdev, struct qaic_dbc *dbc, int error);
+void qaic_queue_destroy(struct qaic_device *qdev, struct qaic_dbc *dbc, int error,
+			struct list_head *park);
+void qaic_queue_free_held(struct list_head *held);
 bool qaic_queue_busy(struct qaic_dbc *dbc);
 
 /* qaic_coredump.c */
