@@ -63,7 +63,10 @@
  * SUBTEST: late-transfer-after-reset
  * Description: Check that a request the card fetched before the driver reset its DBC, and carries out after the reset, writes into the hung object's own pages even when the user closed it, never into memory given to others.
  * Run type: FULL
-
+ *
+ * SUBTEST: late-transfer-at-crash
+ * Description: Check that a request a crashed card still carries out before its reset reaches only memory the driver kept for it, and that the card and every DBC work afterwards.
+ * Run type: FULL
  */
 
 IGT_TEST_DESCRIPTION("Hung DMA Bridge Channels: job timeout, reset, cancellation, recovery.");
@@ -515,6 +518,9 @@ static const struct late_case late_cases[] = {
 	{ "late-transfer-after-reset",
 	  "Check that a request the card fetched before the driver reset its DBC, and carries out after the reset, writes into the hung object's own pages even when the user closed it, never into memory given to others.",
 	  1500, false },
+	{ "late-transfer-at-crash",
+	  "Check that a request a crashed card still carries out before its reset reaches only memory the driver kept for it, and that the card and every DBC work afterwards.",
+	  60000, true },
 };
 
 /* Waits for the card to come back after a crash: an activate works */

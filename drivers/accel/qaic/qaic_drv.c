@@ -276,6 +276,8 @@ static int qaic_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		return ret;
 	spin_lock_init(&qdev->mapped_lock);
 	INIT_LIST_HEAD(&qdev->mapped);
+	INIT_LIST_HEAD(&qdev->parked_jobs);
+	INIT_LIST_HEAD(&qdev->parked_stale);
 	xa_init_flags(&qdev->file_ids, XA_FLAGS_ALLOC1);
 	ret = drmm_add_action_or_reset(&qdev->drm, qaic_file_ids_fini, &qdev->file_ids);
 	if (ret)

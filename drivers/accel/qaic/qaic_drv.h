@@ -103,6 +103,8 @@ struct qaic_dbc_stats {
  *	      no more, but the rings stay until the card reports the release
  *	      (or fails it, and the owner gets the channel back).
  * @ring: CPU address of the request and response rings; NULL if none.
+ *	  With no @owner, rings kept until the card is reset
+ *	  (qaic_manage_park_all()); freed before the DBC is granted again.
  * @ring_dma: DMA address of @ring.
  * @ring_size: Bytes at @ring.
  * @nelem: Entries in each ring.
@@ -150,6 +152,10 @@ struct qaic_dbc {
  *	      callback; never from atomic context, and never while holding
  *	      the transport's locks.
  * @dbc: The DMA Bridge Channels.
+ * @parked_jobs: Jobs of DBCs taken from their owners while the card may
+ *		 still run them (it crashed and is not reset yet), with their
+ *		 objects; under @dbc_lock (qaic_manage_park_all()).
+ * @parked_stale: The files' &qaic_file_priv.stale memory, kept likewise.
  * @next_chunk_id: Source of ids of DMA transfers continued over several
  *		   messages.
  * @file_ids: The open files by &qaic_file_priv.id. An id names the file to
@@ -199,6 +205,8 @@ struct qaic_device {
 	struct qaic_cntl *cntl;
 	struct mutex dbc_lock; /* Protects @dbc; see above */
 	struct qaic_dbc dbc[QAIC_NUM_DBC];
+	struct list_head parked_jobs;
+	struct list_head parked_stale;
 	atomic_t next_chunk_id;
 	struct xarray file_ids;
 	u32 next_file_id;
@@ -283,6 +291,8 @@ int qaic_manage_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 bool qaic_manage_ssr_step(struct qaic_device *qdev, u32 dbc_id, enum qaic_dbc_state step);
 void qaic_manage_release_file(struct qaic_device *qdev, struct qaic_file_priv *priv);
 void qaic_manage_release_all(struct qaic_device *qdev);
+void qaic_manage_park_all(struct qaic_device *qdev);
+void qaic_manage_unpark(struct qaic_device *qdev);
 
 /* qaic_reset.c */
 extern const struct pci_error_handlers qaic_pci_err_handlers;

@@ -551,25 +551,43 @@ static void qaic_manage_set_draining_locked(struct qaic_device *qdev, u32 id,
 	}
 }
 
+/* Frees the rings of @dbc: the card cannot reach them. */
+static void qaic_manage_free_dbc_ring(struct qaic_device *qdev, struct qaic_dbc *dbc)
+{
+	qaic_manage_free_ring(qdev, dbc->ring, dbc->ring_dma, dbc->ring_size);
+	dbc->ring = NULL;
+	dbc->ring_dma = 0;
+	dbc->ring_size = 0;
+}
+
 /*
- * Stops the DBC's queue, its jobs failing with @error, then frees its
- * rings: the card is done with them.
+ * Stops the DBC's queue, its jobs failing with @error, and takes it from
+ * its owner. Its rings and held jobs are freed, the card being done with
+ * them; unless @park: the card may still be running (it crashed, and is not
+ * reset yet), and the rings stay on the DBC, free but not usable by
+ * anyone, the held jobs on &qaic_device.parked_jobs, until
+ * qaic_manage_unpark().
  */
-static void qaic_manage_release_dbc_locked(struct qaic_device *qdev, struct qaic_dbc *dbc,
-					   int error)
+static void qaic_manage_stop_dbc_locked(struct qaic_device *qdev, struct qaic_dbc *dbc,
+					int error, bool park)
 {
 	lockdep_assert_held(&qdev->dbc_lock);
 
 	guard(mutex)(&dbc->lock);
-	qaic_queue_destroy(qdev, dbc, error, NULL);
-	qaic_manage_free_ring(qdev, dbc->ring, dbc->ring_dma, dbc->ring_size);
+	qaic_queue_destroy(qdev, dbc, error, park ? &qdev->parked_jobs : NULL);
+	if (!park)
+		qaic_manage_free_dbc_ring(qdev, dbc);
 	dbc->owner = 0;
 	dbc->draining = false;
-	dbc->ring = NULL;
-	dbc->ring_dma = 0;
-	dbc->ring_size = 0;
 	dbc->nelem = 0;
 	qaic_dbc_state_changed(qdev, dbc - qdev->dbc);
+}
+
+/* Releases the DBC: the card is done with it, or a new grant says so. */
+static void qaic_manage_release_dbc_locked(struct qaic_device *qdev, struct qaic_dbc *dbc,
+					   int error)
+{
+	qaic_manage_stop_dbc_locked(qdev, dbc, error, false);
 }
 
 /* Acts on what the card activated and released. */
@@ -1117,18 +1135,33 @@ void qaic_manage_release_file(struct qaic_device *qdev, struct qaic_file_priv *p
 	qaic_manage_free_stale_locked(qdev, priv);
 }
 
-/**
- * qaic_manage_release_all() - Forget everything the card held: it was
- *			       reset, or is gone.
- * @qdev: The card, which can no longer reach host memory (its MHI was
- *	  reset or powered down, bus mastering is off).
- *
- * Every DBC is released: its jobs fail and its rings are freed. So is
- * what each open file had parked for the card (rings and pages of
- * messages whose answer never came). A subsystem restart under way is
- * over: the card forgot it.
- */
-void qaic_manage_release_all(struct qaic_device *qdev)
+/* Frees what qaic_manage_park_all() kept: the card can reach none of it. */
+static void qaic_manage_unpark_locked(struct qaic_device *qdev)
+{
+	struct qaic_manage_stale *stale, *next;
+	unsigned int i;
+
+	lockdep_assert_held(&qdev->dbc_lock);
+
+	for (i = 0; i < QAIC_NUM_DBC; i++) {
+		struct qaic_dbc *dbc = &qdev->dbc[i];
+
+		if (dbc->owner || !dbc->ring)
+			continue;
+		guard(mutex)(&dbc->lock);
+		qaic_manage_free_dbc_ring(qdev, dbc);
+	}
+	qaic_queue_free_held(&qdev->parked_jobs);
+	list_for_each_entry_safe(stale, next, &qdev->parked_stale, node) {
+		qaic_manage_free_ring(qdev, stale->cpu, stale->dma, stale->size);
+		qaic_manage_unpin(qdev, &stale->pin);
+		list_del(&stale->node);
+		kfree(stale);
+	}
+}
+
+/* Takes every DBC from its owner; @park: see qaic_manage_park_all(). */
+static void qaic_manage_stop_all(struct qaic_device *qdev, bool park)
 {
 	struct drm_file *file;
 	unsigned int i;
@@ -1140,10 +1173,65 @@ void qaic_manage_release_all(struct qaic_device *qdev)
 
 		scoped_guard(mutex, &dbc->lock)
 			WRITE_ONCE(dbc->ssr, 0);
-		qaic_manage_release_dbc_locked(qdev, dbc, -ECANCELED);
+		qaic_manage_stop_dbc_locked(qdev, dbc, -ECANCELED, park);
 	}
-	list_for_each_entry(file, &qdev->drm.filelist, lhead)
-		qaic_manage_free_stale_locked(qdev, file->driver_priv);
+	list_for_each_entry(file, &qdev->drm.filelist, lhead) {
+		struct qaic_file_priv *priv = file->driver_priv;
+
+		if (!park) {
+			qaic_manage_free_stale_locked(qdev, priv);
+			continue;
+		}
+		list_splice_tail_init(&priv->stale, &qdev->parked_stale);
+		WRITE_ONCE(priv->stale_bytes, 0);
+	}
+	if (!park)
+		qaic_manage_unpark_locked(qdev);
+}
+
+/**
+ * qaic_manage_release_all() - Forget everything the card held: it was
+ *			       reset, or is gone.
+ * @qdev: The card, which can no longer reach host memory (its MHI was
+ *	  reset or powered down, bus mastering is off).
+ *
+ * Every DBC is released: its jobs fail and its rings are freed. So is
+ * what each open file had kept for the card (rings and pages of messages
+ * whose answer never came) and what qaic_manage_park_all() kept. A
+ * subsystem restart under way is over: the card forgot it.
+ */
+void qaic_manage_release_all(struct qaic_device *qdev)
+{
+	qaic_manage_stop_all(qdev, false);
+}
+
+/**
+ * qaic_manage_park_all() - Forget everything a crashed card held, but keep
+ *			    the memory it can reach until it is reset.
+ * @qdev: The card; it reported a system error and the MHI core resets it
+ *	  next. Until that reset is done its DBC engines may still run.
+ *
+ * As qaic_manage_release_all() for the files: every DBC is taken from its
+ * owner and every job fails. But the rings, the objects of the jobs that
+ * were on them and the files' stale memory stay allocated, mapped and
+ * pinned, owned by the card (&qaic_device.parked_jobs and
+ * &qaic_device.parked_stale, the rings on their DBCs), until
+ * qaic_manage_unpark() once the card came up again, or
+ * qaic_manage_release_all() once it is stopped or gone.
+ */
+void qaic_manage_park_all(struct qaic_device *qdev)
+{
+	qaic_manage_stop_all(qdev, true);
+}
+
+/**
+ * qaic_manage_unpark() - Free what qaic_manage_park_all() kept.
+ * @qdev: The card, which was reset since: it reached mission mode again.
+ */
+void qaic_manage_unpark(struct qaic_device *qdev)
+{
+	guard(mutex)(&qdev->dbc_lock);
+	qaic_manage_unpark_locked(qdev);
 }
 
 /**

@@ -377,15 +377,22 @@ static void qaic_mhi_status_cb(struct mhi_controller *cntrl, enum mhi_callback r
 				 jiffies_to_msecs(jiffies - qmhi->boot_start));
 			trace_qaic_card_state(qdev, "up", "mission mode");
 		}
+		/* A new boot: what the card ran before its reset is gone. */
+		qaic_manage_unpark(qdev);
 		break;
 	case MHI_CB_SYS_ERROR:
 		/* Process context; the MHI core recovers the card next. */
 		drm_err(&qdev->drm, "card reported a system error, resetting it\n");
 		trace_qaic_card_state(qdev, "booting", "system error");
 		qaic_cntl_sys_error(qdev->cntl);
-		/* What the host saw, before the reset releases every DBC. */
+		/* What the host saw, before every DBC is taken back. */
 		qaic_coredump_card_crash(qdev);
-		qaic_manage_release_all(qdev);
+		/*
+		 * The MHI core resets the card after this returns: until
+		 * then its DBC engines may still reach the rings and the
+		 * objects of their jobs, which stay until the card is up again.
+		 */
+		qaic_manage_park_all(qdev);
 		qaic_mhi_boot_begin(qmhi);
 		break;
 	case MHI_CB_FATAL_ERROR:
