@@ -32,17 +32,26 @@
  * (writing to ``data``) or five minutes passed; a dump made meanwhile is
  * dropped.
  *
- * Every dump of a card goes through qaic_coredump_submit(), one at a time:
- * devcoredump looks for the device's dump and then adds one without a lock,
- * so two DBCs hanging in the same instant (the card fell off the bus) would
- * both add theirs, and the second clashes with the first in sysfs.
+ * Every dump of a card goes through qaic_coredump_submit(), which hands it
+ * to the card's work item: dumps are written where the driver's locks are
+ * held (a queue's lock in the timeout handler, the DBC lock at a crash),
+ * but devcoredump adds a device, which takes the driver core's locks, and
+ * those rank above locks that page faults and mmap take, which rank above
+ * the driver's (a reservation, then a queue's lock). The work item also
+ * hands them over one at a time: devcoredump looks for the device's dump
+ * and then adds one without a lock, so two DBCs hanging in the same
+ * instant (the card fell off the bus) would both add theirs, and the
+ * second clashes with the first in sysfs.
  */
 
 #include <linux/devcoredump.h>
 #include <linux/io.h>
 #include <linux/ktime.h>
 #include <linux/seq_buf.h>
+#include <linux/slab.h>
 #include <linux/vmalloc.h>
+
+#include <drm/drm_managed.h>
 
 #include <drm/drm_print.h>
 
@@ -141,18 +150,102 @@ static void qaic_dump_end(struct qaic_device *qdev, struct qaic_dump *d)
 }
 
 /**
+ * struct qaic_coredump_pending - A dump on its way to devcoredump.
+ * @node: In &qaic_device.coredumps.
+ * @buf: The dump, vmalloc()ed.
+ * @len: Its length in bytes.
+ */
+struct qaic_coredump_pending {
+	struct list_head node;
+	void *buf;
+	size_t len;
+};
+
+/* Takes the next dump off the card's list, or NULL. */
+static struct qaic_coredump_pending *qaic_coredump_next(struct qaic_device *qdev)
+{
+	struct qaic_coredump_pending *p;
+
+	spin_lock(&qdev->coredump_lock);
+	p = list_first_entry_or_null(&qdev->coredumps, struct qaic_coredump_pending, node);
+	if (p)
+		list_del(&p->node);
+	spin_unlock(&qdev->coredump_lock);
+	return p;
+}
+
+/* Hands the card's dumps to devcoredump, one at a time, holding no lock. */
+static void qaic_coredump_work(struct work_struct *work)
+{
+	struct qaic_device *qdev = container_of(work, struct qaic_device, coredump_work);
+	struct qaic_coredump_pending *p;
+
+	while ((p = qaic_coredump_next(qdev))) {
+		dev_coredumpv(&qdev->pdev->dev, p->buf, p->len, GFP_KERNEL);
+		kfree(p);
+	}
+}
+
+/* drmm action: the device goes; dumps not handed over are dropped. */
+static void qaic_coredump_fini(struct drm_device *drm, void *data)
+{
+	struct qaic_device *qdev = data;
+	struct qaic_coredump_pending *p;
+
+	cancel_work_sync(&qdev->coredump_work);
+	while ((p = qaic_coredump_next(qdev))) {
+		vfree(p->buf);
+		kfree(p);
+	}
+}
+
+/**
+ * qaic_coredump_init() - Set up the card's dumps.
+ * @qdev: The card.
+ *
+ * Return: 0 or a negative errno.
+ */
+int qaic_coredump_init(struct qaic_device *qdev)
+{
+	spin_lock_init(&qdev->coredump_lock);
+	INIT_LIST_HEAD(&qdev->coredumps);
+	INIT_WORK(&qdev->coredump_work, qaic_coredump_work);
+	return drmm_add_action_or_reset(&qdev->drm, qaic_coredump_fini, qdev);
+}
+
+/**
+ * qaic_coredump_flush() - Hand every dump made so far to devcoredump.
+ * @qdev: The card, going away: no new dump comes (remove).
+ */
+void qaic_coredump_flush(struct qaic_device *qdev)
+{
+	flush_work(&qdev->coredump_work);
+}
+
+/**
  * qaic_coredump_submit() - Hand a dump of the card to devcoredump.
  * @qdev: The card.
  * @buf: The dump, vmalloc()ed; taken over, also when it is dropped.
  * @len: Its length in bytes.
  *
- * Context: any lock of the driver may be held; &qaic_device.coredump_lock
- * is taken inside them all.
+ * Context: process context; any lock of the driver may be held. The dump
+ * reaches devcoredump from the card's work item.
  */
 void qaic_coredump_submit(struct qaic_device *qdev, void *buf, size_t len)
 {
-	guard(mutex)(&qdev->coredump_lock);
-	dev_coredumpv(&qdev->pdev->dev, buf, len, GFP_KERNEL);
+	struct qaic_coredump_pending *p;
+
+	p = kmalloc(sizeof(*p), GFP_KERNEL);
+	if (!p) {
+		vfree(buf);
+		return;
+	}
+	p->buf = buf;
+	p->len = len;
+	spin_lock(&qdev->coredump_lock);
+	list_add_tail(&p->node, &qdev->coredumps);
+	spin_unlock(&qdev->coredump_lock);
+	queue_work(system_unbound_wq, &qdev->coredump_work);
 }
 
 /**

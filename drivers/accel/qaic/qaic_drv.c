@@ -271,7 +271,7 @@ static int qaic_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	ret = drmm_mutex_init(&qdev->drm, &qdev->dbc_lock);
 	if (ret)
 		return ret;
-	ret = drmm_mutex_init(&qdev->drm, &qdev->coredump_lock);
+	ret = qaic_coredump_init(qdev);
 	if (ret)
 		return ret;
 	spin_lock_init(&qdev->mapped_lock);
@@ -352,6 +352,8 @@ static void qaic_unplug(struct qaic_device *qdev)
 	qaic_sysfs_fini(qdev);
 	drm_dev_unplug(&qdev->drm);
 	qaic_gem_unmap_all(qdev);
+	/* The dumps of what went wrong on the way, while the device is there. */
+	qaic_coredump_flush(qdev);
 }
 
 static void qaic_pci_remove(struct pci_dev *pdev)

@@ -180,8 +180,9 @@ struct qaic_dbc {
  * @ras_refused: RAS messages refused as malformed.
  * @bootlog: What the card wrote on QAIC_LOGGING (qaic_bootlog.c); lives
  *	     as long as @drm.
- * @coredump_lock: Serialises the card's devcoredumps
- *		   (qaic_coredump_submit()); innermost of the driver's locks.
+ * @coredump_lock: Protects @coredumps; innermost of the driver's locks.
+ * @coredumps: Dumps on their way to devcoredump (qaic_coredump.c).
+ * @coredump_work: Hands @coredumps to devcoredump; flushed at remove.
  * @ssr_log_rs: Bounds the lines subsystem restarts log (qaic_ssr.c).
  * @uevent_lock: Protects @uevent_begin, @uevent_sent and @uevent_held.
  *		 Taken under &qaic_dbc.lock, and nothing is taken under it.
@@ -219,7 +220,9 @@ struct qaic_device {
 	atomic_t ras_count[QAIC_RAS_NR_TYPES];
 	atomic_t ras_refused;
 	struct qaic_bootlog *bootlog;
-	struct mutex coredump_lock; /* Serialises devcoredumps; see above */
+	spinlock_t coredump_lock; /* Protects @coredumps */
+	struct list_head coredumps;
+	struct work_struct coredump_work;
 	struct ratelimit_state ssr_log_rs;
 	spinlock_t uevent_lock; /* Protects the card's uevent budget; see above */
 	unsigned long uevent_begin;
@@ -309,6 +312,8 @@ void qaic_reset_manager_answered(struct qaic_device *qdev);
 /* qaic_coredump.c */
 void qaic_coredump_card_crash(struct qaic_device *qdev);
 void qaic_coredump_submit(struct qaic_device *qdev, void *buf, size_t len);
+int qaic_coredump_init(struct qaic_device *qdev);
+void qaic_coredump_flush(struct qaic_device *qdev);
 
 /* qaic_sysfs.c */
 enum qaic_dbc_state qaic_dbc_state(const struct qaic_dbc *dbc);
