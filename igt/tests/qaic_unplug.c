@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <sys/sysmacros.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -41,6 +42,10 @@
  *
  * SUBTEST: unbind-waiting-on-vgem
  * Description: Check that an unbind does not wait for a WAIT_BO on an object whose reservation holds a vgem fence nobody signals, and that the wait still ends with the fence.
+ * Run type: FULL
+ *
+ * SUBTEST: unbind-imported
+ * Description: Check that an unbind unmaps an object imported from another driver and never sliced, which the import mapped for the card, and that the object lives on.
  * Run type: FULL
  *
  * SUBTEST: unbind-unload-load
@@ -209,6 +214,80 @@ static void test_unbind_waiting_on_vgem(void)
 	bind_and_check(bdf);
 }
 
+/* Where DMA-API debugging lists every mapping, one line each, with its device */
+#define DMA_API_DUMP	"/sys/kernel/debug/dma-api/dump"
+
+static int kernel_major(void)
+{
+	struct utsname u;
+
+	igt_assert_eq(uname(&u), 0);
+	return atoi(u.release);
+}
+
+/* Mappings of the device @bdf that DMA-API debugging knows of */
+static unsigned int dma_mappings_of(const char *bdf)
+{
+	char line[512], dev[48];
+	unsigned int n = 0;
+	FILE *f;
+
+	f = fopen(DMA_API_DUMP, "r");
+	igt_assert(f);
+	/* "<driver> <device> <type> idx ...": the device is the second word */
+	snprintf(dev, sizeof(dev), " %s ", bdf);
+	while (fgets(line, sizeof(line), f))
+		n += strstr(line, dev) != NULL;
+	fclose(f);
+	return n;
+}
+
+/*
+ * An object imported from vgem and never sliced: the import mapped the
+ * attachment for the card. The unbind must unmap it with the card's other
+ * objects (qaic_gem_unmap_all()); before, it stayed mapped for a device
+ * that was gone until the object was freed. The object lives on: its
+ * handle goes with the file, its pages with vgem.
+ */
+static void test_unbind_imported(void)
+{
+	struct igt_qaic_dumb vbo;
+	unsigned int before;
+	int fd, vgem, buf;
+	char bdf[32];
+
+	igt_require_f(access(DMA_API_DUMP, R_OK) == 0,
+		      "no DMA-API debugging (the debug kernel has it)\n");
+	/*
+	 * Before 7.x the DRM PRIME helpers' exporters cache an attachment's
+	 * mapping (dma_buf_ops.cache_sgt_mapping) until it is detached,
+	 * which only the core's free of the object does: no driver can
+	 * unmap an import at unplug there, and the unbind WARNs.
+	 */
+	igt_require_f(kernel_major() >= 7,
+		      "the exporter keeps the mapping until the object is freed (Linux 6.x)\n");
+	fd = igt_qaic_open();
+	igt_qaic_card_bdf(fd, bdf, sizeof(bdf));
+	vgem = igt_qaic_vgem_open();
+	igt_qaic_vgem_create(vgem, 16 * SZ_4K, &vbo);
+	buf = igt_qaic_prime_export(vgem, vbo.handle);
+	before = dma_mappings_of(bdf);
+	igt_qaic_prime_import(fd, buf);
+	igt_assert_f(dma_mappings_of(bdf) > before,
+		     "importing mapped nothing for %s\n", bdf);
+
+	unbind(bdf);
+	igt_info("DMA mappings of %s: %u before the import, %u after the unbind\n",
+		 bdf, before, dma_mappings_of(bdf));
+	igt_assert_eq(dma_mappings_of(bdf), 0);
+	/* Its handle goes with the file: ioctls fail on an unplugged card */
+	close(fd);
+	close(buf);
+	igt_assert_eq(munmap(vbo.ptr, vbo.size), 0);
+	close(vgem);
+	bind_and_check(bdf);
+}
+
 /*
  * The second card, which falls off the bus (igt/run gives two): the last
  * one bound to qaic, 0000:00:01.0 in the bench, 0000:02:00.0 behind the
@@ -327,6 +406,10 @@ igt_main
 	igt_describe("Check that an unbind does not wait for a WAIT_BO on an object whose reservation holds a vgem fence nobody signals, and that the wait still ends with the fence.");
 	igt_subtest("unbind-waiting-on-vgem")
 		test_unbind_waiting_on_vgem();
+
+	igt_describe("Check that an unbind unmaps an object imported from another driver and never sliced, which the import mapped for the card, and that the object lives on.");
+	igt_subtest("unbind-imported")
+		test_unbind_imported();
 
 	igt_describe("Check that the module cannot go while an unbound card's file is open, goes once it is closed, and binds the card again when loaded.");
 	igt_subtest("unbind-unload-load")

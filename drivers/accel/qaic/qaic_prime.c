@@ -21,6 +21,7 @@
 
 #include <linux/dma-buf.h>
 #include <linux/dma-mapping.h>
+#include <linux/dma-resv.h>
 #include <linux/minmax.h>
 #include <linux/module.h>
 #include <linux/scatterlist.h>
@@ -105,16 +106,33 @@ struct dma_buf *qaic_gem_prime_export(struct drm_gem_object *obj, int flags)
  * @dmabuf: The dma-buf.
  *
  * Return: A new reference to the object: the card's own object for a
- * dma-buf it exported, else a new object attached to the dma-buf; or an
+ * dma-buf it exported, else a new object attached to the dma-buf and
+ * mapped for the card until it is freed or the card unplugged; or an
  * ERR_PTR().
  */
 struct drm_gem_object *qaic_gem_prime_import(struct drm_device *drm, struct dma_buf *dmabuf)
 {
 	struct drm_gem_object *obj = dmabuf->priv;
+	struct sg_table *sgt;
 
 	if (dmabuf->ops == &qaic_dmabuf_ops && obj->dev == drm) {
 		drm_gem_object_get(obj);
 		return obj;
 	}
-	return drm_gem_prime_import(drm, dmabuf);
+	obj = drm_gem_prime_import(drm, dmabuf);
+	if (IS_ERR(obj))
+		return obj;
+	/*
+	 * The import mapped the attachment for the card already: record it
+	 * now, not at the first attach, so that an unplug unmaps it too
+	 * (qaic_gem_unmap_all()) and no mapping outlives the device.
+	 */
+	dma_resv_lock(obj->resv, NULL);
+	sgt = qaic_bo_map(to_qaic_bo(obj));
+	dma_resv_unlock(obj->resv);
+	if (IS_ERR(sgt)) {
+		drm_gem_object_put(obj);
+		return ERR_CAST(sgt);
+	}
+	return obj;
 }
