@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "igt_qaic_boot.h"
+#include "sahara_images.h"
 
 /**
  * TEST: qaic boot
@@ -70,12 +71,28 @@
  * Description: Check that an END_OF_IMAGE for an image past the table with no image open fails the boot, after a rebind.
  * Run type: FULL
  *
- * SUBTEST: missing-image
- * Description: Check that an image missing from the firmware fails the boot.
- * Run type: FULL
- *
  * SUBTEST: rebind-good
  * Description: Check that a card whose boot failed boots again when the driver is bound again.
+ * Run type: FULL
+ *
+ * SUBTEST: missing-required-image
+ * Description: Check that a firmware without an image the card needs (fw6) fails the boot
+ *		with one line naming the file, and open() gives ENODEV.
+ * Run type: FULL
+ *
+ * SUBTEST: missing-required-first-image
+ * Description: Check that a firmware without the first image, which the card needs (fw1),
+ *		fails the boot with one line naming the file, and open() gives ENODEV.
+ * Run type: FULL
+ *
+ * SUBTEST: missing-optional-image
+ * Description: Check that a firmware without an optional image (fw5) boots the card
+ *		without it, and data makes a round trip through a DBC.
+ * Run type: FULL
+ *
+ * SUBTEST: missing-optional-last-image
+ * Description: Check that a firmware without the last image, an optional one (fw10), boots
+ *		the card without it, and data makes a round trip through a DBC.
  * Run type: FULL
  */
 
@@ -84,13 +101,20 @@ IGT_TEST_DESCRIPTION("Boot of a card from power-on: SBL over BHI, the other "
 
 /*
  * The bench igt/run gives this test: eight cards, card N at PCI slot N,
- * all powering on in PBL. Card 0 is good; the others commit one fault
+ * all powering on in PBL. Card 0 is good and offers a function reset
+ * (qaic-emu --flr), which the missing-* subtests use to boot it again
+ * with an image left out of the firmware; the others commit one fault
  * each on their first boot (qaic-emu --bhi-fault, --sahara-fault; card 1
  * also answers its first MHI register read with all-ones), card 6
- * boots well the second and third time, cards 2, 4 and 7 commit a second
+ * boots well the second time, cards 2, 4 and 7 commit a second
  * fault on their second boot (reboot_faults). Run elsewhere, a card that
  * booted well or does not exist skips.
  */
+
+/* The round trip of a card that booted without an image. */
+#define SZ_4K		4096ull
+#define DEV_ADDR	(8ull << 20)
+#define QUEUE_SIZE	64
 
 /* The accel node of the card in @slot, or -1. */
 static int card_minor(unsigned int slot)
@@ -203,25 +227,27 @@ static void reboot_card(unsigned int slot, const char *fw_path, int *failed, int
 	igt_qaic_rebind(slot);
 }
 
-/* A copy of the bench's firmware without fw6.bin, in a new directory. */
-static char *firmware_without_fw6(void)
+/*
+ * A copy of the bench's firmware in a new directory: SBL and every image
+ * of the card's table (sahara_images.c) but image @omit.
+ */
+static char *firmware_without(uint32_t omit)
 {
 	const char *src = getenv("QAIC_FIRMWARE");
-	static const char * const files[] = {
-		"sbl.bin", "fw1.bin", "fw2.bin", "fw4.bin", "fw5.bin",
-		"fw8.bin", "fw9.bin", "fw10.bin",
-	};
 	char tmpl[] = "/tmp/qaic-boot-fw.XXXXXX", cmd[4096];
 	char *dir;
 
 	igt_require_f(src && *src, "QAIC_FIRMWARE is not set: not in the bench\n");
 	dir = mkdtemp(tmpl);
 	igt_assert(dir);
-	snprintf(cmd, sizeof(cmd), "mkdir -p %s/qcom/aic100", dir);
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/qcom/aic100 && cp %s/qcom/aic100/sbl.bin %s/qcom/aic100/",
+		 dir, src, dir);
 	igt_assert_eq(system(cmd), 0);
-	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		snprintf(cmd, sizeof(cmd), "cp %s/qcom/aic100/%s %s/qcom/aic100/", src,
-			 files[i], dir);
+	for (size_t i = 0; i < EMU_SAHARA_NR_IMAGES; i++) {
+		if (emu_sahara_image_ids[i] == omit)
+			continue;
+		snprintf(cmd, sizeof(cmd), "cp %s/qcom/aic100/fw%u.bin %s/qcom/aic100/", src,
+			 emu_sahara_image_ids[i], dir);
 		igt_assert_eq(system(cmd), 0);
 	}
 	return strdup(dir);
@@ -256,6 +282,91 @@ static void remove_dir(const char *dir)
 
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	igt_assert_eq(system(cmd), 0);
+}
+
+/*
+ * Firmware without one image, card 0 booted again from power-on. The
+ * host has none of the image and answers the card with RESET; whether the
+ * card can go on is the card's to say (the emulated card's optional
+ * images are 5 and 10, sahara_images.c).
+ */
+static const struct {
+	const char *name;
+	uint32_t id;
+	bool optional;
+} missing_images[] = {
+	{ "missing-required-image", 6, false },
+	{ "missing-required-first-image", 1, false },
+	{ "missing-optional-image", 5, true },
+	{ "missing-optional-last-image", 10, true },
+};
+
+static void test_missing_image(unsigned int i)
+{
+	const char *fw = getenv("QAIC_FIRMWARE");
+	int failed, up, went_on, fd;
+	uint32_t id = missing_images[i].id;
+	char line[512] = "", image[64];
+	bool boot_failed;
+	size_t from;
+	char *dir;
+
+	igt_require_f(igt_qaic_card_present(0), "no card in slot 0\n");
+	igt_require_f(igt_qaic_boot_verdict_ours(), "the boot verdict in the log is our driver's\n");
+	/* The table says what the emulated card does. */
+	igt_assert_eq(emu_sahara_image_optional(id), missing_images[i].optional);
+
+	/* The boot before (at load, or the last subtest's) is over. */
+	if (!igt_qaic_log_lines(0, "boot failed: ", NULL, 0) &&
+	    !igt_qaic_log_lines(0, "card in mission mode", NULL, 0))
+		igt_qaic_wait_boot(0, 0, 0, NULL, 0);
+	snprintf(image, sizeof(image), "image %u (qcom/aic100/fw%u.bin", id, id);
+	failed = igt_qaic_log_lines(0, "boot failed: ", NULL, 0);
+	up = igt_qaic_log_lines(0, "card in mission mode", NULL, 0);
+	went_on = igt_qaic_log_lines(0, "Sahara: the card goes on without image", NULL, 0);
+	from = strlen(igt_qaic_kernel_log());
+
+	dir = firmware_without(id);
+	igt_qaic_write_file("/sys/module/firmware_class/parameters/path", dir);
+	igt_qaic_power_cycle(0);
+	boot_failed = igt_qaic_wait_boot(0, failed, up, line, sizeof(line));
+	igt_qaic_write_file("/sys/module/firmware_class/parameters/path", fw);
+	remove_dir(dir);
+	free(dir);
+	igt_info("%s\n", line);
+	/* Time for a second verdict, or another line, of the same boot. */
+	usleep(300 * 1000);
+
+	if (missing_images[i].optional) {
+		igt_assert_f(!boot_failed, "the boot failed without an optional image\n");
+		igt_assert_eq(igt_qaic_log_lines(0, "boot failed: ", NULL, 0), failed);
+		igt_assert_eq(igt_qaic_log_lines(0, "Sahara: the card goes on without image",
+						 line, sizeof(line)), went_on + 1);
+		igt_info("%s\n", line);
+		igt_assert_f(strstr(line, image), "\"%s\" not in the line\n", image);
+		fd = open_card(0);
+		igt_assert_f(fd >= 0, "open(): %s\n", strerror(errno));
+		{
+			uint32_t dbc = igt_qaic_activate(fd, QUEUE_SIZE);
+
+			igt_qaic_round_trip(fd, dbc, DEV_ADDR, 16 * SZ_4K, 90 + i);
+			igt_qaic_deactivate(fd, dbc);
+		}
+		close(fd);
+	} else {
+		igt_assert_f(boot_failed, "the card booted without an image it needs\n");
+		igt_assert_f(strstr(line, image) && strstr(line, "not found") &&
+			     strstr(line, "cannot go on without it"),
+			     "the line does not say the card cannot go on without %s)\n", image);
+		igt_assert_eq(igt_qaic_log_lines(0, "boot failed: ", NULL, 0), failed + 1);
+		igt_assert_eq(igt_qaic_log_lines(0, "card in mission mode", NULL, 0), up);
+		igt_assert_eq(igt_qaic_log_lines(0, "Sahara: the card goes on without image",
+						 NULL, 0), went_on);
+		fd = open_card(0);
+		igt_assert_f(fd < 0 && errno == ENODEV, "open() gave %d (%s), not ENODEV\n",
+			     fd, fd < 0 ? strerror(errno) : "a file");
+	}
+	igt_qaic_assert_clean_log(from);
 }
 
 igt_main
@@ -315,23 +426,6 @@ igt_main
 			check_failed_on_reboot(reboot_faults[i].slot, reboot_faults[i].why);
 	}
 
-	igt_describe("An image missing from the firmware fails the boot.");
-	igt_subtest("missing-image") {
-		const char *fw = getenv("QAIC_FIRMWARE");
-		char *dir;
-		int failed, up;
-
-		igt_require_f(igt_qaic_card_present(6), "no card in slot 6\n");
-		igt_require_f(igt_qaic_boot_verdict_ours(), "the boot verdict in the log is our driver's\n");
-		igt_qaic_wait_boot(6, 0, 0, NULL, 0);
-		dir = firmware_without_fw6();
-		reboot_card(6, dir, &failed, &up);
-		check_failed(6, "image 6 (qcom/aic100/fw6.bin) not found", failed, up);
-		igt_qaic_write_file("/sys/module/firmware_class/parameters/path", fw);
-		remove_dir(dir);
-		free(dir);
-	}
-
 	igt_describe("A card whose boot failed boots again when the driver is bound again.");
 	igt_subtest("rebind-good") {
 		char line[512] = "";
@@ -344,6 +438,15 @@ igt_main
 		igt_assert_f(!igt_qaic_wait_boot(6, failed, up, line, sizeof(line)), "%s\n", line);
 		check_usable(6);
 		igt_qaic_assert_clean_log(0);
+	}
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(missing_images); i++) {
+		igt_describe("An image missing from the firmware: the host answers RESET; the "
+			     "card goes on without an optional one (a round trip works) and "
+			     "cannot without a required one (one line naming the file, "
+			     "open() gives ENODEV).");
+		igt_subtest_f("%s", missing_images[i].name)
+			test_missing_image(i);
 	}
 
 	igt_fixture

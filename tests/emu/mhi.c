@@ -1422,7 +1422,10 @@ static void sahara_booted(void *ctx)
 	struct emu_mhi *mhi = ctx;
 
 	for (unsigned int i = 0; i < EMU_SAHARA_NR_IMAGES; i++)
-		emu_bootlog_printf(mhi->bootlog, "SBL: image %u loaded over Sahara",
+		emu_bootlog_printf(mhi->bootlog,
+				   emu_sahara_image_skipped(mhi->sahara, i) ?
+				   "SBL: image %u left out: the host has none" :
+				   "SBL: image %u loaded over Sahara",
 				   emu_sahara_image_ids[i]);
 	emu_bootlog_printf(mhi->bootlog, "SBL: boot %u: entering mission mode",
 			   emu_bootlog_boots(mhi->bootlog));

@@ -38,14 +38,12 @@
 #define MAX_FAULTS		16
 #define MAX_CASES		256
 #define MAX_RESETS		8
+/* Bit i: the boot went on without image emu_sahara_image_ids[i]. */
+#define SKIPPED(i)		(1u << (i))
 /* An image id the table does not have. */
 #define UNKNOWN_IMAGE_ID	3
 /* The id one past the AIC100 table (ids 0 to 10). */
 #define PAST_TABLE_IMAGE_ID	11
-
-const uint32_t emu_sahara_image_ids[EMU_SAHARA_NR_IMAGES] = {
-	1, 2, 4, 5, 6, 8, 9, 10,
-};
 
 static const uint32_t piece_sizes[] = {
 	SAHARA_MAX_READ, 4096, 65535, 1, 100000, 65536, 777, 0x7ffff,
@@ -86,6 +84,7 @@ struct emu_sahara {
 	bool new_boot;			/* the next start is a new boot */
 	enum emu_sahara_fault fault;	/* this boot's, until injected */
 	unsigned int resets;		/* RESETs this boot */
+	uint32_t skipped;		/* SKIPPED(i) of this boot */
 	int cases[MAX_CASES];		/* of each boot in turn; -1: none */
 	unsigned int nr_cases;
 	char *case_file;		/* names each boot's case; or NULL */
@@ -461,12 +460,51 @@ static void rx_done(struct emu_sahara *s)
 	s->ops->booted(s->ctx);
 }
 
+/*
+ * The host has no image (its RESET answered the first read of one): the
+ * card goes on without an optional image, and cannot without another.
+ */
+static void host_has_none(struct emu_sahara *s)
+{
+	uint32_t id = emu_sahara_image_ids[s->idx];
+	uint32_t w[] = { SAHARA_END_OF_IMAGE, SAHARA_END_OF_IMAGE_LEN, id, 0 };
+
+	image_forget(s);
+	if (!emu_sahara_image_optional(id)) {
+		w[3] = SAHARA_STATUS_NO_IMAGE;
+		send_words(s, w, 4);
+		s->c.sahara_images_missing++;
+		s->st = ST_STOPPED;
+		emu_log(s->dev, "Sahara: the host has no image %u, which the card needs", id);
+		return;
+	}
+	/* The host's DONE follows, as after any image. */
+	send_words(s, w, 4);
+	s->skipped |= SKIPPED(s->idx);
+	s->c.sahara_images_skipped++;
+	s->st = ST_EOI;
+	emu_log(s->dev, "Sahara: the host has no image %u: going on without it", id);
+}
+
+/*
+ * The host's RESET. Before any byte of an image came (its first read,
+ * the header's, is outstanding) it says the host has no such image: a
+ * host with the file would have sent it, and Linux's answers a file it
+ * cannot load with RESET. Anywhere else, and after one of the card's own
+ * faults, the card asks for the image again from its HELLO, at most
+ * MAX_RESETS times a boot.
+ */
 static void rx_reset(struct emu_sahara *s)
 {
 	uint32_t w[] = { SAHARA_RESET_RESP, SAHARA_RESET_LEN };
+	bool no_image = s->st == ST_READ && !s->size && !s->fault_read;
 
 	s->c.sahara_resets++;
 	send_words(s, w, 2);
+	if (no_image) {
+		host_has_none(s);
+		return;
+	}
 	if (++s->resets > MAX_RESETS) {
 		s->st = ST_STOPPED;
 		return;
@@ -540,6 +578,7 @@ void emu_sahara_start(struct emu_sahara *s)
 			case_to_memdump(s);
 		s->boots++;
 		s->resets = 0;
+		s->skipped = 0;
 		s->idx = 0;
 		if (s->md && emu_memdump_start(s->md)) {
 			s->st = ST_MEMDUMP;
@@ -596,6 +635,11 @@ void emu_sahara_destroy(struct emu_sahara *s)
 	free(s);
 }
 
+bool emu_sahara_image_skipped(const struct emu_sahara *s, unsigned int idx)
+{
+	return idx < EMU_SAHARA_NR_IMAGES && (s->skipped & SKIPPED(idx));
+}
+
 const struct emu_sahara_counters *emu_sahara_counters(const struct emu_sahara *s)
 {
 	return &s->c;
@@ -612,6 +656,8 @@ void emu_sahara_counters_print(const struct emu_sahara *s, FILE *out)
 	fprintf(out, "sahara_images_bad %" PRIu64 "\n", c->sahara_images_bad);
 	fprintf(out, "sahara_boots %" PRIu64 "\n", c->sahara_boots);
 	fprintf(out, "sahara_resets %" PRIu64 "\n", c->sahara_resets);
+	fprintf(out, "sahara_images_skipped %" PRIu64 "\n", c->sahara_images_skipped);
+	fprintf(out, "sahara_images_missing %" PRIu64 "\n", c->sahara_images_missing);
 	fprintf(out, "sahara_bad_msgs %" PRIu64 "\n", c->sahara_bad_msgs);
 	fprintf(out, "sahara_faults %" PRIu64 "\n", c->sahara_faults);
 	fprintf(out, "sahara_cases %" PRIu64 "\n", c->sahara_cases);

@@ -13,6 +13,12 @@
  * status) -> DONE (host) -> DONE_RESP (card: more images pending, or
  * complete). After the last DONE_RESP the card boots into AMSS.
  *
+ * A host that has no image answers the card's first read of it with RESET
+ * (Linux's does): the card answers RESET_RESP and goes on without an
+ * optional image (sahara_images.h) with END_OF_IMAGE of status 0, or
+ * gives up on a required one with END_OF_IMAGE of SAHARA_STATUS_NO_IMAGE.
+ * A RESET anywhere else makes it ask for the image again from its HELLO.
+ *
  * A boot after a crash first offers the crash's memory dump (memdump.h).
  *
  * Fault injection (emu_sahara_set_faults()) makes the card misbehave once
@@ -29,6 +35,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "sahara_images.h"
 #include "sahara_proto.h"
 
 struct emu_device;
@@ -44,10 +51,8 @@ struct emu_sahara;
 
 /* END_OF_IMAGE status when the image failed its check (ours). */
 #define SAHARA_STATUS_BAD_IMAGE	0x18
-
-/* The AIC100 image table: ids the card asks for, in this order. */
-#define EMU_SAHARA_NR_IMAGES	8
-extern const uint32_t emu_sahara_image_ids[EMU_SAHARA_NR_IMAGES];
+/* END_OF_IMAGE status: the host has none of an image the card needs (ours). */
+#define SAHARA_STATUS_NO_IMAGE	0x19
 
 enum emu_sahara_fault {
 	SAHARA_FAULT_NONE,
@@ -79,6 +84,8 @@ struct emu_sahara_counters {
 	uint64_t sahara_images_bad;
 	uint64_t sahara_boots;		/* last DONE_RESP sent, AMSS entered */
 	uint64_t sahara_resets;		/* RESET from the host */
+	uint64_t sahara_images_skipped;	/* optional, the host had none */
+	uint64_t sahara_images_missing;	/* required, the host had none */
 	uint64_t sahara_bad_msgs;	/* unexpected or malformed host messages */
 	uint64_t sahara_faults;		/* faults injected */
 	uint64_t sahara_cases;		/* systematic cases sent */
@@ -129,6 +136,12 @@ void emu_sahara_start(struct emu_sahara *s);
 void emu_sahara_stop(struct emu_sahara *s);
 /* One complete uplink message (a chain of TREs ending in EOT). */
 void emu_sahara_rx(struct emu_sahara *s, const uint8_t *msg, size_t len);
+
+/*
+ * Whether this boot went on without image emu_sahara_image_ids[@idx],
+ * an optional one the host had none of.
+ */
+bool emu_sahara_image_skipped(const struct emu_sahara *s, unsigned int idx);
 
 const struct emu_sahara_counters *emu_sahara_counters(const struct emu_sahara *s);
 void emu_sahara_counters_print(const struct emu_sahara *s, FILE *out);

@@ -20,11 +20,24 @@
  * for; the card ends with END_OF_IMAGE and its verdict; the host says DONE
  * and the card answers DONE_RESP, which tells whether more images follow.
  *
+ * An image the host cannot load (no such file under /lib/firmware, or
+ * request_firmware() fails otherwise) is answered with RESET instead of
+ * its bytes, and the card decides: real firmware packages leave optional
+ * images out, and only the card knows which of its images it can boot
+ * without (see qaic_sahara_cards). A card that goes on without the image
+ * ends it with END_OF_IMAGE of status 0, which gets DONE as any image
+ * does, or asks for another image; the boot goes on and the log says which
+ * image the card did without. A card that cannot go on says so with
+ * END_OF_IMAGE of another status, asks for the same image again, or falls
+ * silent; each ends the boot with one error naming the missing file.
+ *
  * The card is not trusted. Every request is checked before anything is
  * sent: the image id must be in the table, only one image may be open at a
  * time, a read must be 1 to 0x80000 bytes and lie inside the image, a
- * DONE_RESP must answer a DONE and nothing else may, and nothing may be
- * asked once the card said the last image was in. The host
+ * DONE_RESP must answer a DONE and nothing else may, a RESET_RESP must
+ * answer a RESET, an image the host had none of may not be asked for
+ * again, and nothing may be asked once the card said the last image was
+ * in. The host
  * waits at most ``sahara_timeout_ms`` (a module parameter) for each packet
  * of the card, and as long for the card to take the bytes of a read. The
  * first failure ends the boot: one error in the log, the card is left
@@ -43,6 +56,7 @@
  * transfer.
  */
 
+#include <linux/bitmap.h>
 #include <linux/cleanup.h>
 #include <linux/device.h>
 #include <linux/firmware.h>
@@ -116,7 +130,7 @@ MODULE_PARM_DESC(sahara_timeout_ms,
 #define QAIC_SAHARA_NO_IMAGE		U32_MAX
 
 /* The AIC100 image table: image id -> firmware file. */
-static const char * const qaic_sahara_images[] = {
+static const char * const qaic_sahara_aic100_images[] = {
 	[1] = "qcom/aic100/fw1.bin",
 	[2] = "qcom/aic100/fw2.bin",
 	[4] = "qcom/aic100/fw4.bin",
@@ -127,10 +141,45 @@ static const char * const qaic_sahara_images[] = {
 	[10] = "qcom/aic100/fw10.bin",
 };
 
-/* File name of image @id, or NULL when the table has none of that id. */
-static const char *qaic_sahara_image_name(u64 id)
+/**
+ * struct qaic_sahara_table - The images a card's SBL may ask for.
+ * @images: Firmware file of each image id; NULL where the card has none.
+ * @count: Entries of @images: ids from 0 to @count - 1.
+ */
+struct qaic_sahara_table {
+	const char * const *images;
+	unsigned int count;
+};
+
+/*
+ * The image table of each card, by PCI device id. No image of a table is
+ * marked optional, and none required, on purpose: which images a card can
+ * boot without is the card's knowledge, not the host's. Some images are
+ * only shipped with a provisioning flow and real firmware packages leave
+ * them out; upstream Linux (7.2) marks none of its AIC100 or AIC200
+ * images, answers every one it cannot load with RESET and lets the card
+ * evaluate whether it needs it. So does this host, for every image of
+ * these tables: any of them may be missing on the host, and a boot fails
+ * for a missing image only when the card says it cannot go on. The AIC080
+ * runs the AIC100's SBL and asks for the same files (upstream gives it the
+ * AIC100 table too).
+ */
+static const struct {
+	unsigned short device;
+	struct qaic_sahara_table table;
+} qaic_sahara_cards[] = {
+	{ 0xa100, { qaic_sahara_aic100_images, ARRAY_SIZE(qaic_sahara_aic100_images) } },
+	{ 0xa080, { qaic_sahara_aic100_images, ARRAY_SIZE(qaic_sahara_aic100_images) } },
+};
+
+static const struct qaic_sahara_table *qaic_sahara_table_of(unsigned short device)
 {
-	return id < ARRAY_SIZE(qaic_sahara_images) ? qaic_sahara_images[id] : NULL;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(qaic_sahara_cards); i++)
+		if (qaic_sahara_cards[i].device == device)
+			return &qaic_sahara_cards[i].table;
+	return NULL;
 }
 
 /**
@@ -155,8 +204,16 @@ enum qaic_sahara_dump_state {
  * @qdev: The card.
  * @lock: Protects the fields below it; taken by the receive and the
  *	  timeout work and by remove, never in atomic context.
+ * @table: The card's image table.
  * @active: Id of the open image, %QAIC_SAHARA_NO_IMAGE when none is.
  * @fw: The open image's firmware; valid while @active is an id.
+ * @declined: Id of the image the host had none of and answered with
+ *	      RESET, while the card has not said whether it goes on without
+ *	      it; %QAIC_SAHARA_NO_IMAGE otherwise.
+ * @declined_err: Why the host had none of @declined: an errno.
+ * @reset_resp_due: RESET sent for @declined; the card may answer RESET_RESP.
+ * @declined_ids: Images of @table the host had none of in this boot.
+ * @skipped: Images the card went on without.
  * @images: Images the card accepted.
  * @bytes: Bytes of images sent.
  * @done_sent: DONE sent; the card owes its DONE_RESP.
@@ -181,8 +238,14 @@ struct qaic_sahara {
 	struct mhi_device *mhi_dev;
 	struct qaic_device *qdev;
 	struct mutex lock; /* Protects the fields below; see above */
+	const struct qaic_sahara_table *table;
 	u32 active;
 	const struct firmware *fw;
+	u32 declined;
+	int declined_err;
+	bool reset_resp_due;
+	unsigned long *declined_ids;
+	unsigned int skipped;
 	unsigned int images;
 	size_t bytes;
 	bool done_sent;
@@ -203,6 +266,12 @@ struct qaic_sahara {
 	struct delayed_work timeout_work;
 };
 
+/* File name of image @id, or NULL when the card's table has none of that id. */
+static const char *qaic_sahara_image_name(const struct qaic_sahara *s, u64 id)
+{
+	return id < s->table->count ? s->table->images[id] : NULL;
+}
+
 static unsigned long qaic_sahara_timeout(void)
 {
 	return msecs_to_jiffies(max(sahara_timeout_ms, 1U));
@@ -222,7 +291,7 @@ static void qaic_sahara_close_image_locked(struct qaic_sahara *s)
 static __printf(2, 3) void qaic_sahara_fail_locked(struct qaic_sahara *s,
 						   const char *fmt, ...)
 {
-	char why[128];
+	char why[192];	/* room for an image file name, an errno, a status */
 	va_list args;
 
 	lockdep_assert_held(&s->lock);
@@ -314,7 +383,8 @@ static void qaic_sahara_hello_locked(struct qaic_sahara *s, const void *pkt, siz
 	}
 	if (mode == SAHARA_MODE_MEMORY_DEBUG) {
 		if (s->dump_state != QAIC_SAHARA_DUMP_NONE || s->images ||
-		    s->active != QAIC_SAHARA_NO_IMAGE) {
+		    s->active != QAIC_SAHARA_NO_IMAGE ||
+		    !bitmap_empty(s->declined_ids, s->table->count)) {
 			qaic_sahara_fail_locked(s, "memory-debug HELLO after the boot began");
 			return;
 		}
@@ -337,13 +407,46 @@ static void qaic_sahara_hello_locked(struct qaic_sahara *s, const void *pkt, siz
 				    0, 0, 0, 0, 0, 0 }, 12);
 }
 
-/* Open image @id for reading; 0 or -errno, the boot failed. */
+/* The card went on without the image the host had none of. */
+static void qaic_sahara_went_on_locked(struct qaic_sahara *s)
+{
+	lockdep_assert_held(&s->lock);
+	if (s->declined == QAIC_SAHARA_NO_IMAGE)
+		return;
+	drm_info(&s->qdev->drm, "Sahara: the card goes on without image %u (%s, not found: %d)\n",
+		 s->declined, qaic_sahara_image_name(s, s->declined), s->declined_err);
+	s->skipped++;
+	s->declined = QAIC_SAHARA_NO_IMAGE;
+	s->reset_resp_due = false;
+}
+
+/*
+ * The host has no image @id (@err from request_firmware()): RESET instead
+ * of its bytes. The card knows whether it can boot without it; what it
+ * does next tells.
+ */
+static void qaic_sahara_decline_locked(struct qaic_sahara *s, u32 id, int err)
+{
+	lockdep_assert_held(&s->lock);
+	drm_dbg(&s->qdev->drm, "Sahara: image %u (%s) not found: %d; RESET\n", id,
+		qaic_sahara_image_name(s, id), err);
+	set_bit(id, s->declined_ids);
+	s->declined = id;
+	s->declined_err = err;
+	s->reset_resp_due = true;
+	qaic_sahara_send_cmd_locked(s, (const u32[]){ SAHARA_RESET, SAHARA_RESET_LEN }, 2);
+}
+
+/*
+ * Open image @id for reading: 0, or -errno when the boot failed or the
+ * host has no such image (RESET sent).
+ */
 static int qaic_sahara_open_image_locked(struct qaic_sahara *s, u64 id)
 {
 	int ret;
 
 	lockdep_assert_held(&s->lock);
-	if (!qaic_sahara_image_name(id)) {
+	if (!qaic_sahara_image_name(s, id)) {
 		qaic_sahara_fail_locked(s, "the card asked for image %llu, not in the image table",
 					id);
 		return -EINVAL;
@@ -355,10 +458,18 @@ static int qaic_sahara_open_image_locked(struct qaic_sahara *s, u64 id)
 					id, s->active);
 		return -EINVAL;
 	}
-	ret = firmware_request_nowarn(&s->fw, qaic_sahara_image_name(id), &s->mhi_dev->dev);
+	/* The card needs an image the host has none of: no second RESET. */
+	if (test_bit(id, s->declined_ids)) {
+		qaic_sahara_fail_locked(s,
+					"image %llu (%s) not found, and the card asked for it again after RESET",
+					id, qaic_sahara_image_name(s, id));
+		return -ENOENT;
+	}
+	/* A request for another image: the card went on without the last one. */
+	qaic_sahara_went_on_locked(s);
+	ret = firmware_request_nowarn(&s->fw, qaic_sahara_image_name(s, id), &s->mhi_dev->dev);
 	if (ret) {
-		qaic_sahara_fail_locked(s, "image %llu (%s) not found: %d", id,
-					qaic_sahara_image_name(id), ret);
+		qaic_sahara_decline_locked(s, id, ret);
 		return ret;
 	}
 	s->active = id;
@@ -419,6 +530,20 @@ static void qaic_sahara_end_of_image_locked(struct qaic_sahara *s, const void *p
 	}
 	id = qaic_sahara_get(pkt, 2);
 	status = qaic_sahara_get(pkt, 3);
+	/* The card's word on the image the host had none of. */
+	if (s->declined != QAIC_SAHARA_NO_IMAGE && id == s->declined) {
+		if (status) {
+			qaic_sahara_fail_locked(s,
+						"image %u (%s) not found: %d, and the card cannot go on without it (status %#x)",
+						id, qaic_sahara_image_name(s, id),
+						s->declined_err, status);
+			return;
+		}
+		qaic_sahara_went_on_locked(s);
+		s->done_sent = true;
+		qaic_sahara_send_cmd_locked(s, (const u32[]){ SAHARA_DONE, SAHARA_DONE_LEN }, 2);
+		return;
+	}
 	/*
 	 * "No image open" is QAIC_SAHARA_NO_IMAGE, itself a u32 the card can
 	 * send: compare with @active only once an image is open, and name
@@ -434,7 +559,7 @@ static void qaic_sahara_end_of_image_locked(struct qaic_sahara *s, const void *p
 	}
 	if (status) {
 		qaic_sahara_fail_locked(s, "the card refused image %u (%s): status %#x",
-					id, qaic_sahara_image_name(id), status);
+					id, qaic_sahara_image_name(s, id), status);
 		return;
 	}
 	qaic_sahara_close_image_locked(s);
@@ -458,8 +583,13 @@ static void qaic_sahara_done_resp_locked(struct qaic_sahara *s, const void *pkt,
 	if (qaic_sahara_get(pkt, 2) != SAHARA_TX_COMPLETE)
 		return;		/* the next image's HELLO follows */
 	s->finished = true;
-	drm_info(&s->qdev->drm, "Sahara: %u images (%zu bytes) loaded\n", s->images,
-		 s->bytes);
+	if (s->skipped)
+		drm_info(&s->qdev->drm,
+			 "Sahara: %u images (%zu bytes) loaded, %u not found and done without\n",
+			 s->images, s->bytes, s->skipped);
+	else
+		drm_info(&s->qdev->drm, "Sahara: %u images (%zu bytes) loaded\n", s->images,
+			 s->bytes);
 }
 
 /* Ask the card for @len bytes at @addr of its memory. */
@@ -613,11 +743,15 @@ static void qaic_sahara_handle_locked(struct qaic_sahara *s, const void *pkt, in
 		qaic_sahara_memory_debug_locked(s, pkt, len);
 		break;
 	case SAHARA_RESET_RESP:
-		if (len != SAHARA_RESET_LEN || s->dump_state != QAIC_SAHARA_DUMP_RESET) {
+		if (len != SAHARA_RESET_LEN ||
+		    (!s->reset_resp_due && s->dump_state != QAIC_SAHARA_DUMP_RESET)) {
 			qaic_sahara_fail_locked(s, "unexpected RESET_RESP of %d bytes", len);
 			break;
 		}
-		s->dump_state = QAIC_SAHARA_DUMP_OVER;
+		if (s->reset_resp_due)
+			s->reset_resp_due = false;
+		else
+			s->dump_state = QAIC_SAHARA_DUMP_OVER;
 		break;
 	default:
 		qaic_sahara_fail_locked(s, "unexpected command %#x", cmd);
@@ -666,7 +800,13 @@ static void qaic_sahara_timeout_work(struct work_struct *work)
 	guard(mutex)(&s->lock);
 	if (s->failed || s->stopping || s->finished)
 		return;
-	qaic_sahara_fail_locked(s, "the card was silent for %u ms", sahara_timeout_ms);
+	if (s->declined != QAIC_SAHARA_NO_IMAGE)
+		qaic_sahara_fail_locked(s,
+					"the card was silent for %u ms after RESET for image %u (%s, not found: %d)",
+					sahara_timeout_ms, s->declined,
+					qaic_sahara_image_name(s, s->declined), s->declined_err);
+	else
+		qaic_sahara_fail_locked(s, "the card was silent for %u ms", sahara_timeout_ms);
 }
 
 static void qaic_sahara_ul_xfer_cb(struct mhi_device *mhi_dev, struct mhi_result *result)
@@ -705,6 +845,15 @@ static int qaic_sahara_probe(struct mhi_device *mhi_dev, const struct mhi_device
 	s = devm_kzalloc(dev, sizeof(*s), GFP_KERNEL);
 	if (!s)
 		return -ENOMEM;
+	s->table = qaic_sahara_table_of(qdev->pdev->device);
+	if (!s->table) {
+		qaic_mhi_boot_fail(qdev, "Sahara: no image table for device %#x",
+				   qdev->pdev->device);
+		return -ENODEV;
+	}
+	s->declined_ids = devm_bitmap_zalloc(dev, s->table->count, GFP_KERNEL);
+	if (!s->declined_ids)
+		return -ENOMEM;
 	s->rx = devm_kzalloc(dev, QAIC_SAHARA_RX_LEN, GFP_KERNEL);
 	s->cmd = devm_kzalloc(dev, SAHARA_HELLO_LEN, GFP_KERNEL);
 	if (!s->rx || !s->cmd)
@@ -721,6 +870,7 @@ static int qaic_sahara_probe(struct mhi_device *mhi_dev, const struct mhi_device
 	s->mhi_dev = mhi_dev;
 	s->qdev = qdev;
 	s->active = QAIC_SAHARA_NO_IMAGE;
+	s->declined = QAIC_SAHARA_NO_IMAGE;
 	atomic_set(&s->tx_pending, 0);
 	init_waitqueue_head(&s->tx_wq);
 	INIT_WORK(&s->rx_work, qaic_sahara_rx_work);

@@ -53,6 +53,8 @@ static unsigned int irqs;
 static uint32_t host_version = 3;	/* what the test host says in HELLO_RESP */
 static bool late_dl;			/* requeue the DL buffer after answering */
 static bool lenient;			/* ignore malformed packets, check nothing */
+/* Bit id: the test host has no image id and answers its reads with RESET. */
+static uint32_t host_missing;
 static uint64_t cmd_wp, ev_rp, ul_wp, dl_wp;
 
 /* The firmware the test host serves: index = image id, 0 = SBL. */
@@ -287,6 +289,8 @@ struct seen {
 	bool amss_early;		/* AMSS before the last DONE_RESP */
 	uint64_t bad_image, bad_off, bad_len;
 	uint32_t eoi_image;		/* of the last END_OF_IMAGE */
+	uint32_t eoi_status;		/* of the last END_OF_IMAGE */
+	unsigned int resets_sent;	/* for images the host has none of */
 	uint64_t bytes;
 };
 
@@ -391,9 +395,14 @@ static void host_sahara(struct seen *s, unsigned int reset_after)
 		case SAHARA_READ_DATA64: {
 			bool wide = cmd == SAHARA_READ_DATA64;
 
+			uint64_t id = wide ? get_le64(pkt + 8) : get_le32(pkt + 8);
+
 			CHECK_EQ(len, wide ? SAHARA_READ_DATA64_LEN : SAHARA_READ_DATA_LEN);
 			wide ? s->reads64++ : s->reads32++;
-			if (reset_after && ++reads == reset_after) {
+			if ((reset_after && ++reads == reset_after) ||
+			    (id < 32 && (host_missing & 1u << id))) {
+				if (id < 32 && (host_missing & 1u << id))
+					s->resets_sent++;
 				uint8_t r[8];
 
 				put_le32(r, SAHARA_RESET);
@@ -413,6 +422,7 @@ static void host_sahara(struct seen *s, unsigned int reset_after)
 			uint8_t d[8];
 
 			s->eoi_image = get_le32(pkt + 8);
+			s->eoi_status = get_le32(pkt + 12);
 			if (get_le32(pkt + 12)) {
 				s->eoi_bad++;
 				stop = true;
@@ -954,6 +964,121 @@ static void test_host_reset(void)
 	CHECK_EQ(s.amss_ee, 1);
 }
 
+/*
+ * A host that has no image answers its first read with RESET: the card
+ * goes on without an optional image (END_OF_IMAGE, status 0, then the
+ * next image) and gives up on a required one (END_OF_IMAGE with status
+ * SAHARA_STATUS_NO_IMAGE, then silence in SBL). Each image of the table
+ * missing alone, then both optional ones.
+ */
+static void test_host_missing_image(void)
+{
+	const struct emu_sahara_counters *c;
+	unsigned int optional = 0;
+	struct seen s;
+
+	for (unsigned int i = 0; i < EMU_SAHARA_NR_IMAGES; i++) {
+		uint32_t id = emu_sahara_image_ids[i];
+		uint64_t total = 0;
+
+		host_missing = 1u << id;
+		setup(EMU_MHI_BOOT_PBL);
+		boot_to_sbl();
+		host_sahara(&s, 0);
+		c = emu_sahara_counters(emu_mhi_sahara(mhi));
+		CHECK_EQ(s.resets_sent, 1);
+		CHECK_EQ(s.resets_resp, 1);
+		CHECK_EQ(s.bad_reads, 0);
+		CHECK_EQ(c->sahara_resets, 1);
+		if (!emu_sahara_image_optional(id)) {
+			/* Asked once, refused, nothing after. */
+			CHECK_EQ(s.eoi_bad, 1);
+			CHECK_EQ(s.eoi_image, id);
+			CHECK_EQ(s.eoi_status, SAHARA_STATUS_NO_IMAGE);
+			CHECK_EQ(s.eoi_ok, i);
+			CHECK_EQ(s.hellos, i + 1);
+			CHECK(!s.complete);
+			CHECK_EQ(s.amss_ee, 0);
+			CHECK_EQ(c->sahara_images_missing, 1);
+			CHECK_EQ(c->sahara_images_skipped, 0);
+			CHECK_EQ(c->sahara_boots, 0);
+			CHECK_EQ(rd(BHI(EMU_BHI_EXECENV)), EMU_EE_SBL);
+			continue;
+		}
+		optional++;
+		for (unsigned int k = 0; k < EMU_SAHARA_NR_IMAGES; k++)
+			if (k != i)
+				total += fw_len[emu_sahara_image_ids[k]];
+		CHECK_EQ(s.eoi_bad, 0);
+		CHECK_EQ(s.hellos, EMU_SAHARA_NR_IMAGES);
+		CHECK_EQ(s.eoi_ok, EMU_SAHARA_NR_IMAGES);
+		CHECK_EQ(s.done_resp, EMU_SAHARA_NR_IMAGES);
+		CHECK(s.complete);
+		CHECK_EQ(s.amss_ee, 1);
+		CHECK_EQ(s.bytes, total);
+		CHECK_EQ(c->sahara_bytes, total);
+		CHECK_EQ(c->sahara_images_ok, EMU_SAHARA_NR_IMAGES - 1);
+		CHECK_EQ(c->sahara_images_skipped, 1);
+		CHECK_EQ(c->sahara_images_missing, 0);
+		CHECK_EQ(c->sahara_boots, 1);
+		CHECK_EQ(c->sahara_bad_msgs, 0);
+		for (unsigned int k = 0; k < EMU_SAHARA_NR_IMAGES; k++)
+			CHECK_EQ(emu_sahara_image_skipped(emu_mhi_sahara(mhi), k), k == i);
+		CHECK_EQ(rd(BHI(EMU_BHI_EXECENV)), EMU_EE_AMSS);
+	}
+	/* The bench has both kinds: a middle image and the last are optional. */
+	CHECK_EQ(optional, 2);
+	CHECK(emu_sahara_image_optional(emu_sahara_image_ids[EMU_SAHARA_NR_IMAGES - 1]));
+
+	/* Every optional image missing at once; the next boot has them all. */
+	host_missing = 0;
+	for (unsigned int i = 0; i < EMU_SAHARA_NR_IMAGES; i++)
+		if (emu_sahara_image_optional(emu_sahara_image_ids[i]))
+			host_missing |= 1u << emu_sahara_image_ids[i];
+	setup(EMU_MHI_BOOT_PBL);
+	boot_to_sbl();
+	host_sahara(&s, 0);
+	c = emu_sahara_counters(emu_mhi_sahara(mhi));
+	CHECK_EQ(s.resets_sent, 2);
+	CHECK(s.complete);
+	CHECK_EQ(s.amss_ee, 1);
+	CHECK_EQ(c->sahara_images_skipped, 2);
+	CHECK_EQ(c->sahara_images_ok, EMU_SAHARA_NR_IMAGES - 2);
+	host_missing = 0;
+	wr(0xb0, 1);
+	boot_to_sbl();
+	host_sahara(&s, 0);
+	CHECK(s.complete);
+	CHECK_EQ(s.resets_sent, 0);
+	CHECK_EQ(c->sahara_images_ok, 2 * EMU_SAHARA_NR_IMAGES - 2);
+	for (unsigned int k = 0; k < EMU_SAHARA_NR_IMAGES; k++)
+		CHECK(!emu_sahara_image_skipped(emu_mhi_sahara(mhi), k));
+}
+
+/*
+ * A RESET in answer to one of the card's own faults (a read of image 3)
+ * is no word on the image: the card asks for it again and boots.
+ */
+static void test_reset_after_fault(void)
+{
+	enum emu_sahara_fault f = SAHARA_FAULT_UNKNOWN_IMAGE;
+	struct seen s;
+
+	host_missing = 1u << 3;
+	setup(EMU_MHI_BOOT_PBL);
+	CHECK_EQ(emu_sahara_set_faults(emu_mhi_sahara(mhi), &f, 1), 0);
+	boot_to_sbl();
+	host_sahara(&s, 0);
+	host_missing = 0;
+	CHECK_EQ(s.resets_sent, 1);
+	CHECK_EQ(s.hellos, EMU_SAHARA_NR_IMAGES + 1);
+	CHECK(s.complete);
+	CHECK_EQ(s.amss_ee, 1);
+	CHECK_EQ(emu_sahara_counters(emu_mhi_sahara(mhi))->sahara_images_skipped, 0);
+	CHECK_EQ(emu_sahara_counters(emu_mhi_sahara(mhi))->sahara_images_ok,
+		 EMU_SAHARA_NR_IMAGES);
+}
+
 /* Garbage from the host is counted and changes nothing. */
 static void test_bogus_host(void)
 {
@@ -993,6 +1118,8 @@ int main(void)
 	RUN(test_faults);
 	RUN(test_fault_per_boot);
 	RUN(test_host_reset);
+	RUN(test_host_missing_image);
+	RUN(test_reset_after_fault);
 	RUN(test_version2_host);
 	RUN(test_late_buffer);
 	RUN(test_bogus_host);

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
+/*
+ * The images the emulated card's SBL asks for over Sahara, in the order it
+ * asks, and which of them it can boot without.
+ *
+ * The ids are the AIC100 table of Linux's qaic (1, 2, 4, 5, 6, 8, 9, 10;
+ * the AIC080 asks for the same ones). Which images a real card can do
+ * without is the card's own knowledge: Linux's host marks none, answers
+ * any image it cannot load with RESET and lets the card decide. The
+ * optional ones here (5 and 10, a middle one and the last) are ours, chosen
+ * so that the bench has both kinds: a card that gets RESET for an optional
+ * image goes on without it, for a required one it cannot (sahara.c).
+ *
+ * Shared by the emulated card (sahara.c) and the IGT test qaic_boot, which
+ * leaves images out of the firmware and checks the host's verdict.
+ *
+ * Copyright (c) 2026 The qaic authors.
+ */
+#ifndef QAIC_EMU_SAHARA_IMAGES_H
+#define QAIC_EMU_SAHARA_IMAGES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* The AIC100 image table: ids the card asks for, in this order. */
+#define EMU_SAHARA_NR_IMAGES	8
+extern const uint32_t emu_sahara_image_ids[EMU_SAHARA_NR_IMAGES];
+
+/* Whether the card boots without image @id when the host has none. */
+bool emu_sahara_image_optional(uint32_t id);
+
+#endif /* QAIC_EMU_SAHARA_IMAGES_H */
