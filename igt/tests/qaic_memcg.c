@@ -29,6 +29,10 @@
  * SUBTEST: partial-execute
  * Description: Check that PARTIAL_EXECUTE_BO fails with ENOMEM in a memory cgroup too small for its copy of the requests, without an OOM kill, and works outside it.
  * Run type: FULL
+ *
+ * SUBTEST: activate
+ * Description: Check that a MANAGE activate fails with ENOMEM in a memory cgroup too small for its rings, without an OOM kill, and works outside it.
+ * Run type: FULL
  */
 
 IGT_TEST_DESCRIPTION("What the kernel allocates at a user's request is charged to the user's memory cgroup; at its limit the call fails, nobody is killed.");
@@ -153,6 +157,18 @@ static int partial_execute(const struct setup *s)
 	return ret;
 }
 
+/*
+ * Rings of 1.06 MiB, twice what the cgroup allows: request and response
+ * rings of QUEUE_SIZE elements (the largest, 65536, needs 8 MiB of
+ * contiguous memory, which a fragmented bench may not have at all).
+ */
+static int activate(const struct setup *s)
+{
+	uint32_t dbc;
+
+	return __igt_qaic_activate(s->fd, QUEUE_SIZE, &dbc);
+}
+
 /* The call the cgroup's limit stops; what comes before it runs outside. */
 static const struct {
 	const char *name;
@@ -166,6 +182,9 @@ static const struct {
 	{ "partial-execute",
 	  "Check that PARTIAL_EXECUTE_BO fails with ENOMEM in a memory cgroup too small for its copy of the requests, without an OOM kill, and works outside it.",
 	  true, partial_execute },
+	{ "activate",
+	  "Check that a MANAGE activate fails with ENOMEM in a memory cgroup too small for its rings, without an OOM kill, and works outside it.",
+	  false, activate },
 };
 
 static void test_call(bool attached, int (*call)(const struct setup *s))

@@ -497,7 +497,13 @@ static int qaic_manage_alloc_ring(struct qaic_manage_call *call)
 	u32 nelem = call->plan.activate_nelem;
 	u64 size;
 
-	/* Coherent memory is not charged to the user: bound it instead. */
+	/*
+	 * Bounded, and charged to the caller's memory cgroup: dma-direct and
+	 * the IOMMU's DMA ops take the pages from the page allocator with
+	 * these flags (a CMA area, where one is used, is not charged). The
+	 * charge goes with the pages, also when they outlive the caller
+	 * (parked after a lost answer, or after a crash).
+	 */
 	if (nelem > QAIC_DBC_MAX_NELEM) {
 		drm_dbg(&qdev->drm, "manage: queue size %u, at most %u\n",
 			nelem, QAIC_DBC_MAX_NELEM);
@@ -507,7 +513,7 @@ static int qaic_manage_alloc_ring(struct qaic_manage_call *call)
 	size = ALIGN(size + QAIC_DBC_RING_GAP, QAIC_DBC_RING_ALIGN);
 
 	call->ring_cpu = dma_alloc_coherent(&qdev->pdev->dev, size, &call->ring_dma,
-					    GFP_KERNEL | __GFP_NOWARN);
+					    GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
 	if (!call->ring_cpu)
 		return -ENOMEM;
 	call->ring_size = size;
