@@ -514,6 +514,40 @@ void *igt_qaic_msg_deactivate(struct igt_qaic_msg *msg, uint32_t dbc_id)
 }
 
 /**
+ * igt_qaic_release_dbc:
+ * @fd: qaic device file descriptor
+ * @dbc_id: DMA Bridge Channel of @fd to give back for good
+ *
+ * A deactivate transaction has no wire form: it takes the DBC from the
+ * file, and the driver frees it once the card reports the release. The
+ * emulated card releases a DBC when asked in its own terms, as a runtime
+ * asks the firmware: the EMU_PT_DEACTIVATE passthrough, sent here in front
+ * of the deactivate. Returns once the DBC is free; skips the test on an
+ * emulator without the passthrough.
+ */
+void igt_qaic_release_dbc(int fd, uint32_t dbc_id)
+{
+	const uint32_t hdr_len = sizeof(struct qaic_manage_trans_hdr);
+	struct igt_qaic_emu_req req = { .op = IGT_QAIC_EMU_PT_DEACTIVATE, .arg = dbc_id };
+	struct igt_qaic_emu_status status;
+	struct igt_qaic_msg msg;
+	const uint8_t *trans;
+
+	igt_qaic_msg_init(&msg);
+	igt_qaic_msg_passthrough(&msg, &req, sizeof(req));
+	igt_qaic_msg_deactivate(&msg, dbc_id);
+	igt_assert_eq(__igt_qaic_manage(fd, &msg), 0);
+	trans = igt_qaic_msg_answer(&msg, 0, QAIC_TRANS_PASSTHROUGH_FROM_DEV,
+				    hdr_len + sizeof(status));
+	memcpy(&status, trans + hdr_len, sizeof(status));
+	igt_require_f(status.status != IGT_QAIC_EMU_PT_E_UNKNOWN_OP,
+		      "the emulator has no EMU_PT_DEACTIVATE\n");
+	igt_assert_eq_u32(status.op, IGT_QAIC_EMU_PT_DEACTIVATE);
+	igt_assert_eq_u32(status.arg, dbc_id);
+	igt_assert_eq_u32(status.status, IGT_QAIC_EMU_PT_OK);
+}
+
+/**
  * igt_qaic_msg_status:
  * @msg: message to add to
  *

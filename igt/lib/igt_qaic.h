@@ -72,6 +72,7 @@ int __igt_qaic_activate(int fd, uint32_t queue_size, uint32_t *dbc_id);
 uint32_t igt_qaic_activate(int fd, uint32_t queue_size);
 int __igt_qaic_deactivate(int fd, uint32_t dbc_id);
 void igt_qaic_deactivate(int fd, uint32_t dbc_id);
+void igt_qaic_release_dbc(int fd, uint32_t dbc_id);
 int __igt_qaic_status(int fd, struct qaic_manage_trans_status_from_dev *status);
 void igt_qaic_status(int fd, struct qaic_manage_trans_status_from_dev *status);
 int __igt_qaic_dma_xfer(int fd, uint32_t tag, const void *ptr, uint64_t size);
@@ -105,6 +106,7 @@ void *igt_qaic_unmapped_ptr(void);
  * tests use (tests/emu/manager.h, Documentation/accel/qaic/emulator.rst).
  * The payload is struct igt_qaic_emu_req, little endian.
  */
+#define IGT_QAIC_EMU_PT_DEACTIVATE	4	/* release DBC arg, as the firmware would */
 #define IGT_QAIC_EMU_PT_HANG_DBC	5	/* arm a one-shot hang of DBC arg */
 #define IGT_QAIC_EMU_PT_DBC_COUNTERS	6	/* counters of DBC arg */
 #define IGT_QAIC_EMU_PT_DBC_FAULTS	8	/* response faults of DBC arg */

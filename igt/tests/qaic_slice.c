@@ -158,6 +158,10 @@
  * SUBTEST: reattach-other-dbc
  * Description: Check that a detached object can be attached to another DBC and runs there only.
  * Run type: FULL
+ *
+ * SUBTEST: reattach-after-deactivate
+ * Description: Check that an object sliced for a DBC that was deactivated and activated again can be attached again without a detach, as runtimes do after a recovery, and moves the new slices' data.
+ * Run type: FULL
  */
 
 IGT_TEST_DESCRIPTION("ATTACH_SLICE_BO and DETACH_SLICE_BO of the qaic accel driver.");
@@ -1137,6 +1141,47 @@ static void test_reattach(void)
 	ctx_close(&t);
 }
 
+/*
+ * A runtime's recovery: its DBC went away (here a deactivate the card
+ * answered; a reset or a subsystem restart release it the same way), it
+ * activates one again and
+ * attaches its objects again, without detaching them first. The release
+ * made the old slicing stale (Linux 7.2 detaches it), so the attach works
+ * and the new slicing, the other direction, is the one that runs. A live
+ * slicing still refuses a second attach (attach-already-sliced).
+ */
+static void test_reattach_after_deactivate(void)
+{
+	uint8_t want[PAGE];
+	struct ctx t;
+	int ret;
+
+	ctx_open(&t, QUEUE_SIZE);
+	igt_qaic_fill_pattern(t.bo.ptr, PAGE, 120);
+	memcpy(want, t.bo.ptr, PAGE);
+	igt_qaic_attach_simple(t.fd, t.bo.handle, t.dbc, IGT_QAIC_DIR_TO_DEV, PAGE,
+			       BASE_DEV_ADDR);
+	igt_qaic_execute_bo(t.fd, t.dbc, t.bo.handle, IGT_QAIC_DIR_TO_DEV);
+	igt_qaic_wait(t.fd, t.bo.handle, t.dbc, 10000);
+
+	igt_qaic_release_dbc(t.fd, t.dbc);
+	t.dbc = igt_qaic_activate(t.fd, QUEUE_SIZE);
+	memset(t.bo.ptr, 0, PAGE);
+	ret = __igt_qaic_attach_simple(t.fd, t.bo.handle, t.dbc, IGT_QAIC_DIR_FROM_DEV,
+				       PAGE, BASE_DEV_ADDR);
+	igt_assert_f(ret == 0, "attach after the DBC was released: got %s\n",
+		     igt_qaic_err_name(-ret));
+	ret = __igt_qaic_attach_simple(t.fd, t.bo.handle, t.dbc, IGT_QAIC_DIR_FROM_DEV,
+				       PAGE, BASE_DEV_ADDR);
+	igt_assert_f(ret == -EINVAL, "a second attach on the live DBC: got %s\n",
+		     igt_qaic_err_name(-ret));
+	igt_qaic_execute_bo(t.fd, t.dbc, t.bo.handle, IGT_QAIC_DIR_FROM_DEV);
+	igt_qaic_wait(t.fd, t.bo.handle, t.dbc, 10000);
+	igt_qaic_assert_bytes(t.bo.ptr, want, PAGE, "read back through the new slicing");
+	igt_qaic_detach_slice(t.fd, t.bo.handle);
+	ctx_close(&t);
+}
+
 static void test_reattach_other_dbc(void)
 {
 	uint8_t got[PAGE];
@@ -1322,6 +1367,10 @@ igt_main
 	igt_describe("Check that a detached object can be attached to another DBC and runs there only.");
 	igt_subtest("reattach-other-dbc")
 		test_reattach_other_dbc();
+
+	igt_describe("Check that an object sliced for a DBC that was deactivated and activated again can be attached again without a detach, as runtimes do after a recovery, and moves the new slices' data.");
+	igt_subtest("reattach-after-deactivate")
+		test_reattach_after_deactivate();
 
 	igt_fixture {
 		close(fd);

@@ -119,6 +119,10 @@ struct qaic_dbc_stats {
  *	 the same locks as @owner.
  * @reported: The state the last DBC_STATE uevent announced; under @lock.
  * @stats: Its counters, for debugfs.
+ * @activation: Which grant of the card's DBCs made this one active (a
+ *		number no other grant had); 0 while it is free. Changes with
+ *		@owner; read without the locks by the check of a stale
+ *		slicing (&qaic_bo_slicing.activation).
  */
 struct qaic_dbc {
 	u32 owner;
@@ -132,6 +136,7 @@ struct qaic_dbc {
 	u8 ssr;
 	u8 reported;
 	struct qaic_dbc_stats stats;
+	u64 activation;
 };
 
 /**
@@ -156,6 +161,7 @@ struct qaic_dbc {
  *		 still run them (it crashed and is not reset yet), with their
  *		 objects; under @dbc_lock (qaic_manage_park_all()).
  * @parked_stale: The files' &qaic_file_priv.stale memory, kept likewise.
+ * @activations: DBC grants so far (&qaic_dbc.activation); under @dbc_lock.
  * @next_chunk_id: Source of ids of DMA transfers continued over several
  *		   messages.
  * @file_ids: The open files by &qaic_file_priv.id. An id names the file to
@@ -208,6 +214,7 @@ struct qaic_device {
 	struct qaic_dbc dbc[QAIC_NUM_DBC];
 	struct list_head parked_jobs;
 	struct list_head parked_stale;
+	u64 activations;
 	atomic_t next_chunk_id;
 	struct xarray file_ids;
 	u32 next_file_id;

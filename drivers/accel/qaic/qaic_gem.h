@@ -21,6 +21,9 @@ struct qaic_desc_slice;
 
 /**
  * struct qaic_bo_slicing - How a buffer object is cut into DMA requests.
+ * @activation: The grant of @dbc_id it was made under (&qaic_dbc.activation).
+ *		Once that DBC is released the slicing is stale: an attach
+ *		replaces it, as if the release had detached it.
  * @dbc_id: The DMA Bridge Channel it was sliced for.
  * @dir: uapi direction: 1 to the device, 2 from it.
  * @nslices: Entries at @slices; each completes with one response.
@@ -29,6 +32,7 @@ struct qaic_desc_slice;
  * @reqs: The requests, encoded once at attach with req_id 0.
  */
 struct qaic_bo_slicing {
+	u64 activation;
 	u32 dbc_id;
 	u32 dir;
 	u32 nslices;

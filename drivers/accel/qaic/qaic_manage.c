@@ -586,6 +586,7 @@ static void qaic_manage_stop_dbc_locked(struct qaic_device *qdev, struct qaic_db
 	dbc->owner = 0;
 	dbc->draining = false;
 	dbc->nelem = 0;
+	WRITE_ONCE(dbc->activation, 0);
 	qaic_dbc_state_changed(qdev, dbc - qdev->dbc);
 }
 
@@ -622,6 +623,7 @@ static void qaic_manage_account(struct qaic_manage_call *call, const struct qaic
 		qaic_manage_release_dbc_locked(qdev, dbc, -ECANCELED);
 		mutex_lock(&dbc->lock);
 		dbc->owner = id;
+		WRITE_ONCE(dbc->activation, ++qdev->activations);
 		dbc->ring = call->ring_cpu;
 		dbc->ring_dma = call->ring_dma;
 		dbc->ring_size = call->ring_size;

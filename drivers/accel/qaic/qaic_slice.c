@@ -167,6 +167,19 @@ static int qaic_slice_max_reqs(struct qaic_device *qdev, struct drm_file *file, 
 	return 0;
 }
 
+/*
+ * Whether @slicing (may be NULL) still belongs to its DBC's grant. A DBC
+ * released since (deactivated, its file closed, the card reset, a
+ * subsystem restart) leaves it stale, as if detached: runtimes re-attach
+ * their objects after a recovery. The DBC's lock need not be held: a
+ * grant only ever gives a DBC a new number.
+ */
+static bool qaic_slicing_live(struct qaic_device *qdev, const struct qaic_bo_slicing *slicing)
+{
+	return slicing &&
+	       slicing->activation == READ_ONCE(qdev->dbc[slicing->dbc_id].activation);
+}
+
 static int qaic_attach_slice(struct qaic_device *qdev, struct qaic_attach_slice *args,
 			     struct drm_file *file)
 {
@@ -207,7 +220,7 @@ static int qaic_attach_slice(struct qaic_device *qdev, struct qaic_attach_slice 
 		goto put;
 
 	/* Cheap refusal first; checked again under the lock. */
-	if (READ_ONCE(bo->slicing)) {
+	if (qaic_slicing_live(qdev, READ_ONCE(bo->slicing))) {
 		drm_dbg(drm, "attach_slice: handle %u is sliced already\n", args->hdr.handle);
 		ret = -EINVAL;
 		goto put;
@@ -232,12 +245,17 @@ static int qaic_attach_slice(struct qaic_device *qdev, struct qaic_attach_slice 
 	ret = dma_resv_lock_interruptible(obj->resv, NULL);
 	if (ret)
 		goto unlock;
-	if (bo->slicing) {
+	if (qaic_slicing_live(qdev, bo->slicing)) {
 		drm_dbg(drm, "attach_slice: handle %u is sliced already\n", args->hdr.handle);
 		ret = -EINVAL;
+	} else if (bo->slicing &&
+		   !dma_resv_test_signaled(obj->resv, DMA_RESV_USAGE_BOOKKEEP)) {
+		/* Jobs of the released DBC may still read the old requests. */
+		drm_dbg(drm, "attach_slice: handle %u has work queued\n", args->hdr.handle);
+		ret = -EBUSY;
 	} else {
-		bo->slicing = slicing;
-		slicing = NULL;
+		slicing->activation = dbc->activation;
+		swap(bo->slicing, slicing);
 	}
 	dma_resv_unlock(obj->resv);
 unlock:
