@@ -33,6 +33,10 @@
  * Description: Check that WAIT_BO with timeout 0 on a busy object fails at once with ETIMEDOUT.
  * Run type: FULL
  *
+ * SUBTEST: busy-default-timeout
+ * Description: Check that WAIT_BO with timeout 0 waits wait_exec_default_timeout_ms when that module parameter is set (Linux 7.x's meaning of 0), then fails with ETIMEDOUT.
+ * Run type: FULL
+ *
  * SUBTEST: busy-timeout
  * Description: Check that WAIT_BO on a busy object fails with ETIMEDOUT after its timeout, not before.
  * Run type: FULL
@@ -216,6 +220,38 @@ static void test_busy_poll(void)
 	for (int i = 0; i < 10; i++)
 		check_wait(s.fd, s.stall.handle, s.dbc, 0, ETIMEDOUT,
 			   "poll of a busy object");
+	stall_end(&s);
+}
+
+#define WAIT_DEFAULT_PARAM	"/sys/module/qaic/parameters/wait_exec_default_timeout_ms"
+
+static void restore_wait_default(int sig)
+{
+	(void)sig;
+	igt_qaic_write_file(WAIT_DEFAULT_PARAM, "0");
+}
+
+static void test_busy_default_timeout(void)
+{
+	const uint32_t ms = 250;	/* written below */
+	struct stalled s;
+	uint64_t start, took;
+
+	igt_require_f(access(WAIT_DEFAULT_PARAM, W_OK) == 0,
+		      "no wait_exec_default_timeout_ms parameter\n");
+	stall_start(&s);
+	igt_install_exit_handler(restore_wait_default);
+	igt_qaic_write_file(WAIT_DEFAULT_PARAM, "250");
+	start = igt_qaic_now_ms();
+	check_wait(s.fd, s.stall.handle, s.dbc, 0, ETIMEDOUT, "busy object, default timeout");
+	took = igt_qaic_now_ms() - start;
+	restore_wait_default(0);
+	igt_info("timeout 0, default %u ms: returned after %llu ms\n", ms,
+		 (unsigned long long)took);
+	igt_assert_f(took + 5 >= ms, "returned after %llu ms, the default is %u ms\n",
+		     (unsigned long long)took, ms);
+	/* And 0 polls again */
+	check_wait(s.fd, s.stall.handle, s.dbc, 0, ETIMEDOUT, "poll of a busy object");
 	stall_end(&s);
 }
 
@@ -486,6 +522,10 @@ igt_main
 	igt_describe("Check that WAIT_BO with timeout 0 on a busy object fails at once with ETIMEDOUT.");
 	igt_subtest("busy-poll")
 		test_busy_poll();
+
+	igt_describe("Check that WAIT_BO with timeout 0 waits wait_exec_default_timeout_ms when that module parameter is set (Linux 7.x's meaning of 0), then fails with ETIMEDOUT.");
+	igt_subtest("busy-default-timeout")
+		test_busy_default_timeout();
 
 	igt_describe("Check that WAIT_BO on a busy object fails with ETIMEDOUT after its timeout, not before.");
 	igt_subtest("busy-timeout")

@@ -27,6 +27,7 @@
 
 #include <linux/dma-mapping.h>
 #include <linux/dma-resv.h>
+#include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
@@ -375,6 +376,15 @@ int qaic_partial_execute_bo_ioctl(struct drm_device *drm, void *data, struct drm
 }
 
 /*
+ * Linux 7.x waits this long for a WAIT_BO with timeout 0; here 0 polls
+ * unless the parameter says otherwise, for runtimes written for 7.x.
+ */
+static unsigned int wait_exec_default_timeout_ms;
+module_param(wait_exec_default_timeout_ms, uint, 0644);
+MODULE_PARM_DESC(wait_exec_default_timeout_ms,
+		 "How long a WAIT_BO with timeout 0 waits, in ms (default 0: it polls)");
+
+/*
  * Waits for the object @obj (a reference the caller holds) outside the
  * card's unplug barrier: the object and its reservation outlive the card,
  * and a fence of another driver (an imported object) need not signal when
@@ -382,14 +392,15 @@ int qaic_partial_execute_bo_ioctl(struct drm_device *drm, void *data, struct drm
  */
 static int qaic_wait_bo(const struct qaic_wait *args, struct drm_gem_object *obj)
 {
+	u32 timeout = args->timeout ?: READ_ONCE(wait_exec_default_timeout_ms);
 	struct qaic_bo *bo = to_qaic_bo(obj);
 	long ret;
 
-	if (!args->timeout)
+	if (!timeout)
 		ret = dma_resv_test_signaled(obj->resv, DMA_RESV_USAGE_BOOKKEEP);
 	else
 		ret = dma_resv_wait_timeout(obj->resv, DMA_RESV_USAGE_BOOKKEEP, true,
-					    msecs_to_jiffies(args->timeout));
+					    msecs_to_jiffies(timeout));
 	if (!ret) {
 		ret = -ETIMEDOUT;
 	} else if (ret > 0) {
