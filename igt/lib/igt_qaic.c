@@ -514,30 +514,44 @@ void *igt_qaic_msg_deactivate(struct igt_qaic_msg *msg, uint32_t dbc_id)
 }
 
 /**
- * igt_qaic_release_dbc:
+ * __igt_qaic_release_dbc:
  * @fd: qaic device file descriptor
  * @dbc_id: DMA Bridge Channel of @fd to give back for good
+ * @msg: gets the message and its answer, for igt_qaic_check_released()
  *
  * A deactivate transaction has no wire form: it takes the DBC from the
  * file, and the driver frees it once the card reports the release. The
  * emulated card releases a DBC when asked in its own terms, as a runtime
  * asks the firmware: the EMU_PT_DEACTIVATE passthrough, sent here in front
- * of the deactivate. Returns once the DBC is free; skips the test on an
- * emulator without the passthrough.
+ * of the deactivate (Documentation/accel/qaic/emulator.rst).
+ *
+ * Returns: 0 or the negative errno of MANAGE.
  */
-void igt_qaic_release_dbc(int fd, uint32_t dbc_id)
+int __igt_qaic_release_dbc(int fd, uint32_t dbc_id, struct igt_qaic_msg *msg)
+{
+	struct igt_qaic_emu_req req = { .op = IGT_QAIC_EMU_PT_DEACTIVATE, .arg = dbc_id };
+
+	igt_qaic_msg_init(msg);
+	igt_qaic_msg_passthrough(msg, &req, sizeof(req));
+	igt_qaic_msg_deactivate(msg, dbc_id);
+	return __igt_qaic_manage(fd, msg);
+}
+
+/**
+ * igt_qaic_check_released:
+ * @msg: a message of __igt_qaic_release_dbc() that succeeded
+ * @dbc_id: its DMA Bridge Channel
+ *
+ * Checks that the card answered the passthrough: it let @dbc_id go. Skips
+ * the test on an emulator without EMU_PT_DEACTIVATE.
+ */
+void igt_qaic_check_released(const struct igt_qaic_msg *msg, uint32_t dbc_id)
 {
 	const uint32_t hdr_len = sizeof(struct qaic_manage_trans_hdr);
-	struct igt_qaic_emu_req req = { .op = IGT_QAIC_EMU_PT_DEACTIVATE, .arg = dbc_id };
 	struct igt_qaic_emu_status status;
-	struct igt_qaic_msg msg;
 	const uint8_t *trans;
 
-	igt_qaic_msg_init(&msg);
-	igt_qaic_msg_passthrough(&msg, &req, sizeof(req));
-	igt_qaic_msg_deactivate(&msg, dbc_id);
-	igt_assert_eq(__igt_qaic_manage(fd, &msg), 0);
-	trans = igt_qaic_msg_answer(&msg, 0, QAIC_TRANS_PASSTHROUGH_FROM_DEV,
+	trans = igt_qaic_msg_answer(msg, 0, QAIC_TRANS_PASSTHROUGH_FROM_DEV,
 				    hdr_len + sizeof(status));
 	memcpy(&status, trans + hdr_len, sizeof(status));
 	igt_require_f(status.status != IGT_QAIC_EMU_PT_E_UNKNOWN_OP,
@@ -545,6 +559,23 @@ void igt_qaic_release_dbc(int fd, uint32_t dbc_id)
 	igt_assert_eq_u32(status.op, IGT_QAIC_EMU_PT_DEACTIVATE);
 	igt_assert_eq_u32(status.arg, dbc_id);
 	igt_assert_eq_u32(status.status, IGT_QAIC_EMU_PT_OK);
+}
+
+/**
+ * igt_qaic_release_dbc:
+ * @fd: qaic device file descriptor
+ * @dbc_id: DMA Bridge Channel of @fd to give back for good
+ *
+ * __igt_qaic_release_dbc() and igt_qaic_check_released(): returns once
+ * the DBC is free.
+ */
+void igt_qaic_release_dbc(int fd, uint32_t dbc_id)
+{
+	struct igt_qaic_msg msg;
+	int err = __igt_qaic_release_dbc(fd, dbc_id, &msg);
+
+	igt_assert_f(err == 0, "release DBC %u: %s\n", dbc_id, strerror(-err));
+	igt_qaic_check_released(&msg, dbc_id);
 }
 
 /**
@@ -1866,18 +1897,7 @@ static int qaic_emu_status_call(int fd, uint32_t op, uint32_t arg, uint32_t p0,
  */
 int __igt_qaic_emu_hang_dbc(int fd, uint32_t dbc_id)
 {
-	struct igt_qaic_emu_status status;
-	int len;
-
-	len = qaic_emu_call(fd, IGT_QAIC_EMU_PT_HANG_DBC, dbc_id, &status,
-			    sizeof(status));
-	if (len < 0)
-		return len;
-	igt_assert_eq(len, sizeof(status));
-	igt_assert_eq_u32(status.op, IGT_QAIC_EMU_PT_HANG_DBC);
-	igt_assert_eq_u32(status.arg, dbc_id);
-
-	return status.status;
+	return __igt_qaic_emu_hang_dbc_late(fd, dbc_id, 0);
 }
 
 /**

@@ -72,6 +72,8 @@ int __igt_qaic_activate(int fd, uint32_t queue_size, uint32_t *dbc_id);
 uint32_t igt_qaic_activate(int fd, uint32_t queue_size);
 int __igt_qaic_deactivate(int fd, uint32_t dbc_id);
 void igt_qaic_deactivate(int fd, uint32_t dbc_id);
+int __igt_qaic_release_dbc(int fd, uint32_t dbc_id, struct igt_qaic_msg *msg);
+void igt_qaic_check_released(const struct igt_qaic_msg *msg, uint32_t dbc_id);
 void igt_qaic_release_dbc(int fd, uint32_t dbc_id);
 int __igt_qaic_status(int fd, struct qaic_manage_trans_status_from_dev *status);
 void igt_qaic_status(int fd, struct qaic_manage_trans_status_from_dev *status);

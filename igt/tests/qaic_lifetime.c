@@ -98,9 +98,6 @@ IGT_TEST_DESCRIPTION("What outlives a DBC and its file, and what a DBC's teardow
 #define CHURN_SYNCOBJS	300
 #define CHURN_DBCS	4
 
-/* Passthrough of the emulated card: release DBC arg, as the firmware would */
-#define EMU_PT_DEACTIVATE	4
-
 /* Retries on EINTR; 0 or -errno, for the threads, which must not assert. */
 static int raw_ioctl(int fd, unsigned long request, void *arg)
 {
@@ -111,56 +108,6 @@ static int raw_ioctl(int fd, unsigned long request, void *arg)
 	} while (ret == -1 && errno == EINTR);
 
 	return ret ? -errno : 0;
-}
-
-/*
- * Deactivates DBC @dbc_id for good. A deactivate transaction has no wire
- * form: it takes the DBC from the file, and the driver stops the DBC's
- * queue once the card reports the release. The emulated card releases a
- * DBC when asked in its own terms, the EMU_PT_DEACTIVATE passthrough in
- * front of the deactivate, as a runtime asks the firmware
- * (Documentation/accel/qaic/emulator.rst). @msg gets the answer, for
- * check_released().
- */
-static int __release_dbc(int fd, uint32_t dbc_id, struct igt_qaic_msg *msg)
-{
-	struct igt_qaic_emu_req req = {
-		.op = EMU_PT_DEACTIVATE,
-		.arg = dbc_id,
-	};
-
-	igt_qaic_msg_init(msg);
-	igt_qaic_msg_passthrough(msg, &req, sizeof(req));
-	igt_qaic_msg_deactivate(msg, dbc_id);
-
-	return __igt_qaic_manage(fd, msg);
-}
-
-/* The card answered the passthrough of __release_dbc(): it let @dbc_id go. */
-static void check_released(const struct igt_qaic_msg *msg, uint32_t dbc_id)
-{
-	const uint32_t hdr_len = sizeof(struct qaic_manage_trans_hdr);
-	struct igt_qaic_emu_status status;
-	const uint8_t *trans;
-
-	trans = igt_qaic_msg_answer(msg, 0, QAIC_TRANS_PASSTHROUGH_FROM_DEV,
-				    hdr_len + sizeof(status));
-	memcpy(&status, trans + hdr_len, sizeof(status));
-	igt_require_f(status.status != IGT_QAIC_EMU_PT_E_UNKNOWN_OP,
-		      "the emulator has no EMU_PT_DEACTIVATE\n");
-	igt_assert_eq_u32(status.op, EMU_PT_DEACTIVATE);
-	igt_assert_eq_u32(status.arg, dbc_id);
-	igt_assert_eq_u32(status.status, IGT_QAIC_EMU_PT_OK);
-}
-
-static void release_dbc(int fd, uint32_t dbc_id)
-{
-	struct igt_qaic_msg msg;
-	int err = __release_dbc(fd, dbc_id, &msg);
-
-	igt_assert_f(err == 0, "deactivate DBC %u: %s\n", dbc_id,
-		     strerror(-err));
-	check_released(&msg, dbc_id);
 }
 
 /* Signals the gate, unless the watchdog did, and lets its vgem file go. */
@@ -289,7 +236,7 @@ static void test_sync_file_after_close(void)
 	igt_assert_fd(sync_fd);
 	check_qaic_fence(sync_fd, dbc, 1);
 
-	release_dbc(fd, dbc);
+	igt_qaic_release_dbc(fd, dbc);
 	/* The mapping holds the file: unmap it, or close() releases nothing */
 	igt_qaic_sync_bo_free(fd, &bo);
 	igt_qaic_syncobj_destroy(fd, out);
@@ -340,7 +287,7 @@ static void test_prime_sync_file_after_close(void)
 	igt_assert_eq(__igt_qaic_sync_wait_bo(fd, bo.handle, dbc, WAIT_MS), 0);
 	check_qaic_fence(export.fd, dbc, 1);
 
-	release_dbc(fd, dbc);
+	igt_qaic_release_dbc(fd, dbc);
 	igt_assert_eq(close(dmabuf), 0);
 	igt_qaic_sync_bo_free(fd, &bo);
 	igt_qaic_syncobj_destroy(fd, gate_obj);
@@ -550,7 +497,7 @@ static void test_deactivate_during_fault(enum fault_ioctl ioctl)
 	fault_wait(&f);
 
 	igt_qaic_watchdog_start(&w, RETURN_MS, fault_fire, &f);
-	deactivated = __release_dbc(t.fd, t.dbc, &msg);
+	deactivated = __igt_qaic_release_dbc(t.fd, t.dbc, &msg);
 	asked = __igt_qaic_status(other, &status);
 	fired = igt_qaic_watchdog_stop(&w, "deactivate and another file's status");
 
@@ -563,7 +510,7 @@ static void test_deactivate_during_fault(enum fault_ioctl ioctl)
 	igt_assert_f(!fired,
 		     "deactivate or another file's MANAGE waited for a user page fault\n");
 	igt_assert_eq(deactivated, 0);
-	check_released(&msg, t.dbc);
+	igt_qaic_check_released(&msg, t.dbc);
 	igt_assert_eq(asked, 0);
 	igt_assert_eq(t.ret, -EPERM);
 
@@ -640,11 +587,11 @@ static void test_deactivate_waiting_on_vgem(void)
 	held_submit(fd, dbc, &h);
 
 	igt_qaic_watchdog_start(&w, RETURN_MS, igt_qaic_gate_fire, &h.gate);
-	ret = __release_dbc(fd, dbc, &msg);
+	ret = __igt_qaic_release_dbc(fd, dbc, &msg);
 	fired = igt_qaic_watchdog_stop(&w, "deactivate");
 	igt_assert_f(!fired, "deactivate waited for a vgem fence\n");
 	igt_assert_eq(ret, 0);
-	check_released(&msg, dbc);
+	igt_qaic_check_released(&msg, dbc);
 
 	for (int i = 0; i < HELD_JOBS; i++) {
 		int sync_fd;
@@ -695,8 +642,8 @@ static void test_deactivate_after_run_stats(void)
 	igt_qaic_gate_init(fd, gate_obj, 0, &gate);
 	after_gate = (struct qaic_sync) { .handle = gate_obj };
 	igt_qaic_submit(fd, dbc, bo, IGT_QAIC_SYNC_TO_DEV, &after_gate, 1, 0, 0);
-	igt_assert_eq(__release_dbc(fd, dbc, &msg), 0);
-	check_released(&msg, dbc);
+	igt_assert_eq(__igt_qaic_release_dbc(fd, dbc, &msg), 0);
+	igt_qaic_check_released(&msg, dbc);
 	igt_assert_eq(__igt_qaic_sync_wait_bo(fd, bo, spare, 0), -ECANCELED);
 
 	memset(&st, 0, sizeof(st));

@@ -113,25 +113,6 @@ static int gem_close_raw(int fd, uint32_t handle)
 	return drmIoctl(fd, DRM_IOCTL_GEM_CLOSE, &arg) ? -errno : 0;
 }
 
-/*
- * Gives a DBC back for good: the deactivate takes it from the file, and the
- * passthrough in front of it asks the emulated card to release it, as a
- * runtime asks the firmware in its own terms (see qaic_manage's
- * emu_release()). A deactivate alone leaves the DBC held by the card.
- */
-#define RACE_EMU_PT_DEACTIVATE	4
-
-static void race_release_dbc(int fd, uint32_t dbc)
-{
-	struct igt_qaic_emu_req req = { .op = RACE_EMU_PT_DEACTIVATE, .arg = dbc };
-	struct igt_qaic_msg msg;
-
-	igt_qaic_msg_init(&msg);
-	igt_qaic_msg_passthrough(&msg, &req, sizeof(req));
-	igt_qaic_msg_deactivate(&msg, dbc);
-	igt_qaic_manage(fd, &msg);
-}
-
 /* A BO sliced once to the device at dev_addr. */
 static uint32_t race_bo(int fd, uint32_t dbc, uint32_t dir, uint64_t dev_addr)
 {
@@ -325,7 +306,7 @@ static void test_execute_vs_deactivate(int unused __attribute__((unused)))
 	l.handle = race_bo(l.fd, dbc, IGT_QAIC_DIR_TO_DEV, 0);
 	exec_loop_start(&l);
 	for (i = 0; i < race_iters / 8 && !atomic_load(&race_stop) && race_time_left(); i++) {
-		race_release_dbc(l.fd, dbc);
+		igt_qaic_release_dbc(l.fd, dbc);
 		dbc = igt_qaic_activate(l.fd, RACE_QUEUE);
 		/* Detach whatever slicing is left, for the new DBC. */
 		while (__igt_qaic_detach_slice(l.fd, l.handle) == -EBUSY)
@@ -700,7 +681,7 @@ static void test_deactivate_while_manage_busy(int unused __attribute__((unused))
 	for (i = 0; i < race_iters / 20 && !atomic_load(&race_stop) && race_time_left(); i++) {
 		dbc = igt_qaic_activate(fd, RACE_QUEUE);
 		igt_qaic_round_trip(fd, dbc, 0, RACE_BO_SIZE, i);
-		race_release_dbc(fd, dbc);
+		igt_qaic_release_dbc(fd, dbc);
 	}
 	atomic_store(&race_stop, true);
 	for (k = 0; k < RACE_THREADS; k++) {
