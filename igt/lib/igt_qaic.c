@@ -2026,12 +2026,12 @@ int __igt_qaic_emu_ras(int fd, uint32_t source, uint32_t type, uint32_t flaw)
 /**
  * __igt_qaic_emu_card_case:
  * @fd: qaic device file descriptor
- * @table: IGT_QAIC_EMU_CASE_SSR or IGT_QAIC_EMU_CASE_RAS
+ * @table: IGT_QAIC_EMU_CASE_SSR, _RAS or _TIMESYNC
  * @idx: the case's index in its table
  *
  * Makes the card send the crafted messages of a systematic case
  * (EMU_PT_CARD_CASE): SSR messages on QAIC_SSR, a RAS report on
- * QAIC_STATUS.
+ * QAIC_STATUS; or hold its QTimer at the case's value (case 0: it runs).
  *
  * Returns: as __igt_qaic_emu_hang_dbc().
  */

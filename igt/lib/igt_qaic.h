@@ -120,6 +120,7 @@ void *igt_qaic_unmapped_ptr(void);
 /* The tables of EMU_PT_CARD_CASE (the emulator's enum emu_card_case_table) */
 #define IGT_QAIC_EMU_CASE_SSR		0	/* tests/emu/ssr_cases.c */
 #define IGT_QAIC_EMU_CASE_RAS		1	/* tests/emu/ras_cases.c */
+#define IGT_QAIC_EMU_CASE_TIMESYNC	2	/* tests/emu/timesync_cases.c */
 
 /* How an EMU_PT_SSR restart goes (the emulator's enum emu_ssr_mode) */
 #define IGT_QAIC_EMU_SSR_NORMAL		0

@@ -17,6 +17,7 @@
 #include "igt_qaic_boot.h"
 #include "ras_cases.h"
 #include "ssr_cases.h"
+#include "timesync_cases.h"
 
 /**
  * TEST: qaic card cases
@@ -37,6 +38,14 @@
  * Description: Check that the driver counts or refuses the case's RAS
  *		report as tests/emu/ras_cases.c says, nothing else moving,
  *		and that the card then runs work, with no kernel report.
+ * Run type: FULL
+ *
+ * SUBTEST: timesync-%s
+ * Description: Check that with the card's QTimer held at the case's value
+ *		the driver sends its periodic time syncs or none, as
+ *		tests/emu/timesync_cases.c says, that with the QTimer running
+ *		again they are good again, and that the card runs work, with
+ *		no kernel report.
  * Run type: FULL
  */
 
@@ -228,6 +237,78 @@ static void run_ras(unsigned int idx)
 	igt_qaic_assert_clean_log(from);
 }
 
+/* The period of the host's time syncs during the cases, and how long to count. */
+#define TS_DELAY_MS	"100"
+#define TS_PARAM	"/sys/module/qaic/parameters/timesync_delay_ms"
+#define TS_SETTLE_US	(350 * 1000)
+#define TS_COUNT_US	(700 * 1000)
+
+static char ts_delay_was[16];
+
+/*
+ * The period at 100 ms, for the process (igt/run runs a subtest a
+ * process; the fixture at the end puts it back): once the sync the old
+ * period had scheduled went (at most 2 s), the work goes by the new one.
+ */
+static void ts_fast(void)
+{
+	int f, n;
+
+	if (ts_delay_was[0])
+		return;
+	f = open(TS_PARAM, O_RDONLY);
+	igt_require_f(f >= 0, "the driver has no timesync_delay_ms\n");
+	n = read(f, ts_delay_was, sizeof(ts_delay_was) - 1);
+	close(f);
+	igt_assert_f(n > 0, "read %s\n", TS_PARAM);
+	igt_qaic_write_file(TS_PARAM, TS_DELAY_MS);
+	n = atoi(ts_delay_was);
+	usleep((n > 0 && n < 2000 ? n : 2000) * 1000 + 50 * 1000);
+}
+
+/* The syncs the card saw in TS_COUNT_US, after TS_SETTLE_US. */
+static void ts_count(uint64_t *good, uint64_t *bad)
+{
+	struct igt_qaic_emu_timesync a, b;
+
+	usleep(TS_SETTLE_US);
+	igt_assert_eq(__igt_qaic_emu_timesync(fd, &a), 0);
+	usleep(TS_COUNT_US);
+	igt_assert_eq(__igt_qaic_emu_timesync(fd, &b), 0);
+	*good = b.periodic_good - a.periodic_good;
+	*bad = b.periodic_bad - a.periodic_bad;
+}
+
+static void run_ts(unsigned int idx)
+{
+	const struct emu_ts_case *c = &emu_ts_cases[idx];
+	uint64_t good, bad;
+	size_t from;
+
+	igt_require(fd >= 0);
+	ts_fast();
+	from = strlen(igt_qaic_kernel_log());
+
+	send_case(IGT_QAIC_EMU_CASE_TIMESYNC, idx);
+	ts_count(&good, &bad);
+	igt_info("%s %s: %llu good, %llu bad\n", c->name, emu_ts_case_verdict_name(c->verdict),
+		 (unsigned long long)good, (unsigned long long)bad);
+	if (c->verdict == EMU_TS_CASE_SENT)
+		igt_assert_f(good >= 2 && !bad, "syncs: %llu good, %llu bad\n",
+			     (unsigned long long)good, (unsigned long long)bad);
+	else
+		igt_assert_f(!good && !bad, "syncs: %llu good, %llu bad\n",
+			     (unsigned long long)good, (unsigned long long)bad);
+
+	/* The QTimer runs again: good syncs again. */
+	send_case(IGT_QAIC_EMU_CASE_TIMESYNC, 0);
+	ts_count(&good, &bad);
+	igt_assert_f(good >= 2 && !bad, "after: %llu good, %llu bad\n",
+		     (unsigned long long)good, (unsigned long long)bad);
+	igt_qaic_round_trip(fd, 0, DEV_ADDR, SZ_4K, ++seed);
+	igt_qaic_assert_clean_log(from);
+}
+
 igt_main
 {
 	igt_fixture
@@ -246,7 +327,17 @@ igt_main
 			run_ras(i);
 	}
 
+	/* Case 0 lets the QTimer run: it is what every case goes back to. */
+	for (unsigned int i = 1; i < emu_ts_nr_cases; i++) {
+		igt_describe("The driver sends its time syncs or none with the card's QTimer "
+			     "held as tests/emu/timesync_cases.c says, and good ones after.");
+		igt_subtest_f("timesync-%s", emu_ts_cases[i].name)
+			run_ts(i);
+	}
+
 	igt_fixture {
+		if (ts_delay_was[0])
+			igt_qaic_write_file(TS_PARAM, ts_delay_was);
 		if (fd >= 0)
 			igt_qaic_close(fd);
 		igt_qaic_kernel_log_free();

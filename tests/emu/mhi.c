@@ -1631,6 +1631,8 @@ int emu_mhi_card_case(struct emu_mhi *mhi, unsigned int table, unsigned int idx)
 		return emu_ssr_send_case(mhi->ssr, idx);
 	case EMU_CARD_CASE_RAS:
 		return emu_ras_send_case(mhi->ras, idx);
+	case EMU_CARD_CASE_TIMESYNC:
+		return emu_timesync_set_case(mhi->ts, idx);
 	default:
 		return -EINVAL;
 	}

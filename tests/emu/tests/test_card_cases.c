@@ -16,6 +16,8 @@
 #include "ras_cases.h"
 #include "ssr.h"
 #include "ssr_cases.h"
+#include "timesync.h"
+#include "timesync_cases.h"
 
 static struct emu_device dev;	/* for emu_log(); not verbose */
 
@@ -219,10 +221,54 @@ static void test_send(void)
 	emu_ras_destroy(r);
 }
 
+/* The QTimer cases: held where the table says, against the host's rules. */
+static void test_timesync_cases(void)
+{
+	static const struct emu_timesync_ops tops = { .send = rec_send };
+	struct emu_timesync *t = emu_timesync_create(&dev, &tops, NULL);
+	const int64_t utc_us = 1796428800ll * 1000000;	/* 2026-12-04 */
+
+	CHECK(t);
+	if (!t)
+		return;
+	CHECK_EQ(emu_ts_cases[0].base, EMU_TS_REAL);
+	for (unsigned int i = 1; i < emu_ts_nr_cases; i++) {
+		const struct emu_ts_case *c = &emu_ts_cases[i];
+		uint64_t q = emu_ts_case_qtimer(c, utc_us);
+		/* qaic_timesync.c: all-ones is silent, and a QTimer past UTC */
+		bool sent = q != UINT64_MAX &&
+			    (unsigned __int128)q * 1000000 / EMU_TIMESYNC_QTIMER_HZ <=
+			    (unsigned __int128)utc_us;
+
+		CHECK_EQ(emu_ts_case_parse(c->name), i);
+		for (unsigned int j = 0; j < i; j++)
+			CHECK(strcmp(c->name, emu_ts_cases[j].name));
+		if (sent != (c->verdict == EMU_TS_CASE_SENT))
+			fprintf(stderr, "timesync case %s: QTimer %#llx: the host model says %s\n",
+				c->name, (unsigned long long)q, sent ? "sent" : "silent");
+		CHECK_EQ(sent, c->verdict == EMU_TS_CASE_SENT);
+		CHECK_EQ(emu_timesync_set_case(t, i), 0);
+		if (c->base == EMU_TS_ABS)
+			CHECK_EQ(emu_timesync_qtimer(t), c->v);
+	}
+	CHECK_EQ(emu_timesync_set_case(t, emu_ts_nr_cases), -EINVAL);
+	/* "real" lets it run from power-on again, and so does power-on. */
+	CHECK_EQ(emu_timesync_set_case(t, (unsigned int)emu_ts_case_parse("qtimer-ones")), 0);
+	CHECK_EQ(emu_timesync_qtimer(t), UINT64_MAX);
+	emu_timesync_power_on(t);
+	CHECK(emu_timesync_qtimer(t) < EMU_TIMESYNC_QTIMER_HZ);
+	CHECK_EQ(emu_timesync_set_case(t, (unsigned int)emu_ts_case_parse("qtimer-0")), 0);
+	CHECK_EQ(emu_timesync_qtimer(t), 0);
+	CHECK_EQ(emu_timesync_set_case(t, 0), 0);
+	CHECK(emu_timesync_qtimer(t) < EMU_TIMESYNC_QTIMER_HZ);
+	emu_timesync_destroy(t);
+}
+
 int main(void)
 {
 	RUN(test_ssr_table);
 	RUN(test_ras_table);
 	RUN(test_send);
+	RUN(test_timesync_cases);
 	return emu_test_exit();
 }
