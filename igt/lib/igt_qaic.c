@@ -2078,6 +2078,23 @@ int __igt_qaic_emu_ras(int fd, uint32_t source, uint32_t type, uint32_t flaw)
 }
 
 /**
+ * __igt_qaic_emu_card_case:
+ * @fd: qaic device file descriptor
+ * @table: IGT_QAIC_EMU_CASE_SSR, _RAS or _TIMESYNC
+ * @idx: the case's index in its table
+ *
+ * Makes the card send the crafted messages of a systematic case
+ * (EMU_PT_CARD_CASE): SSR messages on QAIC_SSR, a RAS report on
+ * QAIC_STATUS; or hold its QTimer at the case's value (case 0: it runs).
+ *
+ * Returns: as __igt_qaic_emu_hang_dbc().
+ */
+int __igt_qaic_emu_card_case(int fd, uint32_t table, uint32_t idx)
+{
+	return qaic_emu_status_call(fd, IGT_QAIC_EMU_PT_CARD_CASE, idx, table, 0);
+}
+
+/**
  * igt_qaic_emu_hang_dbc:
  * @fd: qaic device file descriptor
  * @dbc_id: an active DMA Bridge Channel

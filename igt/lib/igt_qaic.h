@@ -119,6 +119,12 @@ void *igt_qaic_unmapped_ptr(void);
 #define IGT_QAIC_EMU_PT_TIMESYNC	13	/* the time syncs the card saw */
 #define IGT_QAIC_EMU_PT_RAS		14	/* a RAS report from source arg */
 #define IGT_QAIC_EMU_PT_DBC_TIMING	17	/* DBC arg's device time */
+#define IGT_QAIC_EMU_PT_CARD_CASE	18	/* a systematic case, arg its index */
+
+/* The tables of EMU_PT_CARD_CASE (the emulator's enum emu_card_case_table) */
+#define IGT_QAIC_EMU_CASE_SSR		0	/* tests/emu/ssr_cases.c */
+#define IGT_QAIC_EMU_CASE_RAS		1	/* tests/emu/ras_cases.c */
+#define IGT_QAIC_EMU_CASE_TIMESYNC	2	/* tests/emu/timesync_cases.c */
 
 /* How an EMU_PT_SSR restart goes (the emulator's enum emu_ssr_mode) */
 #define IGT_QAIC_EMU_SSR_NORMAL		0
@@ -291,6 +297,7 @@ int __igt_qaic_emu_silence(int fd);
 int __igt_qaic_emu_ssr(int fd, uint32_t dbc_id, uint32_t mode);
 int __igt_qaic_emu_ssr_flood(int fd, uint32_t dbc_id, uint32_t cycles);
 int __igt_qaic_emu_ras(int fd, uint32_t source, uint32_t type, uint32_t flaw);
+int __igt_qaic_emu_card_case(int fd, uint32_t table, uint32_t idx);
 void igt_qaic_emu_hang_dbc(int fd, uint32_t dbc_id);
 int __igt_qaic_emu_dbc_timing(int fd, uint32_t dbc_id, uint32_t req_ns);
 void igt_qaic_emu_dbc_timing_reset(int sig);

@@ -547,6 +547,14 @@ static int emu_ras(void *ctx, unsigned int source, unsigned int type,
 	return emu_mhi_ras(emu->mhi, source, type, flaw);
 }
 
+/* EMU_PT_CARD_CASE */
+static int emu_card_case(void *ctx, unsigned int table, unsigned int idx)
+{
+	struct emu *emu = ctx;
+
+	return emu_mhi_card_case(emu->mhi, table, idx);
+}
+
 /* EMU_PT_TIMESYNC */
 static void emu_timesync(void *ctx, struct emu_timesync_counters *out)
 {
@@ -558,6 +566,7 @@ static void emu_timesync(void *ctx, struct emu_timesync_counters *out)
 static const struct emu_card_ops emu_card_ops = {
 	.sys_error = emu_sys_error,
 	.vanish = emu_vanish,
+	.card_case = emu_card_case,
 	.ssr = emu_ssr,
 	.ras = emu_ras,
 	.timesync = emu_timesync,

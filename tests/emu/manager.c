@@ -902,6 +902,18 @@ static void do_passthrough(struct emu_manager *mgr, struct msg_ctx *ctx,
 	case EMU_PT_TIMESYNC:
 		pt_timesync(mgr, a, arg);
 		return;
+	case EMU_PT_CARD_CASE:
+		if (plen < 12) {
+			pt_status(mgr, a, op, arg, EMU_PT_E_SHORT);
+			return;
+		}
+		if (!mgr->card_ops || !mgr->card_ops->card_case ||
+		    mgr->card_ops->card_case(mgr->card_ctx, get_le32(pl + 8), arg)) {
+			pt_status(mgr, a, op, arg, EMU_PT_E_RANGE);
+			return;
+		}
+		pt_status(mgr, a, op, arg, EMU_PT_OK);
+		return;
 	case EMU_PT_SYS_ERROR:
 	case EMU_PT_VANISH: {
 		/* Test facilities: what they do comes after this answer. */

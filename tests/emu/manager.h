@@ -147,6 +147,21 @@ struct emu_manager;
  */
 #define EMU_PT_DBC_TIMING	17
 #define EMU_PT_DBC_TIMING_MAX_NS	1000000000u
+/*
+ * The card sends systematic case arg of a table of crafted messages: u32
+ * after the request, enum emu_card_case_table (ssr_cases.h, ras_cases.h,
+ * timesync_cases.h),
+ * and a u32 pad. A test facility: it goes out whatever the card is doing.
+ * Answer: struct emu_pt_status, EMU_PT_E_SHORT without the word,
+ * EMU_PT_E_RANGE for no such case or table, or a card that cannot.
+ */
+#define EMU_PT_CARD_CASE	18
+
+enum emu_card_case_table {
+	EMU_CARD_CASE_SSR,
+	EMU_CARD_CASE_RAS,
+	EMU_CARD_CASE_TIMESYNC,	/* the QTimer held (timesync_cases.h) */
+};
 
 struct emu_pt_faults {
 	uint32_t drop_every;
@@ -367,6 +382,8 @@ struct emu_card_ops {
 	/* EMU_PT_RAS: one RAS report. 0 or -errno as emu_ras_report(). */
 	int (*ras)(void *ctx, unsigned int source, unsigned int type,
 		   unsigned int flaw);
+	/* EMU_PT_CARD_CASE: a systematic case; 0 or -EINVAL. */
+	int (*card_case)(void *ctx, unsigned int table, unsigned int idx);
 	/* EMU_PT_TIMESYNC: the card's time sync counters into @out. */
 	void (*timesync)(void *ctx, struct emu_timesync_counters *out);
 };

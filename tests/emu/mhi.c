@@ -1622,6 +1622,22 @@ int emu_mhi_ras(struct emu_mhi *mhi, unsigned int source, unsigned int type,
 	return emu_ras_report(mhi->ras, source, type, flaw);
 }
 
+int emu_mhi_card_case(struct emu_mhi *mhi, unsigned int table, unsigned int idx)
+{
+	if (mhi->bhi.ee != EMU_EE_AMSS)
+		return -EINVAL;
+	switch (table) {
+	case EMU_CARD_CASE_SSR:
+		return emu_ssr_send_case(mhi->ssr, idx);
+	case EMU_CARD_CASE_RAS:
+		return emu_ras_send_case(mhi->ras, idx);
+	case EMU_CARD_CASE_TIMESYNC:
+		return emu_timesync_set_case(mhi->ts, idx);
+	default:
+		return -EINVAL;
+	}
+}
+
 int emu_mhi_ssr(struct emu_mhi *mhi, unsigned int dbc, unsigned int mode,
 		unsigned int cycles)
 {

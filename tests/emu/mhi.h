@@ -120,6 +120,14 @@ void emu_mhi_power_on(struct emu_mhi *mhi);
  */
 int emu_mhi_ssr(struct emu_mhi *mhi, unsigned int dbc, unsigned int mode,
 		unsigned int cycles);
+/*
+ * Systematic case @idx of table @table (enum emu_card_case_table,
+ * manager.h): SSR's (ssr_cases.h), RAS's (ras_cases.h) or the QTimer's
+ * (timesync_cases.h); -EINVAL outside
+ * AMSS or for no such case.
+ */
+int emu_mhi_card_case(struct emu_mhi *mhi, unsigned int table, unsigned int idx);
+
 /* One RAS report on QAIC_STATUS (ras.h); -EINVAL outside AMSS. */
 int emu_mhi_ras(struct emu_mhi *mhi, unsigned int source, unsigned int type,
 		unsigned int flaw);

@@ -13,6 +13,7 @@
 #include "device.h"
 #include "le_bytes.h"
 #include "ras.h"
+#include "ras_cases.h"
 
 /* Offsets in the message */
 #define OFF_MAGIC	0
@@ -141,6 +142,21 @@ int emu_ras_report(struct emu_ras *r, unsigned int source, unsigned int type,
 		r->flawed++;
 	emu_log(r->dev, "RAS: report %u: source %u type %u flaw %u, %zu bytes",
 		r->seq - 1, source, type, flaw, len);
+	r->ops->send(r->ctx, msg, len);
+	return 0;
+}
+
+int emu_ras_send_case(struct emu_ras *r, unsigned int idx)
+{
+	uint8_t msg[EMU_RAS_CASE_MAX_LEN];
+	size_t len;
+
+	if (idx >= emu_ras_nr_cases)
+		return -EINVAL;
+	len = emu_ras_case_msg(&emu_ras_cases[idx], r->seq++, msg);
+	r->reports++;
+	r->flawed++;
+	emu_log(r->dev, "RAS: case %s, %zu bytes", emu_ras_cases[idx].name, len);
 	r->ops->send(r->ctx, msg, len);
 	return 0;
 }

@@ -85,6 +85,12 @@ void emu_ras_destroy(struct emu_ras *r);
 int emu_ras_report(struct emu_ras *r, unsigned int source, unsigned int type,
 		   unsigned int flaw);
 
+/*
+ * Systematic case @idx of ras_cases.h, the next sequence number; 0, or
+ * -EINVAL for no such case.
+ */
+int emu_ras_send_case(struct emu_ras *r, unsigned int idx);
+
 /* "key value" lines: ras_reports, ras_flawed */
 void emu_ras_counters_print(const struct emu_ras *r, FILE *out);
 

@@ -14,6 +14,7 @@
 #include "device.h"
 #include "le_bytes.h"
 #include "ssr.h"
+#include "ssr_cases.h"
 
 /* The events in the order the card sends them. */
 static const uint32_t ssr_events[] = {
@@ -212,6 +213,21 @@ void emu_ssr_rx(struct emu_ssr *s, const void *msg, size_t len)
 	emu_log(s->dev, "SSR: DBC%u: subsystem back", dbc);
 	if (s->ops->restored)
 		s->ops->restored(s->ctx, dbc);
+}
+
+int emu_ssr_send_case(struct emu_ssr *s, unsigned int idx)
+{
+	const struct emu_ssr_case *c;
+	uint8_t msg[EMU_SSR_CASE_MAX_LEN];
+
+	if (idx >= emu_ssr_nr_cases)
+		return -EINVAL;
+	c = &emu_ssr_cases[idx];
+	emu_log(s->dev, "SSR: case %s, %u messages", c->name, c->nr_msgs);
+	for (unsigned int i = 0; i < c->nr_msgs; i++)
+		s->ops->send(s->ctx, msg, emu_ssr_case_msg(c, i, msg));
+	s->c.garbage_sent += c->nr_msgs;
+	return 0;
 }
 
 void emu_ssr_reset(struct emu_ssr *s)

@@ -102,6 +102,12 @@ int emu_ssr_start_cycles(struct emu_ssr *s, unsigned int dbc,
 /* A message the host sent on the uplink channel. */
 void emu_ssr_rx(struct emu_ssr *s, const void *msg, size_t len);
 
+/*
+ * Systematic case @idx of ssr_cases.h: its crafted messages, in a row,
+ * whatever the SSR in progress. 0, or -EINVAL for no such case.
+ */
+int emu_ssr_send_case(struct emu_ssr *s, unsigned int idx);
+
 /* The card was reset: the SSR in progress, if any, is forgotten. */
 void emu_ssr_reset(struct emu_ssr *s);
 

@@ -5,6 +5,7 @@
  * Copyright (c) 2026 The qaic authors.
  */
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "device.h"
 #include "le_bytes.h"
 #include "timesync.h"
+#include "timesync_cases.h"
 
 struct emu_timesync {
 	struct emu_device *dev;
@@ -23,6 +25,8 @@ struct emu_timesync {
 	bool waiting;			/* asked, no answer yet */
 	bool garbage;			/* --timesync-fault garbage */
 	int64_t last_us;		/* host time of the last good one */
+	bool held;			/* a systematic case holds the QTimer */
+	uint64_t held_at;
 
 	struct emu_timesync_counters c;
 };
@@ -64,6 +68,22 @@ void emu_timesync_power_on(struct emu_timesync *t)
 {
 	clock_gettime(CLOCK_MONOTONIC, &t->power_on);
 	t->waiting = false;
+	t->held = false;
+}
+
+int emu_timesync_set_case(struct emu_timesync *t, unsigned int idx)
+{
+	const struct emu_ts_case *c;
+
+	if (idx >= emu_ts_nr_cases)
+		return -EINVAL;
+	c = &emu_ts_cases[idx];
+	t->held = c->base != EMU_TS_REAL;
+	if (t->held)
+		t->held_at = emu_ts_case_qtimer(c, realtime_us());
+	emu_log(t->dev, "timesync: case %s, QTimer %s %#llx", c->name,
+		t->held ? "held at" : "runs", (unsigned long long)t->held_at);
+	return 0;
 }
 
 uint64_t emu_timesync_qtimer(const struct emu_timesync *t)
@@ -71,6 +91,8 @@ uint64_t emu_timesync_qtimer(const struct emu_timesync *t)
 	struct timespec now;
 	uint64_t ns;
 
+	if (t->held)
+		return t->held_at;
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	ns = (uint64_t)(ts_us(&now) - ts_us(&t->power_on)) * 1000;
 	return ns / 1000 * EMU_TIMESYNC_QTIMER_HZ / 1000000;

@@ -92,6 +92,11 @@ void emu_timesync_destroy(struct emu_timesync *t);
 
 /* Power-on: the QTimer starts at 0. */
 void emu_timesync_power_on(struct emu_timesync *t);
+/*
+ * Systematic case @idx of timesync_cases.h: the QTimer held at its value
+ * until the next case or power-on (case 0 lets it run). 0, or -EINVAL.
+ */
+int emu_timesync_set_case(struct emu_timesync *t, unsigned int idx);
 /* The QTimer now. */
 uint64_t emu_timesync_qtimer(const struct emu_timesync *t);
 
