@@ -18,6 +18,7 @@
 
 #include <linux/hrtimer.h>
 #include <linux/module.h>
+#include <linux/slab.h>
 #include <linux/version.h>
 
 #include <drm/gpu_scheduler.h>
@@ -53,6 +54,18 @@ static inline void hrtimer_setup(struct hrtimer *timer,
  */
 #if KERNEL_VERSION(6, 17, 0) > LINUX_VERSION_CODE
 #define DRM_GPU_SCHED_STAT_RESET DRM_GPU_SCHED_STAT_NOMINAL
+#endif
+
+/*
+ * Linux 7.x allocates an object by naming it, kzalloc_obj(*p, gfp) for
+ * kzalloc(sizeof(*p), gfp), and its checkpatch asks for that form. The
+ * macros are tested rather than a release: only the two used here.
+ */
+#ifndef kzalloc_obj
+#define kzalloc_obj(P, GFP) kzalloc(sizeof(P), GFP)
+#endif
+#ifndef kmalloc_obj
+#define kmalloc_obj(P, GFP) kmalloc(sizeof(P), GFP)
 #endif
 
 #endif /* _QAIC_COMPAT_H_ */

@@ -55,6 +55,7 @@
 
 #include <drm/drm_print.h>
 
+#include "qaic_compat.h"
 #include "qaic_drv.h"
 #include "qaic_hw.h"
 #include "qaic_queue.h"
@@ -235,7 +236,7 @@ void qaic_coredump_submit(struct qaic_device *qdev, void *buf, size_t len)
 {
 	struct qaic_coredump_pending *p;
 
-	p = kmalloc(sizeof(*p), GFP_KERNEL);
+	p = kmalloc_obj(*p, GFP_KERNEL);
 	if (!p) {
 		vfree(buf);
 		return;

@@ -42,6 +42,7 @@
 
 #include <uapi/drm/qaic_accel.h>
 
+#include "qaic_compat.h"
 #include "qaic_drv.h"
 #include "qaic_gem.h"
 
@@ -205,7 +206,7 @@ struct drm_gem_object *qaic_gem_create_object(struct drm_device *drm, size_t siz
 {
 	struct qaic_bo *bo;
 
-	bo = kzalloc(sizeof(*bo), GFP_KERNEL_ACCOUNT);
+	bo = kzalloc_obj(*bo, GFP_KERNEL_ACCOUNT);
 	if (!bo)
 		return ERR_PTR(-ENOMEM);
 

@@ -91,6 +91,7 @@
 #include <uapi/drm/qaic_accel.h>
 
 #include "qaic_cntl.h"
+#include "qaic_compat.h"
 #include "qaic_drv.h"
 #include "qaic_nnc.h"
 #include "qaic_queue.h"
@@ -905,7 +906,7 @@ static void qaic_manage_park(struct qaic_manage_call *call, bool ring,
 	struct qaic_device *qdev = call->qdev;
 	struct qaic_manage_stale *stale;
 
-	stale = kzalloc(sizeof(*stale), GFP_KERNEL);
+	stale = kzalloc_obj(*stale, GFP_KERNEL);
 	if (!stale)
 		return;
 	if (ring) {

@@ -63,6 +63,7 @@
 #include <linux/workqueue.h>
 
 #include "qaic_cntl.h"
+#include "qaic_compat.h"
 #include "qaic_drv.h"
 #include "qaic_mhi.h"
 #include "qaic_trace.h"
@@ -564,7 +565,7 @@ int qaic_mhi_init(struct qaic_device *qdev)
 	struct qaic_mhi *qmhi;
 	int ret;
 
-	qmhi = kzalloc(sizeof(*qmhi), GFP_KERNEL);
+	qmhi = kzalloc_obj(*qmhi, GFP_KERNEL);
 	if (!qmhi)
 		return -ENOMEM;
 	qmhi->qdev = qdev;

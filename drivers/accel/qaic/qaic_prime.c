@@ -30,6 +30,7 @@
 #include <drm/drm_gem_shmem_helper.h>
 #include <drm/drm_prime.h>
 
+#include "qaic_compat.h"
 #include "qaic_gem.h"
 
 static struct sg_table *qaic_prime_map(struct dma_buf_attachment *attach,
@@ -44,7 +45,7 @@ static struct sg_table *qaic_prime_map(struct dma_buf_attachment *attach,
 	if (dir == DMA_NONE)
 		return ERR_PTR(-EINVAL);
 
-	sgt = kzalloc(sizeof(*sgt), GFP_KERNEL_ACCOUNT);
+	sgt = kzalloc_obj(*sgt, GFP_KERNEL_ACCOUNT);
 	if (!sgt)
 		return ERR_PTR(-ENOMEM);
 	/* drm_gem_map_attach() pinned the pages until the detach. */

@@ -934,8 +934,8 @@ struct qaic_job *qaic_job_alloc(struct qaic_queue *q, struct qaic_bo *bo, u32 nr
 
 	dma_resv_assert_held(bo->base.base.resv);
 
-	job = kzalloc(sizeof(*job), GFP_KERNEL_ACCOUNT);
-	fence = kzalloc(sizeof(*fence), GFP_KERNEL_ACCOUNT);
+	job = kzalloc_obj(*job, GFP_KERNEL_ACCOUNT);
+	fence = kzalloc_obj(*fence, GFP_KERNEL_ACCOUNT);
 	if (!job || !fence) {
 		ret = -ENOMEM;
 		goto fail;
@@ -1032,7 +1032,7 @@ int qaic_queue_create(struct qaic_device *qdev, struct qaic_dbc *dbc, unsigned i
 
 	lockdep_assert_held(&dbc->lock);
 
-	q = kzalloc(sizeof(*q), GFP_KERNEL);
+	q = kzalloc_obj(*q, GFP_KERNEL);
 	if (!q)
 		return -ENOMEM;
 

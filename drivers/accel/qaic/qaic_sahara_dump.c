@@ -54,6 +54,7 @@
 
 #include <kunit/visibility.h>
 
+#include "qaic_compat.h"
 #include "qaic_drv.h"
 #include "qaic_sahara_dump.h"
 
@@ -192,7 +193,7 @@ int qaic_sahara_dump_create(struct qaic_sahara_dump **dump, const void *table, s
 	if (!size)
 		return -EINVAL;
 
-	d = kzalloc(sizeof(*d), GFP_KERNEL);
+	d = kzalloc_obj(*d, GFP_KERNEL);
 	if (!d)
 		goto no_mem;
 	d->buf = vzalloc(size);

@@ -31,6 +31,7 @@
 
 #include <uapi/drm/qaic_accel.h>
 
+#include "qaic_compat.h"
 #include "qaic_desc.h"
 #include "qaic_drv.h"
 #include "qaic_gem.h"
@@ -102,7 +103,7 @@ static int qaic_slice_encode(struct qaic_device *qdev, struct qaic_bo *bo,
 	}
 
 	ret = -ENOMEM;
-	slicing = kzalloc(sizeof(*slicing), QAIC_GFP_USER);
+	slicing = kzalloc_obj(*slicing, QAIC_GFP_USER);
 	if (!slicing)
 		goto out;
 	slicing->slices = kvcalloc(count, sizeof(*slicing->slices), QAIC_GFP_USER);

@@ -60,6 +60,7 @@
 
 #include <drm/drm_print.h>
 
+#include "qaic_compat.h"
 #include "qaic_drv.h"
 #include "qaic_mhi.h"
 #include "qaic_mhi_rx.h"
@@ -115,7 +116,7 @@ static void qaic_ssr_send(struct qaic_ssr *s, u32 cmd, u32 dbc_id, u32 arg)
 	struct qaic_ssr_msg *msg;
 	int ret;
 
-	msg = kzalloc(sizeof(*msg), GFP_KERNEL);
+	msg = kzalloc_obj(*msg, GFP_KERNEL);
 	if (!msg)
 		return;
 	msg->hdr.cmd = cpu_to_le32(cmd);

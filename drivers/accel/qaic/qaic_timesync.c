@@ -47,6 +47,7 @@
 #include <drm/drm_drv.h>
 #include <drm/drm_print.h>
 
+#include "qaic_compat.h"
 #include "qaic_drv.h"
 #include "qaic_mhi.h"
 #include "qaic_mhi_rx.h"
@@ -128,7 +129,7 @@ static void qaic_ts_boot_answer(struct qaic_ts_boot *ts)
 	struct qaic_ts_sync *msg;
 	int ret;
 
-	msg = kzalloc(sizeof(*msg), GFP_KERNEL);
+	msg = kzalloc_obj(*msg, GFP_KERNEL);
 	if (!msg)
 		return;
 	qaic_ts_fill(msg, div_u64(ktime_get_real_ns(), NSEC_PER_USEC));
