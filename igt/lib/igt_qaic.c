@@ -3,6 +3,7 @@
  * Copyright (c) 2026 The qaic authors.
  */
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -1592,6 +1593,59 @@ void igt_qaic_card_bdf(int fd, char *bdf, size_t len)
 	link[n] = '\0';
 	base = strrchr(link, '/');
 	snprintf(bdf, len, "%s", base ? base + 1 : link);
+}
+
+/* scandir() filter: a PCI function of Qualcomm's, as qaic's cards are. */
+static int is_qaic_function(const struct dirent *de)
+{
+	char path[PATH_MAX], buf[16] = "";
+	FILE *f;
+	bool ok;
+
+	if (de->d_name[0] == '.')
+		return 0;
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/vendor", de->d_name);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	ok = fgets(buf, sizeof(buf), f) && strtoul(buf, NULL, 16) == 0x17cb;
+	fclose(f);
+	return ok;
+}
+
+/**
+ * igt_qaic_card_addr:
+ * @n: which card, from 0
+ * @bdf: where the PCI address goes, e.g. "0000:01:00.0"
+ * @len: bytes at @bdf
+ *
+ * Card @n of the machine: the @n-th PCI function of vendor 17cb in
+ * address order, bound to a driver or not. In igt/run's bench, card N is
+ * in slot N of bus 0 ("0000:00:0N.0"); on tests/pc/run's PC, each card is
+ * alone on the bus behind its own root port ("0000:0M:00.0", M = N + 1).
+ *
+ * Returns: false (and "" at @bdf) when the machine has no card @n.
+ */
+bool igt_qaic_card_addr(unsigned int n, char *bdf, size_t len)
+{
+	struct dirent **list;
+	bool found = false;
+	int count;
+
+	if (len)
+		bdf[0] = '\0';
+	count = scandir("/sys/bus/pci/devices", &list, is_qaic_function, alphasort);
+	if (count < 0)
+		return false;
+	for (int i = 0; i < count; i++) {
+		if ((unsigned int)i == n) {
+			snprintf(bdf, len, "%s", list[i]->d_name);
+			found = true;
+		}
+		free(list[i]);
+	}
+	free(list);
+	return found;
 }
 
 /**

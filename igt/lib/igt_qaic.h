@@ -270,6 +270,7 @@ void igt_qaic_stall_bo(int fd, uint32_t dbc_id, uint8_t sem_index,
 
 void igt_qaic_write_file(const char *path, const char *val);
 void igt_qaic_card_bdf(int fd, char *bdf, size_t len);
+bool igt_qaic_card_addr(unsigned int n, char *bdf, size_t len);
 int igt_qaic_open_bdf(const char *bdf);
 uint32_t igt_qaic_job_timeout_ms(void);
 int igt_qaic_module_refcount(void);

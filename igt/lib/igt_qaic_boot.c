@@ -7,7 +7,8 @@
  * A card's boot as the kernel log tells it: our driver logs one verdict
  * per boot, "card in mission mode" or "boot failed: <why>", each line
  * beginning with the card's "qaic <bdf>: ". A rebind through sysfs powers
- * the card up again: a new boot.
+ * the card up again: a new boot. A card is named by its number N, from 0:
+ * its PCI address is igt_qaic_card_addr()'s, slot N of the bench's bus.
  */
 
 #include <errno.h>
@@ -55,20 +56,22 @@ void igt_qaic_kernel_log_free(void)
 
 /**
  * igt_qaic_log_lines:
- * @slot: PCI slot of the card in the bench
+ * @card: the card's number (igt_qaic_card_addr())
  * @what: text to look for
  * @last: where to copy the last line found, or NULL
  * @len: size of @last
  *
  * Returns: how many lines of the kernel log of the card contain @what.
  */
-int igt_qaic_log_lines(unsigned int slot, const char *what, char *last, size_t len)
+int igt_qaic_log_lines(unsigned int card, const char *what, char *last, size_t len)
 {
 	const char *log = igt_qaic_kernel_log(), *p = log;
-	char dev[32];
+	char bdf[32], dev[48];
 	int n = 0;
 
-	snprintf(dev, sizeof(dev), "qaic " IGT_QAIC_BDF_FMT ": ", slot);
+	if (!igt_qaic_card_addr(card, bdf, sizeof(bdf)))
+		return 0;
+	snprintf(dev, sizeof(dev), "qaic %s: ", bdf);
 	while ((p = strstr(p, what))) {
 		const char *bol = p, *eol = strchr(p, '\n');
 
@@ -89,16 +92,15 @@ int igt_qaic_log_lines(unsigned int slot, const char *what, char *last, size_t l
 
 /**
  * igt_qaic_card_present:
- * @slot: PCI slot of the card in the bench
+ * @card: the card's number (igt_qaic_card_addr())
  *
- * Returns: whether the bench has a card in @slot.
+ * Returns: whether the machine has card @card.
  */
-bool igt_qaic_card_present(unsigned int slot)
+bool igt_qaic_card_present(unsigned int card)
 {
-	char path[64];
+	char bdf[32];
 
-	snprintf(path, sizeof(path), "/sys/bus/pci/devices/" IGT_QAIC_BDF_FMT, slot);
-	return !access(path, F_OK);
+	return igt_qaic_card_addr(card, bdf, sizeof(bdf));
 }
 
 /**
@@ -114,7 +116,7 @@ bool igt_qaic_boot_verdict_ours(void)
 
 /**
  * igt_qaic_wait_boot:
- * @slot: PCI slot of the card in the bench
+ * @card: the card's number (igt_qaic_card_addr())
  * @failed_before: "boot failed: " lines of the card before this boot
  * @up_before: "card in mission mode" lines of the card before this boot
  * @line: where to copy the verdict's line, or NULL
@@ -125,50 +127,53 @@ bool igt_qaic_boot_verdict_ours(void)
  *
  * Returns: true when the boot failed.
  */
-bool igt_qaic_wait_boot(unsigned int slot, int failed_before, int up_before,
+bool igt_qaic_wait_boot(unsigned int card, int failed_before, int up_before,
 			char *line, size_t len)
 {
+	char bdf[32];
+
 	for (int i = 0; i < IGT_QAIC_BOOT_WAIT_S * 10; i++) {
-		if (igt_qaic_log_lines(slot, "boot failed: ", line, len) > failed_before)
+		if (igt_qaic_log_lines(card, "boot failed: ", line, len) > failed_before)
 			return true;
-		if (igt_qaic_log_lines(slot, "card in mission mode", line, len) > up_before)
+		if (igt_qaic_log_lines(card, "card in mission mode", line, len) > up_before)
 			return false;
 		usleep(100 * 1000);
 	}
-	igt_assert_f(false, "card " IGT_QAIC_BDF_FMT " did not finish booting in %d s\n",
-		     slot, IGT_QAIC_BOOT_WAIT_S);
+	igt_qaic_card_addr(card, bdf, sizeof(bdf));
+	igt_assert_f(false, "card %u (%s) did not finish booting in %d s\n",
+		     card, bdf, IGT_QAIC_BOOT_WAIT_S);
 	return false;
 }
 
 /**
  * igt_qaic_rebind:
- * @slot: PCI slot of the card in the bench
+ * @card: the card's number (igt_qaic_card_addr())
  *
  * Unbinds the card from qaic and binds it again: a new power-up.
  */
-void igt_qaic_rebind(unsigned int slot)
+void igt_qaic_rebind(unsigned int card)
 {
-	char bdf[16];
+	char bdf[32];
 
-	snprintf(bdf, sizeof(bdf), IGT_QAIC_BDF_FMT, slot);
+	igt_assert_f(igt_qaic_card_addr(card, bdf, sizeof(bdf)), "no card %u\n", card);
 	igt_qaic_write_file("/sys/bus/pci/drivers/qaic/unbind", bdf);
 	igt_qaic_write_file("/sys/bus/pci/drivers/qaic/bind", bdf);
 }
 
 /**
  * igt_qaic_power_cycle:
- * @slot: PCI slot of the card in the bench
+ * @card: the card's number (igt_qaic_card_addr())
  *
  * Unbinds the card from qaic, resets its function and binds it again: a
  * new boot from PBL even for a card in mission mode, which a rebind alone
  * finds still there. Skips the test for a card that offers no reset
  * (qaic-emu --flr gives one).
  */
-void igt_qaic_power_cycle(unsigned int slot)
+void igt_qaic_power_cycle(unsigned int card)
 {
-	char bdf[16], path[96];
+	char bdf[32], path[96];
 
-	snprintf(bdf, sizeof(bdf), IGT_QAIC_BDF_FMT, slot);
+	igt_assert_f(igt_qaic_card_addr(card, bdf, sizeof(bdf)), "no card %u\n", card);
 	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/reset", bdf);
 	igt_require_f(!access(path, F_OK), "card %s offers no function reset\n", bdf);
 	igt_qaic_write_file("/sys/bus/pci/drivers/qaic/unbind", bdf);

@@ -11,20 +11,18 @@
 
 #include "igt_qaic.h"
 
-/* The card in PCI slot N of the bench. */
-#define IGT_QAIC_BDF_FMT	"0000:00:%02x.0"
 /* Longest a boot may take, from power-on to its verdict in the log. */
 #define IGT_QAIC_BOOT_WAIT_S	20
 
 const char *igt_qaic_kernel_log(void);
 void igt_qaic_kernel_log_free(void);
-int igt_qaic_log_lines(unsigned int slot, const char *what, char *last, size_t len);
-bool igt_qaic_card_present(unsigned int slot);
+int igt_qaic_log_lines(unsigned int card, const char *what, char *last, size_t len);
+bool igt_qaic_card_present(unsigned int card);
 bool igt_qaic_boot_verdict_ours(void);
-bool igt_qaic_wait_boot(unsigned int slot, int failed_before, int up_before,
+bool igt_qaic_wait_boot(unsigned int card, int failed_before, int up_before,
 			char *line, size_t len);
-void igt_qaic_rebind(unsigned int slot);
-void igt_qaic_power_cycle(unsigned int slot);
+void igt_qaic_rebind(unsigned int card);
+void igt_qaic_power_cycle(unsigned int card);
 void igt_qaic_assert_clean_log(size_t from);
 
 #endif /* IGT_QAIC_BOOT_H */

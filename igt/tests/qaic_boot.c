@@ -100,10 +100,11 @@ IGT_TEST_DESCRIPTION("Boot of a card from power-on: SBL over BHI, the other "
 		     "images over Sahara, and every way the card can get it wrong.");
 
 /*
- * The bench igt/run gives this test: eight cards, card N at PCI slot N,
- * all powering on in PBL. Card 0 is good and offers a function reset
- * (qaic-emu --flr), which the missing-* subtests use to boot it again
- * with an image left out of the firmware; the others commit one fault
+ * The bench igt/run gives this test: eight cards, card N in PCI slot N
+ * (igt_qaic_card_addr() finds a card wherever it sits), all powering on
+ * in PBL. Card 0 is good and offers a function reset (qaic-emu --flr),
+ * which the missing-* subtests use to boot it again with an image left
+ * out of the firmware; the others commit one fault
  * each on their first boot (qaic-emu --bhi-fault, --sahara-fault; card 1
  * also answers its first MHI register read with all-ones), card 6
  * boots well the second time, cards 2, 4 and 7 commit a second
@@ -116,15 +117,17 @@ IGT_TEST_DESCRIPTION("Boot of a card from power-on: SBL over BHI, the other "
 #define DEV_ADDR	(8ull << 20)
 #define QUEUE_SIZE	64
 
-/* The accel node of the card in @slot, or -1. */
-static int card_minor(unsigned int slot)
+/* The accel node of card @card, or -1. */
+static int card_minor(unsigned int card)
 {
-	char path[96];
+	char bdf[32], path[96];
 	struct dirent *de;
 	int minor = -1;
 	DIR *d;
 
-	snprintf(path, sizeof(path), "/sys/bus/pci/devices/" IGT_QAIC_BDF_FMT "/accel", slot);
+	if (!igt_qaic_card_addr(card, bdf, sizeof(bdf)))
+		return -1;
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/accel", bdf);
 	d = opendir(path);
 	if (!d)
 		return -1;
@@ -135,43 +138,43 @@ static int card_minor(unsigned int slot)
 	return minor;
 }
 
-static int open_card(unsigned int slot)
+static int open_card(unsigned int card)
 {
 	char path[32];
-	int minor = card_minor(slot);
+	int minor = card_minor(card);
 
-	igt_assert_f(minor >= 0, "card " IGT_QAIC_BDF_FMT " has no accel node\n", slot);
+	igt_assert_f(minor >= 0, "card %u has no accel node\n", card);
 	snprintf(path, sizeof(path), "/dev/accel/accel%d", minor);
 	return open(path, O_RDWR | O_CLOEXEC);
 }
 
 /* The card's boot failed with @why in its one log line; open() is refused. */
-static void check_failed(unsigned int slot, const char *why, int failed_before,
+static void check_failed(unsigned int card, const char *why, int failed_before,
 			 int up_before)
 {
 	char line[512] = "";
 	int fd;
 
-	igt_require_f(igt_qaic_card_present(slot), "no card in slot %u\n", slot);
+	igt_require_f(igt_qaic_card_present(card), "no card %u\n", card);
 	igt_require_f(igt_qaic_boot_verdict_ours(), "the boot verdict in the log is our driver's\n");
-	igt_require_f(igt_qaic_wait_boot(slot, failed_before, up_before, line, sizeof(line)),
-		      "card " IGT_QAIC_BDF_FMT " booted: it has no fault to commit\n", slot);
+	igt_require_f(igt_qaic_wait_boot(card, failed_before, up_before, line, sizeof(line)),
+		      "card %u booted: it has no fault to commit\n", card);
 	igt_info("%s\n", line);
 	igt_assert_f(strstr(line, why), "expected \"%s\" in the log line\n", why);
 	/* One line per failed boot, and it stays one. */
 	usleep(300 * 1000);
-	igt_assert_eq(igt_qaic_log_lines(slot, "boot failed: ", NULL, 0), failed_before + 1);
+	igt_assert_eq(igt_qaic_log_lines(card, "boot failed: ", NULL, 0), failed_before + 1);
 
-	fd = open_card(slot);
+	fd = open_card(card);
 	igt_assert_f(fd < 0 && errno == ENODEV, "open() gave %d (%s), not ENODEV\n",
 		     fd, fd < 0 ? strerror(errno) : "a file");
 	igt_qaic_assert_clean_log(0);
 }
 
-static void check_usable(unsigned int slot)
+static void check_usable(unsigned int card)
 {
 	struct qaic_manage_trans_status_from_dev status;
-	int fd = open_card(slot);
+	int fd = open_card(card);
 
 	igt_assert_f(fd >= 0, "open(): %s\n", strerror(errno));
 	igt_qaic_status(fd, &status);
@@ -179,12 +182,12 @@ static void check_usable(unsigned int slot)
 }
 
 /* Another driver: the card is usable within the boot wait, or never. */
-static void wait_usable(unsigned int slot)
+static void wait_usable(unsigned int card)
 {
 	struct qaic_manage_trans_status_from_dev status;
 
 	for (int i = 0; i < IGT_QAIC_BOOT_WAIT_S * 10; i++) {
-		int fd = open_card(slot);
+		int fd = open_card(card);
 
 		if (fd >= 0) {
 			int err = __igt_qaic_status(fd, &status);
@@ -195,14 +198,14 @@ static void wait_usable(unsigned int slot)
 		}
 		usleep(100 * 1000);
 	}
-	igt_assert_f(false, "card " IGT_QAIC_BDF_FMT " not usable in %d s\n", slot, IGT_QAIC_BOOT_WAIT_S);
+	igt_assert_f(false, "card %u not usable in %d s\n", card, IGT_QAIC_BOOT_WAIT_S);
 }
 
 static void test_good_boot(void)
 {
 	char line[512] = "";
 
-	igt_require_f(igt_qaic_card_present(0), "no card in slot 0\n");
+	igt_require_f(igt_qaic_card_present(0), "no card 0\n");
 	if (!igt_qaic_boot_verdict_ours()) {
 		wait_usable(0);
 		igt_qaic_assert_clean_log(0);
@@ -217,14 +220,14 @@ static void test_good_boot(void)
 	igt_qaic_assert_clean_log(0);
 }
 
-/* Boot card @slot once more, with the firmware at @fw_path ("" = default). */
-static void reboot_card(unsigned int slot, const char *fw_path, int *failed, int *up)
+/* Boot card @card once more, with the firmware at @fw_path ("" = default). */
+static void reboot_card(unsigned int card, const char *fw_path, int *failed, int *up)
 {
-	*failed = igt_qaic_log_lines(slot, "boot failed: ", NULL, 0);
-	*up = igt_qaic_log_lines(slot, "card in mission mode", NULL, 0);
+	*failed = igt_qaic_log_lines(card, "boot failed: ", NULL, 0);
+	*up = igt_qaic_log_lines(card, "card in mission mode", NULL, 0);
 	if (fw_path)
 		igt_qaic_write_file("/sys/module/firmware_class/parameters/path", fw_path);
-	igt_qaic_rebind(slot);
+	igt_qaic_rebind(card);
 }
 
 /*
@@ -256,7 +259,7 @@ static char *firmware_without(uint32_t omit)
 /* Faults that cards commit on their second boot, after a rebind. */
 static const struct {
 	const char *name;
-	unsigned int slot;
+	unsigned int card;
 	const char *why;	/* in the boot's log line */
 } reboot_faults[] = {
 	{ "oversize", 7, "bytes of image 1 (1 to" },
@@ -265,15 +268,15 @@ static const struct {
 };
 
 /* The card's first boot is over; its second, after a rebind, fails with @why. */
-static void check_failed_on_reboot(unsigned int slot, const char *why)
+static void check_failed_on_reboot(unsigned int card, const char *why)
 {
 	int failed, up;
 
-	igt_require_f(igt_qaic_card_present(slot), "no card in slot %u\n", slot);
+	igt_require_f(igt_qaic_card_present(card), "no card %u\n", card);
 	igt_require_f(igt_qaic_boot_verdict_ours(), "the boot verdict in the log is our driver's\n");
-	igt_qaic_wait_boot(slot, 0, 0, NULL, 0);
-	reboot_card(slot, NULL, &failed, &up);
-	check_failed(slot, why, failed, up);
+	igt_qaic_wait_boot(card, 0, 0, NULL, 0);
+	reboot_card(card, NULL, &failed, &up);
+	check_failed(card, why, failed, up);
 }
 
 static void remove_dir(const char *dir)
@@ -384,7 +387,7 @@ igt_main
 	igt_subtest("power-up-garbage") {
 		char line[512] = "";
 
-		igt_require_f(igt_qaic_card_present(1), "no card in slot 1\n");
+		igt_require_f(igt_qaic_card_present(1), "no card 1\n");
 		igt_require_f(igt_qaic_boot_verdict_ours(), "the retry is our driver's\n");
 		igt_qaic_wait_boot(1, 0, 0, line, sizeof(line));
 		igt_info("%s\n", line);
@@ -423,7 +426,7 @@ igt_main
 		igt_describe("A card's fault on its second boot fails that boot: a read over "
 			     "the size limit, or an END_OF_IMAGE with no image open.");
 		igt_subtest_f("%s", reboot_faults[i].name)
-			check_failed_on_reboot(reboot_faults[i].slot, reboot_faults[i].why);
+			check_failed_on_reboot(reboot_faults[i].card, reboot_faults[i].why);
 	}
 
 	igt_describe("A card whose boot failed boots again when the driver is bound again.");
@@ -431,7 +434,7 @@ igt_main
 		char line[512] = "";
 		int failed, up;
 
-		igt_require_f(igt_qaic_card_present(6), "no card in slot 6\n");
+		igt_require_f(igt_qaic_card_present(6), "no card 6\n");
 		igt_require_f(igt_qaic_boot_verdict_ours(), "the boot verdict in the log is our driver's\n");
 		igt_qaic_wait_boot(6, 0, 0, NULL, 0);
 		reboot_card(6, NULL, &failed, &up);

@@ -48,14 +48,23 @@ IGT_TEST_DESCRIPTION("The card's boot log is kept in debugfs bootlog, across cra
 #define NR_IMAGES	8
 
 /*
- * The bench igt/run gives this test: card 0 at PCI slot 0 boots normally,
- * card 1 at slot 1 writes garbage into its boot log.
+ * The bench igt/run gives this test: card 0 (at PCI slot 0) boots
+ * normally, card 1 (at slot 1) writes garbage into its boot log.
  */
-#define CARD		"0000:00:00.0"
-#define GARBAGE_CARD	"0000:00:01.0"
+#define CARD		0
+#define GARBAGE_CARD	1
 /* What the driver keeps, and the longest message it takes */
 #define KEPT		65536
 #define MSG_LEN		512
+
+/* Opens card @n (igt_qaic_card_addr()); skips when there is none. */
+static int open_card(unsigned int n)
+{
+	char bdf[32];
+
+	igt_require_f(igt_qaic_card_addr(n, bdf, sizeof(bdf)), "no card %u\n", n);
+	return igt_qaic_open_bdf(bdf);
+}
 
 static char *read_bootlog(int fd, size_t *len)
 {
@@ -156,7 +165,7 @@ static void wait_card(int fd, uint64_t since_ms)
 
 static void test_bootlog(void)
 {
-	int fd = igt_qaic_open_bdf(CARD);
+	int fd = open_card(CARD);
 	size_t len;
 	char *log;
 
@@ -212,11 +221,11 @@ static void test_garbage(void)
 	 * 6.12 stops listening on QAIC_TIMESYNC after a message that is not
 	 * exactly a header, so the garbage card never leaves SBL there.
 	 */
-	fd = igt_qaic_open_bdf(CARD);
+	fd = open_card(CARD);
 	igt_require_f(igt_qaic_has_syncobj(fd),
 		      "Linux 6.12's qaic keeps every byte the card sends, as sent\n");
 	close(fd);
-	fd = igt_qaic_open_bdf(GARBAGE_CARD);
+	fd = open_card(GARBAGE_CARD);
 	/* A MANAGE call waits for mission mode, which waits for the log. */
 	igt_qaic_deactivate(fd, igt_qaic_activate(fd, QUEUE_SIZE));
 	log = read_bootlog(fd, &len);
@@ -248,7 +257,7 @@ static void test_garbage(void)
 static void test_timesync(void)
 {
 	struct igt_qaic_emu_timesync a, b;
-	int fd = igt_qaic_open_bdf(CARD);
+	int fd = open_card(CARD);
 
 	get_timesync(fd, &a);
 	igt_assert_lte(1, a.boot_good);
@@ -268,7 +277,7 @@ static void test_timesync(void)
 static void test_sys_error(void)
 {
 	struct igt_qaic_emu_timesync ts;
-	int fd = igt_qaic_open_bdf(CARD);
+	int fd = open_card(CARD);
 	uint32_t dbc = igt_qaic_activate(fd, QUEUE_SIZE);
 	size_t len, len2;
 	char *log, *log2;
@@ -309,7 +318,7 @@ static void test_sys_error(void)
 static void test_reboot(void)
 {
 	struct igt_qaic_emu_timesync a, b;
-	int fd = igt_qaic_open_bdf(CARD);
+	int fd = open_card(CARD);
 	unsigned int boot, boot2;
 	char bdf[32], path[128];
 	size_t len, len2;
@@ -348,7 +357,7 @@ static void test_reboot(void)
 igt_main
 {
 	igt_fixture {
-		close(igt_qaic_open_bdf(CARD));
+		close(open_card(CARD));
 	}
 
 	igt_describe("Check that debugfs bootlog holds, as text, every line the card wrote in SBL: which boot it is, the eight images it loaded, and mission mode.");

@@ -30,18 +30,17 @@
 IGT_TEST_DESCRIPTION("Every card of the family the driver serves binds, boots and runs work.");
 
 /*
- * The bench igt/run gives this test: card N at PCI slot N, card 0 an
- * AIC100 with MSI-X, card 1 an AIC080 with plain MSI (qaic-emu --card
- * aic080 --no-msix).
+ * The bench igt/run gives this test: card N (igt_qaic_card_addr()) at PCI
+ * slot N, card 0 an AIC100 with MSI-X, card 1 an AIC080 with plain MSI
+ * (qaic-emu --card aic080 --no-msix).
  */
-#define BDF_FMT		"0000:00:%02x.0"
 #define SZ_4K		4096ull
 #define DEV_ADDR	(8ull << 20)
 #define QUEUE_SIZE	64
 
 static const struct {
 	const char *name;
-	unsigned int slot;
+	unsigned int card;
 	unsigned int device;	/* PCI device id */
 	bool msix;		/* the bench gives it MSI-X, else plain MSI */
 } cards[] = {
@@ -84,12 +83,12 @@ static bool uses_msix(const char *bdf)
 
 static void test_card(unsigned int i)
 {
-	char bdf[16], driver[256], link[128];
+	char bdf[32], driver[256], link[128];
 	uint32_t dbc;
 	ssize_t n;
 	int fd;
 
-	snprintf(bdf, sizeof(bdf), BDF_FMT, cards[i].slot);
+	igt_qaic_card_addr(cards[i].card, bdf, sizeof(bdf));
 	igt_require_f(pci_attr(bdf, "vendor") == 0x17cb && pci_attr(bdf, "device") == cards[i].device,
 		      "no %s at %s (igt/run gives this test its cards)\n", cards[i].name, bdf);
 

@@ -69,7 +69,6 @@ IGT_TEST_DESCRIPTION("A hung DBC and a crashed card leave a devcoredump of what 
 #define QUEUE_SIZE	64
 #define DEVCD		"/sys/class/devcoredump"
 #define DUMP_MAX	(1 << 20)
-#define BDF_FMT		"0000:00:%02x.0"
 #define LOG_SIZE	(4 << 20)
 #define BOOT_WAIT_MS	30000
 /* DBCs dbc-hang-all hangs at once: all a card has */
@@ -446,8 +445,9 @@ enum md_expect {
 };
 
 /*
- * The bench igt/run gives this test: six cards, card N at PCI slot N, each
- * with its own qaic-emu --memdump mode. Elsewhere a missing card skips.
+ * The bench igt/run gives this test: six cards, card N (igt_qaic_card_addr())
+ * at PCI slot N, each with its own qaic-emu --memdump mode. Elsewhere a
+ * missing card skips.
  */
 static const struct {
 	const char *name;
@@ -472,16 +472,14 @@ static const struct {
 
 static void test_memdump(unsigned int slot, enum md_expect expect, const char *why)
 {
-	char bdf[32], name[64], path[PATH_MAX], refused[160];
+	char bdf[32], name[64], refused[160];
 	int up, abandoned, fd, ret;
 	uint32_t dbc;
 	uint64_t start;
 	uint8_t *dump;
 	size_t len;
 
-	snprintf(bdf, sizeof(bdf), BDF_FMT, slot);
-	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s", bdf);
-	igt_require_f(!access(path, F_OK), "no card in slot %u\n", slot);
+	igt_require_f(igt_qaic_card_addr(slot, bdf, sizeof(bdf)), "no card %u\n", slot);
 	igt_require_f(!access(DEVCD, F_OK), "no devcoredump in this kernel\n");
 	igt_require_f(!access("/sys/module/qaic/parameters/sahara_timeout_ms", F_OK),
 		      "Linux 6.12's qaic collects no memory dump\n");

@@ -131,6 +131,10 @@
  * Description: Check that a fatal signal ends a huge DMA transfer at once.
  * Run type: FULL
  *
+ * SUBTEST: dma-xfer-past-card
+ * Description: Check that a DMA transfer larger than the card's memory and than one pinned window fails whole.
+ * Run type: FULL
+ *
  * SUBTEST: len-zero-count
  * Description: Check that a message of no transactions is rejected.
  * Run type: FULL
@@ -1154,6 +1158,37 @@ static void test_dma_xfer_signal(int fd)
 }
 
 /*
+ * One DMA transfer of 96 MiB from a read-only mapping of zeroes: more than
+ * the 64 MiB the emulated card has room for, and more than the driver pins
+ * at once, so it takes several messages. The card refuses the part that
+ * does not fit, and the whole transfer fails and leaves nothing at the
+ * card. The card takes a message that is not full for the last part of a
+ * transfer: a driver that sends a short message before the end (an IOMMU
+ * merged its window into a few segments) ends the transfer there, and
+ * the call "succeeds" with part of the buffer at the card.
+ */
+static void test_dma_xfer_past_card(int fd)
+{
+	const uint64_t size = 96 * SZ_1M;
+	uint32_t tag = fresh_tag(fd, 0);
+	struct igt_qaic_msg msg;
+	uint64_t map_size;
+	uint8_t *ptr;
+	int ret;
+
+	ptr = map_noreserve(size, size, &map_size);
+	igt_qaic_msg_init(&msg);
+	igt_qaic_msg_dma_xfer(&msg, tag, to_user_pointer(ptr), size);
+	ret = __igt_qaic_manage(fd, &msg);
+	igt_assert_f(ret == -ECANCELED,
+		     "96 MiB to a card with room for 64 MiB: got %s, %llu bytes at the card\n",
+		     igt_qaic_err_name(-ret), (unsigned long long)xfer_sum(fd, tag).bytes);
+	igt_assert_eq_u64(xfer_sum(fd, tag).bytes, 0);
+
+	munmap(ptr, map_size);
+}
+
+/*
  * The validation subtests below break one rule each in a message that is
  * otherwise valid, so that a driver that misses the rule fails differently.
  */
@@ -1729,6 +1764,11 @@ igt_main
 	igt_describe("Check that a fatal signal ends a huge DMA transfer at once.");
 	igt_subtest("dma-xfer-signal")
 		test_dma_xfer_signal(fresh_file(&fd));
+
+	igt_describe("Check that a DMA transfer larger than the card's memory and than one "
+		     "pinned window fails whole.");
+	igt_subtest("dma-xfer-past-card")
+		test_dma_xfer_past_card(fresh_file(&fd));
 
 	igt_describe("Check that a message of no transactions is rejected.");
 	igt_subtest("len-zero-count")

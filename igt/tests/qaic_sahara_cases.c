@@ -62,7 +62,7 @@ static void run_case(const struct emu_sahara_case *c)
 	size_t from;
 
 	igt_require_f(run && *run, "QAIC_RUN is not set: not in the bench\n");
-	igt_require_f(igt_qaic_card_present(SLOT), "no card in slot %u\n", SLOT);
+	igt_require_f(igt_qaic_card_present(SLOT), "no card %u\n", SLOT);
 	igt_require_f(igt_qaic_boot_verdict_ours(),
 		      "the boot verdict in the log is our driver's\n");
 	snprintf(path, sizeof(path), "%s/" CASE_FILE, run);

@@ -918,60 +918,99 @@ static void test_already_sliced(void)
 	ctx_close(&t);
 }
 
-/*
- * Faults the pages of @bo in an order that leaves most neighbours
- * physically apart: even pages first, then odd ones. A slice over many of
- * them is then many requests; one over two could still be one.
- */
-static void scatter_pages(struct igt_qaic_bo *bo)
-{
-	uint64_t pages = bo->size / PAGE;
+/* A ring that takes every request of the slicings below: 64 pages at most */
+#define WIDE_RING	128
 
-	for (uint64_t parity = 0; parity < 2; parity++)
-		for (uint64_t i = parity; i < pages; i += 2)
-			bo->ptr[i * PAGE] = i;
+/*
+ * The requests the driver makes of @count slices @e of @bo, as PERF_STATS
+ * reports them after one execution on a ring that takes them all.
+ */
+static uint32_t slicing_requests(int fd, uint32_t handle,
+				 const struct qaic_attach_slice_entry *e,
+				 uint32_t count)
+{
+	struct qaic_perf_stats_entry s = { .handle = handle };
+	uint32_t dbc = igt_qaic_activate(fd, WIDE_RING);
+
+	igt_qaic_attach_slice(fd, handle, dbc, IGT_QAIC_DIR_TO_DEV, e, count);
+	igt_qaic_execute_bo(fd, dbc, handle, IGT_QAIC_DIR_TO_DEV);
+	igt_qaic_wait(fd, handle, dbc, 10000);
+	igt_qaic_perf_stats(fd, dbc, &s, 1);
+	igt_qaic_detach_slice(fd, handle);
+	igt_qaic_deactivate(fd, dbc);
+	return s.num_queue_element;
+}
+
+/*
+ * A slice takes one request per contiguous piece of the object's DMA
+ * mapping that it covers, and a ring of N elements takes N - 1 requests.
+ * How many pieces there are is the kernel's: without an IOMMU, one per run
+ * of physically contiguous pages; behind one, the whole object is usually
+ * one range of addresses. So the test asks the driver how many requests
+ * @count slices @e make (n), then checks the bound on either side: a
+ * ring that takes n - 1 refuses them with ENOSPC, leaving the object
+ * unsliced, and one that takes n accepts them. Where n is more than
+ * @count, the refusal is of the requests the mapping's pieces add; where
+ * it is not, of the slices alone.
+ */
+static void check_requests_bound(int fd, struct igt_qaic_bo *bo,
+				 const struct qaic_attach_slice_entry *e,
+				 uint32_t count, uint64_t pages, const char *what)
+{
+	uint32_t n = slicing_requests(fd, bo->handle, e, count);
+	uint32_t dbc;
+	int ret;
+
+	igt_info("%s: %u requests (%s)\n", what, n,
+		 n > count ? "the mapping's pieces" : "one per slice");
+	igt_assert_f(n >= count && n <= pages,
+		     "%s: %u requests, not between %u and %llu\n", what, n, count,
+		     (unsigned long long)pages);
+
+	/* A ring of n elements takes n - 1 requests */
+	dbc = igt_qaic_activate(fd, n);
+	ret = __igt_qaic_attach_slice(fd, bo->handle, dbc, IGT_QAIC_DIR_TO_DEV,
+				      e, count);
+	igt_assert_f(ret == -ENOSPC, "%s on a ring of %u: got %s\n", what, n,
+		     igt_qaic_err_name(-ret));
+	igt_qaic_deactivate(fd, dbc);
+
+	dbc = igt_qaic_activate(fd, n + 1);
+	igt_qaic_attach_slice(fd, bo->handle, dbc, IGT_QAIC_DIR_TO_DEV, e, count);
+	igt_qaic_detach_slice(fd, bo->handle);
+	igt_qaic_deactivate(fd, dbc);
 }
 
 static void test_too_many_requests(void)
 {
 	struct qaic_attach_slice_entry e[3];
 	struct igt_qaic_bo big;
-	struct ctx t;
-	int ret;
+	uint32_t dbc;
+	int fd;
 
-	/* A ring of 4 takes 3 requests */
-	ctx_open(&t, 4);
-	igt_qaic_bo_create(t.fd, 64 * PAGE, &big);
-	scatter_pages(&big);
+	fd = igt_qaic_open_dbc(4, &dbc);
+	igt_qaic_bo_create(fd, 64 * PAGE, &big);
+	for (uint64_t i = 0; i < 64; i++)
+		big.ptr[i * PAGE] = i;
 
-	/* One slice over 64 scattered pages: far more than 3 requests */
+	/* One slice over the 64 pages */
 	igt_qaic_slice_init(&e[0], 0, big.size, 0);
-	ret = __igt_qaic_attach_slice(t.fd, big.handle, t.dbc,
-				      IGT_QAIC_DIR_TO_DEV, e, 1);
-	igt_assert_f(ret == -ENOSPC, "1 slice of 64 pages on a ring of 4: got %s\n",
-		     igt_qaic_err_name(-ret));
+	check_requests_bound(fd, &big, e, 1, 64, "1 slice of 64 pages");
 
-	/*
-	 * Three slices, as many as the ring takes, of 16 scattered pages
-	 * each: at least one of them is several requests.
-	 */
+	/* Three slices of 16 pages */
 	for (int i = 0; i < 3; i++)
 		igt_qaic_slice_init(&e[i], i * 16 * PAGE, 16 * PAGE,
 				    i * 0x10000);
-	ret = __igt_qaic_attach_slice(t.fd, big.handle, t.dbc,
-				      IGT_QAIC_DIR_TO_DEV, e, 3);
-	igt_assert_f(ret == -ENOSPC, "3 slices of 16 pages on a ring of 4: got %s\n",
-		     igt_qaic_err_name(-ret));
+	check_requests_bound(fd, &big, e, 3, 48, "3 slices of 16 pages");
 
-	/* Three one-page slices fit, and the object was left unsliced */
+	/* A ring of 4 takes three one-page slices */
 	for (int i = 0; i < 3; i++)
 		igt_qaic_slice_init(&e[i], i * 16 * PAGE, PAGE, i * 0x10000);
-	igt_qaic_attach_slice(t.fd, big.handle, t.dbc, IGT_QAIC_DIR_TO_DEV,
-			      e, 3);
-	igt_qaic_detach_slice(t.fd, big.handle);
+	igt_qaic_attach_slice(fd, big.handle, dbc, IGT_QAIC_DIR_TO_DEV, e, 3);
+	igt_qaic_detach_slice(fd, big.handle);
 
-	igt_qaic_bo_destroy(t.fd, &big);
-	ctx_close(&t);
+	igt_qaic_bo_destroy(fd, &big);
+	close(fd);
 }
 
 static void test_hdr_size_ignored(void)

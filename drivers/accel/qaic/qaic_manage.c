@@ -126,15 +126,6 @@
 #define QAIC_MANAGE_MAX_PIN_BYTES \
 	max_t(u64, SZ_64M, 4ULL * QAIC_MANAGE_MSG_SEGS * PAGE_SIZE)
 
-/*
- * Rounds of pinning one window may take: where DMA mapping merges pages
- * (an IOMMU), a window of as many pages as the message has room for
- * segments leaves the message short, and the card would take it for the
- * last part of the transfer. Each round pins the pages for the segments
- * still missing.
- */
-#define QAIC_MANAGE_WINDOW_ROUNDS	4
-
 /* MANAGE calls one file may have under way: a quarter of the control slots. */
 #define QAIC_MANAGE_FILE_CALLS	16
 
@@ -153,7 +144,8 @@
  * @sgt: The pages as a scatterlist.
  * @sgt_ready: @sgt is allocated.
  * @mapped: @sgt is DMA-mapped.
- * @segs: The mapped segments, for the codec.
+ * @segs: The mapped segments, for the codec: one per page at most.
+ * @nsegs: Entries at @segs.
  * @mm: The address space whose pinned_vm counts @npages, held (mmgrab())
  *	while it does; NULL before the first pin.
  *
@@ -168,6 +160,7 @@ struct qaic_manage_pin {
 	bool sgt_ready;
 	bool mapped;
 	struct qaic_nnc_seg *segs;
+	unsigned int nsegs;
 };
 
 /**
@@ -249,6 +242,7 @@ static void qaic_manage_unmap(struct qaic_device *qdev, struct qaic_manage_pin *
 	if (pin->sgt_ready)
 		sg_free_table(&pin->sgt);
 	pin->sgt_ready = false;
+	pin->nsegs = 0;
 }
 
 static void qaic_manage_unpin(struct qaic_device *qdev, struct qaic_manage_pin *pin)
@@ -334,16 +328,25 @@ static int qaic_manage_pin_pages(struct qaic_device *qdev, struct qaic_manage_pi
 	return ret < 0 ? ret : -EFAULT;
 }
 
+/* Pages, of the device's view, that the @len bytes at DMA address @addr touch. */
+static unsigned int qaic_manage_dma_pages(dma_addr_t addr, unsigned int len)
+{
+	return DIV_ROUND_UP(offset_in_page(addr) + (u64)len, PAGE_SIZE);
+}
+
 /*
- * Maps @bytes of @pin's pages, from @offset in the first, as one segment
- * per page at most: without an IOMMU a message then carries as many pages
- * as it has room for segments, and a window of that many pages fills it.
+ * Maps @bytes of @pin's pages, from @offset in the first, and describes
+ * them to the card as one segment per page: a message then carries as many
+ * pages as it has room for segments whether or not the mapping merged them
+ * (an IOMMU gives a window one contiguous range). The card takes a message
+ * that is not full for the last part of a transfer, so a window must fill
+ * its message whatever the mapping.
  */
 static int qaic_manage_map(struct qaic_device *qdev, struct qaic_manage_pin *pin,
 			   unsigned int offset, u64 bytes)
 {
 	struct scatterlist *sg;
-	unsigned int i;
+	unsigned int i, n = 0;
 	int ret;
 
 	qaic_manage_unmap(qdev, pin);
@@ -357,14 +360,28 @@ static int qaic_manage_map(struct qaic_device *qdev, struct qaic_manage_pin *pin
 		return ret;
 	pin->mapped = true;
 
-	pin->segs = kvmalloc_array(pin->sgt.nents, sizeof(*pin->segs),
-				   QAIC_GFP_USER);
+	/* One segment per page of the device's view of the mapping. */
+	for_each_sgtable_dma_sg(&pin->sgt, sg, i)
+		n += qaic_manage_dma_pages(sg_dma_address(sg), sg_dma_len(sg));
+	pin->segs = kvmalloc_array(n, sizeof(*pin->segs), QAIC_GFP_USER);
 	if (!pin->segs)
 		return -ENOMEM;
+	n = 0;
 	for_each_sgtable_dma_sg(&pin->sgt, sg, i) {
-		pin->segs[i].addr = sg_dma_address(sg);
-		pin->segs[i].size = sg_dma_len(sg);
+		dma_addr_t addr = sg_dma_address(sg);
+		unsigned int left = sg_dma_len(sg);
+
+		while (left) {
+			unsigned int len = min_t(u64, left, PAGE_SIZE - offset_in_page(addr));
+
+			pin->segs[n].addr = addr;
+			pin->segs[n].size = len;
+			n++;
+			addr += len;
+			left -= len;
+		}
 	}
+	pin->nsegs = n;
 	return 0;
 }
 
@@ -389,18 +406,17 @@ static int qaic_manage_pin_whole(struct qaic_device *qdev, struct qaic_nnc_xfer 
 		return ret;
 	}
 	xfer->segs = pin->segs;
-	xfer->nsegs = pin->sgt.nents;
+	xfer->nsegs = pin->nsegs;
 	return 0;
 }
 
 /*
  * Pins and maps the window of the message's last DMA transfer that starts
  * at byte @off: the pages for the @want segments the next message has room
- * for, or the rest of the transfer. Where mapping merged them into fewer
- * segments, the window takes in further pages, for a bounded number of
- * rounds and within @call->window_cap, so that the message is full unless
- * the transfer ends in it: a card takes a message that is not full for the
- * last part of a transfer.
+ * for, or the rest of the transfer. Each page is a segment
+ * (qaic_manage_map()), so the message is full unless the transfer ends in
+ * it: a card takes a message that is not full for the last part of a
+ * transfer.
  */
 static int qaic_manage_pin_window(struct qaic_manage_call *call, u64 off, u32 want)
 {
@@ -412,33 +428,22 @@ static int qaic_manage_pin_window(struct qaic_manage_call *call, u64 off, u32 wa
 	u64 start = xfer->addr + off;
 	unsigned int offset = offset_in_page(start);
 	u64 left = xfer->size - off;
-	u64 max_pages, npages;
-	unsigned int round;
+	u64 npages;
 	int ret;
 
 	qaic_manage_unpin(qdev, pin);
 	/* qaic_manage_check_pins() left room for @want pages at least. */
-	max_pages = min(qaic_manage_npages(start, left), call->window_cap);
-	npages = min_t(u64, want, max_pages);
-	for (round = 1; ; round++) {
-		ret = qaic_manage_grow(pin, npages);
-		if (!ret)
-			ret = qaic_manage_pin_pages(qdev, pin,
-						    start - offset + (u64)pin->npages * PAGE_SIZE,
-						    npages - pin->npages);
-		if (!ret)
-			ret = qaic_manage_map(qdev, pin, offset,
-					      min(left, npages * PAGE_SIZE - offset));
-		if (ret)
-			goto fail;
-		if (pin->sgt.nents >= want || npages == max_pages ||
-		    round == QAIC_MANAGE_WINDOW_ROUNDS)
-			break;
-		npages = min(npages + want - pin->sgt.nents, max_pages);
-	}
+	npages = min3((u64)want, qaic_manage_npages(start, left), call->window_cap);
+	ret = qaic_manage_grow(pin, npages);
+	if (!ret)
+		ret = qaic_manage_pin_pages(qdev, pin, start - offset, npages);
+	if (!ret)
+		ret = qaic_manage_map(qdev, pin, offset, min(left, npages * PAGE_SIZE - offset));
+	if (ret)
+		goto fail;
 
 	xfer->segs = pin->segs;
-	xfer->nsegs = pin->sgt.nents;
+	xfer->nsegs = pin->nsegs;
 	xfer->win_off = off;
 	xfer->window = true;
 	return 0;
