@@ -1570,6 +1570,27 @@ void igt_qaic_write_file(const char *path, const char *val)
 }
 
 /**
+ * igt_qaic_read_int:
+ * @path: a file holding a decimal number (sysfs, debugfs)
+ *
+ * Returns: the number, or -1 if there is no such file. Fails the test if
+ * the file cannot be read.
+ */
+int igt_qaic_read_int(const char *path)
+{
+	char buf[32] = "";
+	int fd, n;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	igt_assert_f(n > 0, "read %s: %s\n", path, strerror(errno));
+	return atoi(buf);
+}
+
+/**
  * igt_qaic_card_bdf:
  * @fd: qaic device file descriptor
  * @bdf: where the PCI address goes, e.g. "0000:00:00.0"

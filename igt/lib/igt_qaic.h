@@ -269,6 +269,7 @@ void igt_qaic_stall_bo(int fd, uint32_t dbc_id, uint8_t sem_index,
 		       struct igt_qaic_bo *bo);
 
 void igt_qaic_write_file(const char *path, const char *val);
+int igt_qaic_read_int(const char *path);
 void igt_qaic_card_bdf(int fd, char *bdf, size_t len);
 bool igt_qaic_card_addr(unsigned int n, char *bdf, size_t len);
 int igt_qaic_open_bdf(const char *bdf);

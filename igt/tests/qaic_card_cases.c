@@ -73,27 +73,12 @@ static int accel_minor(void)
 	return minor(st.st_rdev);
 }
 
-/* A number in a sysfs or debugfs file; -1 without the file. */
-static int read_int(const char *path)
-{
-	char buf[32] = "";
-	int f, n;
-
-	f = open(path, O_RDONLY);
-	if (f < 0)
-		return -1;
-	n = read(f, buf, sizeof(buf) - 1);
-	close(f);
-	igt_assert_f(n > 0, "read %s: %s\n", path, strerror(errno));
-	return atoi(buf);
-}
-
 static int dbc_state(uint32_t id)
 {
 	char path[128];
 
 	snprintf(path, sizeof(path), "/sys/class/accel/accel%d/dbc%u_state", accel_minor(), id);
-	return read_int(path);
+	return igt_qaic_read_int(path);
 }
 
 static void wait_state(uint32_t id, int want)
@@ -190,13 +175,13 @@ static struct ras_counts ras_counts(void)
 	struct ras_counts r;
 
 	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/ce_count", bdf);
-	r.ce = read_int(path);
+	r.ce = igt_qaic_read_int(path);
 	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/ue_count", bdf);
-	r.ue = read_int(path);
+	r.ue = igt_qaic_read_int(path);
 	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/ue_nonfatal_count", bdf);
-	r.ue_nf = read_int(path);
+	r.ue_nf = igt_qaic_read_int(path);
 	snprintf(path, sizeof(path), "/sys/kernel/debug/accel/%s/ras_refused", bdf);
-	r.refused = read_int(path);
+	r.refused = igt_qaic_read_int(path);
 	return r;
 }
 

@@ -61,17 +61,10 @@ struct counts {
 
 static int read_int(const char *fmt, const char *bdf)
 {
-	char path[160], buf[32] = "";
-	int fd, n;
+	char path[160];
 
 	snprintf(path, sizeof(path), fmt, bdf);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	igt_assert_f(n > 0, "read %s: %s\n", path, strerror(errno));
-	return atoi(buf);
+	return igt_qaic_read_int(path);
 }
 
 static struct counts read_counts(const char *bdf)

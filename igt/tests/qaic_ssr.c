@@ -80,18 +80,11 @@ static int accel_minor(int fd)
 /* What /sys/class/accel/accelN/dbc<id>_state shows; -1 without the file */
 static int dbc_state(int fd, uint32_t dbc_id)
 {
-	char path[128], buf[16] = "";
-	int sfd, n;
+	char path[128];
 
 	snprintf(path, sizeof(path), "/sys/class/accel/accel%d/dbc%u_state",
 		 accel_minor(fd), dbc_id);
-	sfd = open(path, O_RDONLY);
-	if (sfd < 0)
-		return -1;
-	n = read(sfd, buf, sizeof(buf) - 1);
-	close(sfd);
-	igt_assert_f(n > 0, "read %s: %s\n", path, strerror(errno));
-	return atoi(buf);
+	return igt_qaic_read_int(path);
 }
 
 static void wait_state(int fd, uint32_t dbc_id, int want)

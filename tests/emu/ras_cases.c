@@ -11,9 +11,9 @@
  *
  * Copyright (c) 2026 The qaic authors.
  */
-#include <stdlib.h>
 #include <string.h>
 
+#include "case_table.h"
 #include "ras.h"
 #include "ras_cases.h"
 
@@ -143,18 +143,11 @@ const struct emu_ras_case emu_ras_cases[] = {
 
 const unsigned int emu_ras_nr_cases = sizeof(emu_ras_cases) / sizeof(emu_ras_cases[0]);
 
+_Static_assert(offsetof(struct emu_ras_case, name) == 0, "emu_case_find() reads the name first");
+
 int emu_ras_case_parse(const char *s)
 {
-	unsigned long n;
-	char *end;
-
-	for (unsigned int i = 0; i < emu_ras_nr_cases; i++)
-		if (!strcmp(s, emu_ras_cases[i].name))
-			return (int)i;
-	n = strtoul(s, &end, 10);
-	if (end == s || *end || n >= emu_ras_nr_cases)
-		return -1;
-	return (int)n;
+	return emu_case_find(s, emu_ras_cases, sizeof(emu_ras_cases[0]), emu_ras_nr_cases);
 }
 
 const char *emu_ras_case_verdict_name(unsigned int verdict)

@@ -10,9 +10,9 @@
  *
  * Copyright (c) 2026 The qaic authors.
  */
-#include <stdlib.h>
 #include <string.h>
 
+#include "case_table.h"
 #include "sahara_cases.h"
 #include "sahara_proto.h"
 
@@ -244,18 +244,11 @@ const struct emu_sahara_case emu_sahara_cases[] = {
 
 const unsigned int emu_sahara_nr_cases = sizeof(emu_sahara_cases) / sizeof(emu_sahara_cases[0]);
 
+_Static_assert(offsetof(struct emu_sahara_case, name) == 0, "emu_case_find() reads the name first");
+
 int emu_sahara_case_parse(const char *s)
 {
-	unsigned long n;
-	char *end;
-
-	for (unsigned int i = 0; i < emu_sahara_nr_cases; i++)
-		if (!strcmp(s, emu_sahara_cases[i].name))
-			return (int)i;
-	n = strtoul(s, &end, 10);
-	if (end == s || *end || n >= emu_sahara_nr_cases)
-		return -1;
-	return (int)n;
+	return emu_case_find(s, emu_sahara_cases, sizeof(emu_sahara_cases[0]), emu_sahara_nr_cases);
 }
 
 const char *emu_sahara_verdict_name(unsigned int verdict)

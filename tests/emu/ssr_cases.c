@@ -12,9 +12,9 @@
  *
  * Copyright (c) 2026 The qaic authors.
  */
-#include <stdlib.h>
 #include <string.h>
 
+#include "case_table.h"
 #include "ssr.h"
 #include "ssr_cases.h"
 
@@ -142,18 +142,11 @@ const struct emu_ssr_case emu_ssr_cases[] = {
 
 const unsigned int emu_ssr_nr_cases = sizeof(emu_ssr_cases) / sizeof(emu_ssr_cases[0]);
 
+_Static_assert(offsetof(struct emu_ssr_case, name) == 0, "emu_case_find() reads the name first");
+
 int emu_ssr_case_parse(const char *s)
 {
-	unsigned long n;
-	char *end;
-
-	for (unsigned int i = 0; i < emu_ssr_nr_cases; i++)
-		if (!strcmp(s, emu_ssr_cases[i].name))
-			return (int)i;
-	n = strtoul(s, &end, 10);
-	if (end == s || *end || n >= emu_ssr_nr_cases)
-		return -1;
-	return (int)n;
+	return emu_case_find(s, emu_ssr_cases, sizeof(emu_ssr_cases[0]), emu_ssr_nr_cases);
 }
 
 const char *emu_ssr_case_state_name(unsigned int state)

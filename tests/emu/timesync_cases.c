@@ -8,9 +8,8 @@
  *
  * Copyright (c) 2026 The qaic authors.
  */
-#include <stdlib.h>
-#include <string.h>
 
+#include "case_table.h"
 #include "timesync.h"
 #include "timesync_cases.h"
 
@@ -36,18 +35,11 @@ const struct emu_ts_case emu_ts_cases[] = {
 
 const unsigned int emu_ts_nr_cases = sizeof(emu_ts_cases) / sizeof(emu_ts_cases[0]);
 
+_Static_assert(offsetof(struct emu_ts_case, name) == 0, "emu_case_find() reads the name first");
+
 int emu_ts_case_parse(const char *s)
 {
-	unsigned long n;
-	char *end;
-
-	for (unsigned int i = 0; i < emu_ts_nr_cases; i++)
-		if (!strcmp(s, emu_ts_cases[i].name))
-			return (int)i;
-	n = strtoul(s, &end, 10);
-	if (end == s || *end || n >= emu_ts_nr_cases)
-		return -1;
-	return (int)n;
+	return emu_case_find(s, emu_ts_cases, sizeof(emu_ts_cases[0]), emu_ts_nr_cases);
 }
 
 uint64_t emu_ts_case_qtimer(const struct emu_ts_case *c, int64_t utc_us)
