@@ -1126,7 +1126,7 @@ void qaic_queue_destroy(struct qaic_device *qdev, struct qaic_dbc *dbc, int erro
 	/* Under the DBC's lock no job is being made: @jobs is complete. */
 	mutex_lock(&q->lock);
 	q->dead = true;
-	if (park && !list_empty(&q->inflight))
+	if (park)
 		qaic_queue_hold_fetched(q, q->req_tail);
 	list_for_each_entry_safe(job, next, &q->inflight, node)
 		qaic_queue_retire(q, job, error, &done);
