@@ -3728,8 +3728,19 @@ static void op_prime_export(struct tctx *t)
 	lock(w);
 	{
 		struct bo *o = find_bo(w, fi, p.handle);
+		off_t end;
 
-		/* an unknown handle (mutated): an object of its own */
+		/*
+		 * An unknown handle (mutated) that the kernel knew: an object
+		 * of its own, e.g. one a forked child made in this file. Its
+		 * size is not the picked object's: the dma-buf tells it (an
+		 * import taking the picked size made a later whole-object
+		 * mmap() of it fail with EINVAL, seed 102 on 7.2).
+		 */
+		if (!o) {
+			end = lseek(p.fd, 0, SEEK_END);
+			size = end > 0 ? (uint64_t)end : 0;
+		}
 		add_xfd(t, XFD_DMABUF, p.fd, o ? o->size : size, o ? o->obj : ++w->next_obj);
 	}
 	unlock(w);
