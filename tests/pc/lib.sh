@@ -162,6 +162,61 @@ pc_module() { # 6.12|7.2
 	echo "$built/${ko##*/}"
 }
 
+# The path of upstream's qaic.ko for a series: drivers/accel/qaic of the
+# same Debian source the UML bench builds (linux-source-6.12, sid's
+# linux-source-7.2), built out of tree against the same headers as ours
+# (the host's for 6.12, sid's in the chroot for 7.2). Debian's own kernels
+# leave CONFIG_DRM_ACCEL_QAIC unset; this is what a user who builds it
+# would load. Cached by the kernel version.
+pc_upstream_module() { # 6.12|7.2
+	local series=$1 src kver built root log=$pc_logdir/upstream-$1.log
+
+	mkdir -p "$pc_logdir"
+	qaic_kernel_select "$series"
+	src=$QAIC_KSRC/drivers/accel/qaic
+	[ -f "$src/Makefile" ] ||
+		{ qaic_log "no $src: run tests/uml/build-kernel --kernel $series"; return 1; }
+	built=$QAIC_DKMS_CACHE/upstream/$series
+	if [ -f "$built/qaic.ko" ]; then
+		echo "$built/qaic.ko"
+		return 0
+	fi
+	rm -rf "$built"
+	case $series in
+	6.12)
+		kver=$QAIC_DEB12_KERNEL-amd64
+		mkdir -p "$built/src"
+		cp -r "$src/." "$built/src/"
+		make -C "/usr/src/linux-headers-$kver" M="$built/src" \
+			CONFIG_DRM_ACCEL_QAIC=m -j"$(nproc)" modules > "$log" 2>&1
+		;;
+	7.2)
+		kver=$QAIC_SID_KERNEL-amd64
+		root=$("$QAIC_TOP/tests/sid/mkchroot") || return 1
+		rm -rf "$root/tmp/qaic-upstream"
+		mkdir -p "$root/tmp/qaic-upstream" "$built/src"
+		cp -r "$src/." "$root/tmp/qaic-upstream/"
+		# objtool needs /proc, as for our DKMS build above.
+		unshare -m sh -c 'mount -t proc proc "$1/proc" && exec chroot "$1" \
+			/usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
+			make -C "/usr/src/linux-headers-$2" M=/tmp/qaic-upstream \
+			CONFIG_DRM_ACCEL_QAIC=m -j"$3" modules' sh \
+			"$root" "$kver" "$(nproc)" > "$log" 2>&1 &&
+			cp "$root/tmp/qaic-upstream/qaic.ko" "$built/src/"
+		rm -rf "$root/tmp/qaic-upstream"
+		;;
+	esac
+	if [ ! -f "$built/src/qaic.ko" ]; then
+		cat "$log" >&2
+		qaic_log "building upstream's qaic for $kver failed"
+		return 1
+	fi
+	mv "$built/src/qaic.ko" "$built/"
+	rm -rf "$built/src"
+	qaic_log "upstream's qaic ($(modinfo -F srcversion "$built/qaic.ko")) built for $kver"
+	echo "$built/qaic.ko"
+}
+
 # Copy programs into an initramfs with the shared libraries they use
 # (ldd), at the same paths.
 pc_copy_with_libs() { # dir file...
