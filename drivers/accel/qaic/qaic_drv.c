@@ -97,7 +97,7 @@ static void qaic_postclose(struct drm_device *drm, struct drm_file *file)
 	struct qaic_file_priv *priv = file->driver_priv;
 
 	drm_dbg(drm, "file %u closed\n", priv->id);
-	qaic_manage_release_file(priv->qdev, priv);
+	qaic_owner_release_file(priv->qdev, priv);
 	/* The card let go of what the id held: it may name another file. */
 	xa_erase(&priv->qdev->file_ids, priv->id);
 	kfree(priv);
@@ -244,7 +244,7 @@ static void qaic_debugfs_init(struct qaic_device *qdev)
 /* Runs at detach, once MHI is down and the DRM device unplugged. */
 static void qaic_release_dbcs(void *data)
 {
-	qaic_manage_release_all(data);
+	qaic_owner_release_all(data);
 }
 
 static int qaic_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
@@ -348,7 +348,7 @@ static void qaic_unplug(struct qaic_device *qdev)
 		return;
 
 	pci_clear_master(qdev->pdev);
-	qaic_manage_release_all(qdev);
+	qaic_owner_release_all(qdev);
 	qaic_sysfs_fini(qdev);
 	drm_dev_unplug(&qdev->drm);
 	qaic_gem_unmap_all(qdev);

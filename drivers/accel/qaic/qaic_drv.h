@@ -104,7 +104,7 @@ struct qaic_dbc_stats {
  *	      (or fails it, and the owner gets the channel back).
  * @ring: CPU address of the request and response rings; NULL if none.
  *	  With no @owner, rings kept until the card is reset
- *	  (qaic_manage_park_all()); freed before the DBC is granted again.
+ *	  (qaic_owner_park_all()); freed before the DBC is granted again.
  * @ring_dma: DMA address of @ring.
  * @ring_size: Bytes at @ring.
  * @nelem: Entries in each ring.
@@ -159,7 +159,7 @@ struct qaic_dbc {
  * @dbc: The DMA Bridge Channels.
  * @parked_jobs: Jobs of DBCs taken from their owners while the card may
  *		 still run them (it crashed and is not reset yet), with their
- *		 objects; under @dbc_lock (qaic_manage_park_all()).
+ *		 objects; under @dbc_lock (qaic_owner_park_all()).
  * @parked_stale: The files' &qaic_file_priv.stale memory, kept likewise.
  * @activations: DBC grants so far (&qaic_dbc.activation); under @dbc_lock.
  * @next_chunk_id: Source of ids of DMA transfers continued over several
@@ -298,11 +298,14 @@ void qaic_show_fdinfo(struct drm_printer *p, struct drm_file *file);
 
 /* qaic_manage.c */
 int qaic_manage_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
-bool qaic_manage_ssr_step(struct qaic_device *qdev, u32 dbc_id, enum qaic_dbc_state step);
-void qaic_manage_release_file(struct qaic_device *qdev, struct qaic_file_priv *priv);
-void qaic_manage_release_all(struct qaic_device *qdev);
-void qaic_manage_park_all(struct qaic_device *qdev);
-void qaic_manage_unpark(struct qaic_device *qdev);
+int qaic_manage_terminate(struct qaic_device *qdev, u32 handle);
+
+/* qaic_owner.c: the memory the card can reach */
+bool qaic_owner_ssr_step(struct qaic_device *qdev, u32 dbc_id, enum qaic_dbc_state step);
+void qaic_owner_release_file(struct qaic_device *qdev, struct qaic_file_priv *priv);
+void qaic_owner_release_all(struct qaic_device *qdev);
+void qaic_owner_park_all(struct qaic_device *qdev);
+void qaic_owner_unpark(struct qaic_device *qdev);
 
 /* qaic_reset.c */
 extern const struct pci_error_handlers qaic_pci_err_handlers;

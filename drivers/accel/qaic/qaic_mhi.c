@@ -379,7 +379,7 @@ static void qaic_mhi_status_cb(struct mhi_controller *cntrl, enum mhi_callback r
 			trace_qaic_card_state(qdev, "up", "mission mode");
 		}
 		/* A new boot: what the card ran before its reset is gone. */
-		qaic_manage_unpark(qdev);
+		qaic_owner_unpark(qdev);
 		break;
 	case MHI_CB_SYS_ERROR:
 		/* Process context; the MHI core recovers the card next. */
@@ -393,7 +393,7 @@ static void qaic_mhi_status_cb(struct mhi_controller *cntrl, enum mhi_callback r
 		 * then its DBC engines may still reach the rings and the
 		 * objects of their jobs, which stay until the card is up again.
 		 */
-		qaic_manage_park_all(qdev);
+		qaic_owner_park_all(qdev);
 		qaic_mhi_boot_begin(qmhi);
 		break;
 	case MHI_CB_FATAL_ERROR:

@@ -295,7 +295,7 @@ static void qaic_reset_stop(struct qaic_device *qdev, const char *why)
 	qaic_mhi_stop(qdev);
 	/* The rings are freed next: the card must not reach them any more. */
 	pci_clear_master(qdev->pdev);
-	qaic_manage_release_all(qdev);
+	qaic_owner_release_all(qdev);
 }
 
 /* Powers the card up again after a reset. */

@@ -20,7 +20,7 @@
  * the host declines (crash dumps are not collected yet), so the card does
  * not wait for one.
  *
- * The host's part of each step is qaic_manage_ssr_step(): at
+ * The host's part of each step is qaic_owner_ssr_step(): at
  * BEFORE_SHUTDOWN the card has dropped the DBC's workload, so the DBC is
  * released, its jobs failing with -EPIPE; until the host acknowledged
  * AFTER_POWER_UP every ioctl naming the DBC fails with -EPIPE; then it is
@@ -146,7 +146,7 @@ static void qaic_ssr_event(struct qaic_ssr *s, u32 dbc_id, u32 event)
 	struct qaic_device *qdev = s->qdev;
 	enum qaic_dbc_state step = qaic_ssr_step_of(event);
 
-	if (step == QAIC_DBC_IDLE || !qaic_manage_ssr_step(qdev, dbc_id, step)) {
+	if (step == QAIC_DBC_IDLE || !qaic_owner_ssr_step(qdev, dbc_id, step)) {
 		drm_dbg(&qdev->drm, "ssr: DBC %u: event %#x refused\n", dbc_id, event);
 		qaic_ssr_send(s, QAIC_SSR_EVENT_RSP, dbc_id, QAIC_SSR_NACK);
 		return;
@@ -154,7 +154,7 @@ static void qaic_ssr_event(struct qaic_ssr *s, u32 dbc_id, u32 event)
 	if (step == QAIC_DBC_BEFORE_SHUTDOWN && __ratelimit(&qdev->ssr_log_rs))
 		drm_info(&qdev->drm, "DBC %u: subsystem restart: its work is lost\n", dbc_id);
 	qaic_ssr_send(s, QAIC_SSR_EVENT_RSP, dbc_id, event);
-	if (step == QAIC_DBC_AFTER_POWER_UP && qaic_manage_ssr_step(qdev, dbc_id, QAIC_DBC_IDLE) &&
+	if (step == QAIC_DBC_AFTER_POWER_UP && qaic_owner_ssr_step(qdev, dbc_id, QAIC_DBC_IDLE) &&
 	    __ratelimit(&qdev->ssr_log_rs))
 		drm_info(&qdev->drm, "DBC %u: subsystem back\n", dbc_id);
 }
