@@ -12,8 +12,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <linux/netlink.h>
 
 #include "igt_qaic.h"
 #include "igt_qaic_boot.h"
@@ -27,7 +32,7 @@
  * Feature: qaic
  *
  * SUBTEST: pci-error-normal
- * Description: Check that recovery from a PCI error with the link working ends every job of two processes with an error, keeps their mappings, and that the same files then activate DBCs and run work again.
+ * Description: Check that recovery from a PCI error with the link working ends every job of two processes with an error, keeps their mappings, that the same files then activate DBCs and run work again, and that the accel device announced the card going offline and coming back online (uevents).
  * Run type: FULL
  *
  * SUBTEST: pci-error-frozen
@@ -178,7 +183,7 @@ static const struct {
 	bool silence;
 } resets[] = {
 	{ "pci-error-normal",
-	  "Check that recovery from a PCI error with the link working ends every job of two processes with an error, keeps their mappings, and that the same files then activate DBCs and run work again.",
+	  "Check that recovery from a PCI error with the link working ends every job of two processes with an error, keeps their mappings, that the same files then activate DBCs and run work again, and that the accel device announced the card going offline and coming back online (uevents).",
 	  "/sys/kernel/debug/accel/%s/pci_error", "normal", 1, false },
 	{ "pci-error-frozen",
 	  "Check the same for a PCI error with the link frozen.",
@@ -307,6 +312,116 @@ static void test_suspend_resume(void)
 	close(fd[1]);
 }
 
+/* Listens to the kernel's uevents from now on. */
+static int uevent_open(void)
+{
+	struct sockaddr_nl addr = {
+		.nl_family = AF_NETLINK,
+		.nl_groups = 1,
+	};
+	int s = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
+		       NETLINK_KOBJECT_UEVENT);
+
+	/* A reset brings dozens of uevents (MHI channels, DBC states): room. */
+	int size = 8 << 20;
+
+	igt_require_f(s >= 0, "no uevent socket: %s\n", strerror(errno));
+	setsockopt(s, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof(size));
+	igt_assert_f(bind(s, (struct sockaddr *)&addr, sizeof(addr)) == 0,
+		     "bind: %s\n", strerror(errno));
+	return s;
+}
+
+/*
+ * Appends to @got ('0' offline, '1' online) the ONLINE and OFFLINE uevents
+ * of accel node @minor that arrived on @s; returns their number in @got.
+ */
+static int uevent_drain_online(int s, int minor, char *got, int n, int max)
+{
+	char buf[4096], node[32];
+	ssize_t len;
+
+	snprintf(node, sizeof(node), "/accel%d", minor);
+	while ((len = recv(s, buf, sizeof(buf) - 1, 0)) > 0) {
+		const char *action = NULL, *end = buf + len, *p;
+		bool ours = false;
+
+		buf[len] = '\0';
+		for (p = buf; p < end; p += strlen(p) + 1) {
+			size_t l = strlen(p), nl = strlen(node);
+
+			if (!strncmp(p, "DEVPATH=", 8))
+				ours = l >= nl && !strcmp(p + l - nl, node);
+			else if (!strncmp(p, "ACTION=", 7))
+				action = p + 7;
+		}
+		if (!ours || !action || n >= max)
+			continue;
+		if (!strcmp(action, "offline"))
+			got[n++] = '0';
+		else if (!strcmp(action, "online"))
+			got[n++] = '1';
+	}
+	got[n] = '\0';
+	return n;
+}
+
+/*
+ * Each of @cycles resets took the card offline and brought it online
+ * again, and the uevents of the accel device said so, in order: "offline"
+ * then "online", once a reset. Linux 6.12's qaic sends none.
+ */
+struct online_uevents {
+	int s;
+	int minor;
+	char got[2 * 64 + 1];
+	int n;
+};
+
+static void online_uevents_begin(struct online_uevents *ue, int fd)
+{
+	struct stat st;
+
+	igt_assert_eq(fstat(fd, &st), 0);
+	ue->s = uevent_open();
+	ue->minor = minor(st.st_rdev);
+	ue->n = 0;
+}
+
+/* Takes what arrived, so that the socket's buffer does not overflow. */
+static void online_uevents_drain(struct online_uevents *ue)
+{
+	ue->n = uevent_drain_online(ue->s, ue->minor, ue->got, ue->n, sizeof(ue->got) - 1);
+}
+
+static void check_online_uevents(struct online_uevents *ue, unsigned int cycles)
+{
+	char want[sizeof(ue->got)] = "";
+	uint64_t end = igt_qaic_now_ms() + 5000;
+
+	/* QAIC_RESET_CYCLES may ask for more than a string here holds. */
+	if (cycles > 64) {
+		close(ue->s);
+		return;
+	}
+	for (unsigned int i = 0; i < cycles; i++)
+		strcat(want, "01");
+	/* The card answers MANAGE a moment before its ONLINE uevent goes out. */
+	do {
+		online_uevents_drain(ue);
+		if (ue->n >= (int)strlen(want))
+			break;
+		usleep(20 * 1000);
+	} while (igt_qaic_now_ms() < end);
+	close(ue->s);
+	if (!ue->n && !driver_is_ours()) {
+		igt_info("no ONLINE or OFFLINE uevents: this driver sends none\n");
+		return;
+	}
+	igt_assert_f(!strcmp(ue->got, want), "uevents (0 offline, 1 online) %s, want %s\n",
+		     ue->got, want);
+}
+
 static void test_reset(const char *file, const char *val, unsigned int cycles, bool silent)
 {
 	/*
@@ -321,6 +436,7 @@ static void test_reset(const char *file, const char *val, unsigned int cycles, b
 	struct reset r = { .val = val, .silence = silent };
 	char bdf[32], path[128];
 	uint32_t dbc;
+	struct online_uevents ue;
 	int fd = igt_qaic_open();
 
 	igt_qaic_card_bdf(fd, bdf, sizeof(bdf));
@@ -332,15 +448,18 @@ static void test_reset(const char *file, const char *val, unsigned int cycles, b
 
 	if (cycles > 1 && env)
 		cycles = atoi(env);
+	online_uevents_begin(&ue, fd);
 	for (unsigned int i = 0; i < cycles; i++) {
 		if (cycles > 1)
 			igt_info("cycle %u of %u\n", i + 1, cycles);
 		igt_qaic_busy_run(2, NULL, reset_event, &r, after_reset);
+		online_uevents_drain(&ue);
 	}
 
 	/* A file opened before the reset, and untouched, works as well */
 	dbc = igt_qaic_activate(fd, QUEUE_SIZE);
 	igt_qaic_round_trip(fd, dbc, DEV_ADDR, SZ_4K, 62);
+	check_online_uevents(&ue, cycles);
 	close(fd);
 }
 

@@ -558,6 +558,7 @@ static void qaic_cntl_check_work(struct work_struct *work)
 	}
 	spin_unlock_bh(&cntl->lock);
 	wake_up_all(&cntl->state_wq);
+	qaic_card_announce(cntl->qdev);
 }
 
 static void qaic_cntl_free_rx(struct qaic_cntl *cntl)
@@ -634,6 +635,7 @@ static void qaic_cntl_remove(struct mhi_device *mhi_dev)
 	spin_unlock_bh(&cntl->lock);
 	wake_up_all(&cntl->state_wq);
 	cancel_work_sync(&cntl->check_work);
+	qaic_card_announce(cntl->qdev);
 
 	mhi_unprepare_from_transfer(mhi_dev);
 	cancel_work_sync(&cntl->rx_work);
@@ -660,6 +662,7 @@ void qaic_cntl_sys_error(struct qaic_cntl *cntl)
 	spin_lock_bh(&cntl->lock);
 	qaic_cntl_fail_all_locked(cntl, -EIO, QAIC_CNTL_DOWN);
 	spin_unlock_bh(&cntl->lock);
+	qaic_card_announce(cntl->qdev);
 }
 
 /**

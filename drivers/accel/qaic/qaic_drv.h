@@ -199,6 +199,9 @@ struct qaic_dbc {
  *		 yet, as the interval had none left (qaic_sysfs.c).
  * @uevent_work: Announces the state of the @uevent_held DBCs once an
  *		 interval allows; cancelled at unbind.
+ * @online_lock: Orders the ONLINE and OFFLINE uevents (qaic_card_announce());
+ *		 nothing of the driver's is taken under it.
+ * @online_reported: What the last of them said: the control path was up.
  */
 struct qaic_device {
 	struct drm_device drm;
@@ -236,6 +239,8 @@ struct qaic_device {
 	unsigned int uevent_sent;
 	unsigned long uevent_held;
 	struct delayed_work uevent_work;
+	struct mutex online_lock; /* Orders ONLINE and OFFLINE uevents */
+	bool online_reported;
 };
 
 /* Bits of &qaic_device.card_state */
@@ -330,6 +335,7 @@ enum qaic_dbc_state qaic_dbc_state(const struct qaic_dbc *dbc);
 int qaic_dbc_uevents_init(struct qaic_device *qdev);
 void qaic_dbc_state_changed(struct qaic_device *qdev, u32 dbc_id);
 void qaic_dbc_state_changed_by_card(struct qaic_device *qdev, u32 dbc_id);
+void qaic_card_announce(struct qaic_device *qdev);
 void qaic_sysfs_init(struct qaic_device *qdev);
 void qaic_sysfs_fini(struct qaic_device *qdev);
 

@@ -43,7 +43,9 @@
 #include <drm/drm_accel.h>
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
+#include <drm/drm_managed.h>
 
+#include "qaic_cntl.h"
 #include "qaic_drv.h"
 #include "qaic_trace.h"
 
@@ -188,7 +190,38 @@ static void qaic_dbc_uevents_fini(void *data)
 }
 
 /**
- * qaic_dbc_uevents_init() - The card's budget of DBC_STATE uevents.
+ * qaic_card_announce() - Announce that the card came up or went down.
+ * @qdev: The card, whose control path just changed state.
+ *
+ * A KOBJ_ONLINE uevent of the accel device when its control path is up
+ * (MANAGE works), a KOBJ_OFFLINE one when it went down (a crash, a reset,
+ * the card's manager refused), as upstream Linux announces them: a
+ * runtime learns without polling that it must set its DBCs up again. Only
+ * changes of what the last uevent said are announced, in order: whoever
+ * changes the control path's state calls this afterwards, and the state
+ * is read here, under &qaic_device.online_lock. No budget: unlike an SSR
+ * message, each change costs the card a boot.
+ */
+void qaic_card_announce(struct qaic_device *qdev)
+{
+	bool online;
+	int idx;
+
+	guard(mutex)(&qdev->online_lock);
+	online = qaic_cntl_is_up(qdev->cntl);
+	if (online == qdev->online_reported)
+		return;
+	qdev->online_reported = online;
+	/* Nobody listens before the accel device is registered, nor after unplug. */
+	if (!READ_ONCE(qdev->drm.registered) || !drm_dev_enter(&qdev->drm, &idx))
+		return;
+	kobject_uevent(&qdev->drm.accel->kdev->kobj, online ? KOBJ_ONLINE : KOBJ_OFFLINE);
+	drm_dev_exit(idx);
+}
+
+/**
+ * qaic_dbc_uevents_init() - The card's uevents: ONLINE and OFFLINE, and the
+ *			      budget of DBC_STATE ones.
  * @qdev: The card being probed, before its MHI channels can deliver.
  *
  * The work that announces what the budget held back is cancelled at
@@ -198,6 +231,11 @@ static void qaic_dbc_uevents_fini(void *data)
  */
 int qaic_dbc_uevents_init(struct qaic_device *qdev)
 {
+	int ret;
+
+	ret = drmm_mutex_init(&qdev->drm, &qdev->online_lock);
+	if (ret)
+		return ret;
 	spin_lock_init(&qdev->uevent_lock);
 	/* The first change the card causes opens an interval. */
 	qdev->uevent_begin = jiffies - QAIC_SSR_LIMIT_INTERVAL;
