@@ -110,7 +110,10 @@ void qaic_owner_free_ring(struct qaic_device *qdev, struct qaic_ring_mem *mem)
  * IOMMU's DMA ops take the pages from the page allocator with these flags
  * (a CMA area, where one is used, is not charged). The charge goes with
  * the pages, also when they outlive the caller (parked after a lost
- * answer, or after a crash).
+ * answer, or after a crash). A cgroup at its limit fails the activate
+ * with -ENOMEM rather than OOM-killing someone: behind an IOMMU the rings
+ * are order-0 pages, which the memcg charge would otherwise reclaim and
+ * kill for (__GFP_RETRY_MAYFAIL, as %QAIC_GFP_USER has).
  *
  * Return: 0, -EINVAL for more elements than a ring may have, -ENOMEM.
  */
@@ -127,8 +130,7 @@ int qaic_owner_alloc_ring(struct qaic_device *qdev, u32 nelem, struct qaic_ring_
 	size = (u64)nelem * (QAIC_DBC_REQ_ELEM_SIZE + QAIC_DBC_RSP_ELEM_SIZE);
 	size = ALIGN(size + QAIC_DBC_RING_GAP, QAIC_DBC_RING_ALIGN);
 
-	mem->cpu = dma_alloc_coherent(&qdev->pdev->dev, size, &mem->dma,
-				      GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+	mem->cpu = dma_alloc_coherent(&qdev->pdev->dev, size, &mem->dma, QAIC_GFP_USER);
 	if (!mem->cpu)
 		return -ENOMEM;
 	mem->size = size;
