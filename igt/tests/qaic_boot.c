@@ -316,6 +316,12 @@ static void test_missing_image(unsigned int i)
 
 	igt_require_f(igt_qaic_card_present(0), "no card in slot 0\n");
 	igt_require_f(igt_qaic_boot_verdict_ours(), "the boot verdict in the log is our driver's\n");
+	/*
+	 * firmware_class.path is searched before the kernel's own paths, not
+	 * instead of them: firmware there (the PC's) cannot be hidden.
+	 */
+	igt_require_f(fw && strcmp(fw, "/lib/firmware") && strcmp(fw, "/usr/lib/firmware"),
+		      "the firmware is in a path the kernel searches anyway (%s)\n", fw ? fw : "unset");
 	/* The table says what the emulated card does. */
 	igt_assert_eq(emu_sahara_image_optional(id), missing_images[i].optional);
 
