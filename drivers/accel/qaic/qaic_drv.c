@@ -305,7 +305,7 @@ static int qaic_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		return ret;
 
 	/* After the action above: the handlers go first at detach. */
-	ret = qaic_queue_irq_init(qdev);
+	ret = qaic_ring_irq_init(qdev);
 	if (ret)
 		return ret;
 

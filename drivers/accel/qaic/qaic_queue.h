@@ -234,7 +234,7 @@ struct qaic_job *qaic_job_alloc(struct qaic_queue *q, struct qaic_bo *bo, u32 nr
 void qaic_job_free_unqueued(struct qaic_job *job);
 int qaic_job_add_dependency(struct qaic_job *job, struct dma_fence *fence);
 
-int qaic_queue_irq_init(struct qaic_device *qdev);
+int qaic_ring_irq_init(struct qaic_device *qdev);
 
 /* qaic_fdinfo.c */
 void qaic_fdinfo_busy_begin(struct qaic_queue *q, ktime_t now);
