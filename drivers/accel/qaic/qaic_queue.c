@@ -702,4 +702,3 @@ int qaic_dbc_check_owned(struct qaic_device *qdev, struct drm_file *file, u32 db
 	mutex_unlock(&dbc->lock);
 	return 0;
 }
-
