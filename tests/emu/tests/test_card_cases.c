@@ -14,6 +14,7 @@
 
 #include "bootlog.h"
 #include "bootlog_cases.h"
+#include "dbc_cases.h"
 #include "device.h"
 #include "emu_test.h"
 #include "le_bytes.h"
@@ -386,6 +387,37 @@ static void test_bootlog_cases(void)
 	free(buf);
 }
 
+/* The DBC cases: names, and the values they write or show. */
+static void test_dbc_cases(void)
+{
+	const struct emu_dbc_case *c;
+
+	CHECK(emu_dbc_nr_cases > 25);
+	for (unsigned int i = 0; i < emu_dbc_nr_cases; i++) {
+		c = &emu_dbc_cases[i];
+		CHECK_EQ(emu_dbc_case_parse(c->name), i);
+		for (unsigned int j = 0; j < i; j++)
+			CHECK(strcmp(c->name, emu_dbc_cases[j].name));
+		/* A case out of the ring or an unknown req_id never retires at once. */
+		if (c->field == EMU_DBC_CASE_REQID && strcmp(c->name, "good"))
+			CHECK_EQ(c->verdict, EMU_DBC_CASE_EIO_LATE);
+		if (c->field == EMU_DBC_CASE_RSPTP && emu_dbc_case_value(c, 2, 16) >= 16)
+			CHECK_EQ(c->verdict, EMU_DBC_CASE_LATE);
+		if (c->field == EMU_DBC_CASE_STATUS)
+			CHECK_EQ(c->verdict, emu_dbc_case_value(c, 0, 16) ?
+				 EMU_DBC_CASE_EIO : EMU_DBC_CASE_OK);
+	}
+	CHECK_EQ(emu_dbc_case_parse("no-such-case"), -1);
+	c = &emu_dbc_cases[emu_dbc_case_parse("reqid-plus-1")];
+	CHECK_EQ(emu_dbc_case_value(c, 7, 16), 8);
+	c = &emu_dbc_cases[emu_dbc_case_parse("rsptp-nelem-minus-1")];
+	CHECK_EQ(emu_dbc_case_value(c, 7, 16), 15);
+	c = &emu_dbc_cases[emu_dbc_case_parse("reqhp-minus-1")];
+	CHECK_EQ(emu_dbc_case_value(c, 0, 16), 0xffffffffu);
+	c = &emu_dbc_cases[emu_dbc_case_parse("rsptp-ones")];
+	CHECK_EQ(emu_dbc_case_value(c, 3, 16), 0xffffffffu);
+}
+
 int main(void)
 {
 	RUN(test_ssr_table);
@@ -393,5 +425,6 @@ int main(void)
 	RUN(test_send);
 	RUN(test_timesync_cases);
 	RUN(test_bootlog_cases);
+	RUN(test_dbc_cases);
 	return emu_test_exit();
 }
