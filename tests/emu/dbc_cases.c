@@ -53,8 +53,12 @@ const struct emu_dbc_case emu_dbc_cases[] = {
 	C("rsptp-true", RSPTP, TRUE, OK, 0, 0),
 	/* The host's own head: nothing new, until it looks again. */
 	C("rsptp-head", RSPTP, TRUE, LATE, 0, -1),
-	/* Ahead: the stale slots are counted. */
-	C("rsptp-plus-1", RSPTP, TRUE, OK, 1, 1),
+	/*
+	 * Ahead: the stale slot is counted; the host's head is then past
+	 * the card's, and its next look (the card's MSI for the RSPHP
+	 * write) takes the whole ring, stale, as responses.
+	 */
+	C("rsptp-plus-1", RSPTP, TRUE, OK, SOME, 1),
 	/* Behind the head: all the way round the ring. */
 	C("rsptp-0", RSPTP, ABS, OK, SOME, 0),
 	C("rsptp-nelem-minus-1", RSPTP, NELEM, OK, SOME, -1),
