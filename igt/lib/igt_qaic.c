@@ -2155,12 +2155,14 @@ int __igt_qaic_emu_ras(int fd, uint32_t source, uint32_t type, uint32_t flaw)
 /**
  * __igt_qaic_emu_card_case:
  * @fd: qaic device file descriptor
- * @table: IGT_QAIC_EMU_CASE_SSR, _RAS or _TIMESYNC
+ * @table: IGT_QAIC_EMU_CASE_SSR, _RAS, _TIMESYNC, _BOOTLOG or _DBC
  * @idx: the case's index in its table
  *
  * Makes the card send the crafted messages of a systematic case
  * (EMU_PT_CARD_CASE): SSR messages on QAIC_SSR, a RAS report on
- * QAIC_STATUS; or hold its QTimer at the case's value (case 0: it runs).
+ * QAIC_STATUS; or hold its QTimer at the case's value (case 0: it runs);
+ * or write the case's boot log messages in its next boot; or craft the
+ * next DBC response or index read as the case says.
  *
  * Returns: as __igt_qaic_emu_hang_dbc().
  */

@@ -125,6 +125,8 @@ void *igt_qaic_unmapped_ptr(void);
 #define IGT_QAIC_EMU_CASE_SSR		0	/* tests/emu/ssr_cases.c */
 #define IGT_QAIC_EMU_CASE_RAS		1	/* tests/emu/ras_cases.c */
 #define IGT_QAIC_EMU_CASE_TIMESYNC	2	/* tests/emu/timesync_cases.c */
+#define IGT_QAIC_EMU_CASE_BOOTLOG	3	/* tests/emu/bootlog_cases.c */
+#define IGT_QAIC_EMU_CASE_DBC		4	/* tests/emu/dbc_cases.c */
 
 /* How an EMU_PT_SSR restart goes (the emulator's enum emu_ssr_mode) */
 #define IGT_QAIC_EMU_SSR_NORMAL		0

@@ -13,6 +13,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "dbc_cases.h"
 #include "igt_qaic.h"
 #include "igt_qaic_boot.h"
 #include "ras_cases.h"
@@ -38,6 +39,15 @@
  * Description: Check that the driver counts or refuses the case's RAS
  *		report as tests/emu/ras_cases.c says, nothing else moving,
  *		and that the card then runs work, with no kernel report.
+ * Run type: FULL
+ *
+ * SUBTEST: dbc-%s
+ * Description: Check that on a fresh DBC, one job done, the driver
+ *		completes or fails the next job whose response or ring index
+ *		the card crafts as tests/emu/dbc_cases.c says, at once or
+ *		after job_timeout_ms, counts the stray responses the table
+ *		says, and that a round trip then goes through the DBC, with no
+ *		kernel report.
  * Run type: FULL
  *
  * SUBTEST: timesync-%s
@@ -222,6 +232,96 @@ static void run_ras(unsigned int idx)
 	igt_qaic_assert_clean_log(from);
 }
 
+/* The DBC of the DBC cases, released and activated again for each. */
+#define CASE_DBC	2
+
+static long long bad_responses(uint32_t id)
+{
+	char path[160], line[128];
+	long long n = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/accel/%s/dbc%03u/state", bdf, id);
+	f = fopen(path, "r");
+	igt_require_f(f, "no %s\n", path);
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "bad_responses: %lld", &n) == 1)
+			break;
+	fclose(f);
+	igt_assert_f(n >= 0, "no bad_responses in %s\n", path);
+	return n;
+}
+
+/* One job: @bo's slice to the device; its wait's outcome and how long it took. */
+static int dbc_job(uint32_t id, uint32_t handle, uint64_t *ms)
+{
+	uint64_t start = igt_qaic_now_ms();
+	int ret;
+
+	igt_qaic_execute_bo(fd, id, handle, IGT_QAIC_DIR_TO_DEV);
+	ret = __igt_qaic_wait(fd, handle, id, 30000);
+	*ms = igt_qaic_now_ms() - start;
+	return ret;
+}
+
+static void run_dbc(unsigned int idx)
+{
+	const struct emu_dbc_case *c = &emu_dbc_cases[idx];
+	uint32_t timeout = igt_qaic_job_timeout_ms();
+	struct igt_qaic_bo bo;
+	long long bad0, bad;
+	bool late, eio;
+	uint64_t ms, start;
+	size_t from;
+	uint32_t id;
+	int ret;
+
+	igt_require(fd >= 0);
+	from = strlen(igt_qaic_kernel_log());
+	/* A fresh DBC: its rings from 0. */
+	igt_qaic_release_dbc(fd, CASE_DBC);
+	start = igt_qaic_now_ms();
+	while ((ret = __igt_qaic_activate(fd, QUEUE_SIZE, &id)) == -ECANCELED &&
+	       igt_qaic_now_ms() - start < WAIT_MS)
+		usleep(10000);
+	igt_assert_eq(ret, 0);
+	igt_assert_eq_u32(id, CASE_DBC);
+	igt_qaic_bo_create(fd, SZ_4K, &bo);
+	igt_qaic_attach_simple(fd, bo.handle, id, IGT_QAIC_DIR_TO_DEV, SZ_4K,
+			       DEV_ADDR + id * SZ_4K);
+	igt_assert_eq(dbc_job(id, bo.handle, &ms), 0);
+	bad0 = bad_responses(id);
+
+	if (c->field == EMU_DBC_CASE_REQHP)
+		igt_assert_eq(__igt_qaic_emu_hang_dbc(fd, id), 0);
+	send_case(IGT_QAIC_EMU_CASE_DBC, idx);
+	ret = dbc_job(id, bo.handle, &ms);
+	bad = bad_responses(id) - bad0;
+	igt_info("%s %s: wait %d after %llu ms, %lld stray responses\n", c->name,
+		 emu_dbc_case_verdict_name(c->verdict), ret, (unsigned long long)ms, bad);
+
+	late = c->verdict == EMU_DBC_CASE_LATE || c->verdict == EMU_DBC_CASE_EIO_LATE;
+	eio = c->verdict == EMU_DBC_CASE_EIO || c->verdict == EMU_DBC_CASE_EIO_LATE;
+	igt_assert_f(ret == (eio ? -EIO : 0), "wait %d, not %d\n", ret, eio ? -EIO : 0);
+	if (late)
+		igt_assert_f(ms >= timeout * 8 / 10, "done after %llu ms, before the timeout (%u)\n",
+			     (unsigned long long)ms, timeout);
+	else
+		igt_assert_f(ms < timeout / 2, "done after %llu ms, the timeout %u ms\n",
+			     (unsigned long long)ms, timeout);
+	if (c->bad == EMU_DBC_CASE_SOME)
+		igt_assert_f(bad > 0, "no stray responses counted\n");
+	else
+		igt_assert_f(bad == c->bad, "%lld stray responses, not %d\n", bad, c->bad);
+
+	/* The DBC works: the same job, and a round trip. */
+	igt_assert_eq(dbc_job(id, bo.handle, &ms), 0);
+	igt_qaic_detach_slice(fd, bo.handle);
+	igt_qaic_bo_destroy(fd, &bo);
+	igt_qaic_round_trip(fd, id, DEV_ADDR + id * SZ_4K, SZ_4K, ++seed);
+	igt_qaic_assert_clean_log(from);
+}
+
 /* The period of the host's time syncs during the cases, and how long to count. */
 #define TS_DELAY_MS	"100"
 #define TS_PARAM	"/sys/module/qaic/parameters/timesync_delay_ms"
@@ -310,6 +410,14 @@ igt_main
 			     "of tests/emu/ras_cases.c says.");
 		igt_subtest_f("ras-%s", emu_ras_cases[i].name)
 			run_ras(i);
+	}
+
+	for (unsigned int i = 0; i < emu_dbc_nr_cases; i++) {
+		igt_describe("The driver completes or fails the job whose response or ring "
+			     "index the card crafts as tests/emu/dbc_cases.c says, and the "
+			     "DBC works again.");
+		igt_subtest_f("dbc-%s", emu_dbc_cases[i].name)
+			run_dbc(i);
 	}
 
 	/* Case 0 lets the QTimer run: it is what every case goes back to. */

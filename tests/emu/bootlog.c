@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "bootlog.h"
+#include "bootlog_cases.h"
 #include "device.h"
 
 /* Garbage mode: what comes after line 0, in this order. */
@@ -37,6 +38,11 @@ struct emu_bootlog {
 	unsigned int g_step;			/* G_*, after line 0 */
 	size_t flood_sent;			/* bytes of flood sent */
 
+	unsigned int armed;			/* next boot's case + 1, or 0 */
+	const struct emu_bootlog_case *c;	/* this boot's case, or NULL */
+	uint32_t c_sent;			/* its messages sent */
+	uint8_t *c_msg;				/* EMU_BOOTLOG_CASE_MAX_LEN bytes */
+
 	uint64_t boots;		/* boots begun */
 	uint64_t sent;		/* lines sent to the host, replays included */
 	uint64_t dropped;	/* lines past EMU_BOOTLOG_MAX_LINES */
@@ -59,6 +65,8 @@ struct emu_bootlog *emu_bootlog_create(struct emu_device *dev,
 
 void emu_bootlog_destroy(struct emu_bootlog *b)
 {
+	if (b)
+		free(b->c_msg);
 	free(b);
 }
 
@@ -72,6 +80,20 @@ static void rewind_log(struct emu_bootlog *b)
 	b->next = 0;
 	b->g_step = b->garbage ? G_FLOOD : G_DONE;
 	b->flood_sent = 0;
+	b->c_sent = 0;
+}
+
+int emu_bootlog_set_case(struct emu_bootlog *b, unsigned int idx)
+{
+	if (idx >= emu_bootlog_nr_cases)
+		return -1;
+	if (!b->c_msg) {
+		b->c_msg = malloc(EMU_BOOTLOG_CASE_MAX_LEN);
+		if (!b->c_msg)
+			return -1;
+	}
+	b->armed = idx + 1;
+	return 0;
 }
 
 void emu_bootlog_boot(struct emu_bootlog *b)
@@ -79,6 +101,10 @@ void emu_bootlog_boot(struct emu_bootlog *b)
 	b->boots++;
 	b->nr = 0;
 	b->listening = false;
+	b->c = b->armed ? &emu_bootlog_cases[b->armed - 1] : NULL;
+	b->armed = 0;
+	if (b->c)
+		emu_log(b->dev, "bootlog: case %s, %u messages", b->c->name, b->c->count);
 	rewind_log(b);
 }
 
@@ -140,6 +166,20 @@ void emu_bootlog_pump(struct emu_bootlog *b)
 	uint8_t buf[EMU_BOOTLOG_LONG_LINE + 2];
 
 	while (b->listening) {
+		if (b->next == 1 && b->c && b->c_sent < b->c->count) {
+			size_t n = emu_bootlog_case_msg(b->c, b->c_msg);
+			bool ok;
+
+			if (b->c->claim != EMU_BL_NONE && b->ops->send_claim)
+				ok = b->ops->send_claim(b->ctx, b->c_msg, n, b->c->claim);
+			else
+				ok = b->ops->send(b->ctx, b->c_msg, n);
+			if (!ok)
+				return;
+			b->c_sent++;
+			b->garbage_sent++;
+			continue;
+		}
 		if (b->next == 1 && b->g_step != G_DONE) {
 			size_t n = garbage_msg(b, buf);
 
@@ -161,7 +201,8 @@ void emu_bootlog_pump(struct emu_bootlog *b)
 bool emu_bootlog_pending(const struct emu_bootlog *b)
 {
 	return b->listening &&
-	       (b->next < b->nr || (b->next == 1 && b->g_step != G_DONE));
+	       (b->next < b->nr ||
+		(b->next == 1 && (b->g_step != G_DONE || (b->c && b->c_sent < b->c->count))));
 }
 
 void emu_bootlog_listen(struct emu_bootlog *b, bool on)

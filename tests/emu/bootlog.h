@@ -27,6 +27,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 struct emu_device;
@@ -50,6 +51,12 @@ struct emu_bootlog_ops {
 	 * cannot be taken now (the next emu_bootlog_pump() tries again).
 	 */
 	bool (*send)(void *ctx, const void *msg, size_t len);
+	/*
+	 * The same, the completion saying @claim bytes (at most 0xffff)
+	 * whatever was sent: a systematic case's (bootlog_cases.h).
+	 * Optional: without it the completion says the bytes sent.
+	 */
+	bool (*send_claim)(void *ctx, const void *msg, size_t len, uint32_t claim);
 };
 
 struct emu_bootlog *emu_bootlog_create(struct emu_device *dev,
@@ -81,9 +88,15 @@ bool emu_bootlog_pending(const struct emu_bootlog *b);
 void emu_bootlog_set_garbage(struct emu_bootlog *b, bool on);
 
 /*
+ * Systematic case @idx of bootlog_cases.h goes out in the next boot, after
+ * its first line, and in no later one. 0, or -1 for no such case.
+ */
+int emu_bootlog_set_case(struct emu_bootlog *b, unsigned int idx);
+
+/*
  * "key value" lines: bootlog_boots, bootlog_lines (sent, replays
  * included), bootlog_dropped (past EMU_BOOTLOG_MAX_LINES), bootlog_garbage
- * (garbage and flood messages sent).
+ * (garbage, flood and case messages sent).
  */
 void emu_bootlog_counters_print(const struct emu_bootlog *b, FILE *out);
 

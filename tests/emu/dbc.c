@@ -17,6 +17,7 @@
 #include "dbc.h"
 #include "device.h"
 #include "le_bytes.h"
+#include "dbc_cases.h"
 #include "malice.h"
 
 /* Where a request stopped: the phases of aic100.rst, in order. */
@@ -94,6 +95,10 @@ struct emu_dbc {
 	 */
 	unsigned int depth;
 	uint32_t kick;
+	/* A systematic case (dbc_cases.h): armed, then the lie it owes. */
+	const struct emu_dbc_case *armed;
+	const struct emu_dbc_case *lie;	/* an RSPTP case, owed to ... */
+	unsigned int lie_ch;		/* ... this channel's next RSPTP read */
 };
 
 /* Bound on settle rounds: each one consumes requests or starts a program. */
@@ -358,6 +363,37 @@ static bool fault_hit(uint32_t every, uint32_t *n)
 	return true;
 }
 
+/*
+ * An armed systematic case about this response: its req_id or status
+ * changed in @r, or true to write it twice; an RSPTP case owes its lie
+ * to the next read of the channel's RSPTP (e->lie_v, the case's index
+ * until rsp_write() knows the true RSPTP).
+ */
+static bool case_rsp(struct emu_dbc *e, unsigned int id, struct dbc_chan *ch,
+		     uint8_t *r, uint16_t req_id)
+{
+	const struct emu_dbc_case *c = e->armed;
+
+	if (!c || c->field == EMU_DBC_CASE_REQHP)
+		return false;
+	e->armed = NULL;
+	emu_log(e->dev, "DBC%u: case %s", id, c->name);
+	switch (c->field) {
+	case EMU_DBC_CASE_REQID:
+		put_le16(r, (uint16_t)emu_dbc_case_value(c, req_id, ch->cfg.nelem));
+		return false;
+	case EMU_DBC_CASE_STATUS:
+		put_le16(r + 2, (uint16_t)emu_dbc_case_value(c, 0, ch->cfg.nelem));
+		return false;
+	case EMU_DBC_CASE_TWICE:
+		return true;
+	default:
+		e->lie = c;
+		e->lie_ch = id;
+		return false;
+	}
+}
+
 /* Write the response of the request at reqhp. Returns true if the ring was empty. */
 static bool rsp_write(struct emu_dbc *e, unsigned int id, struct dbc_chan *ch,
 		      uint16_t status)
@@ -365,6 +401,7 @@ static bool rsp_write(struct emu_dbc *e, unsigned int id, struct dbc_chan *ch,
 	uint8_t r[EMU_DBC_RSP_ELEM];
 	bool was_empty = ch->rsphp == ch->rsptp;
 	uint16_t req_id;
+	bool twice;
 
 	if (fault_hit(ch->drop_every, &ch->drop_n)) {
 		ch->c.rsp_dropped++;
@@ -379,6 +416,7 @@ static bool rsp_write(struct emu_dbc *e, unsigned int id, struct dbc_chan *ch,
 	put_le16(r, malice_reqid(e->dev->malice, req_id, ch->old_ids, ch->n_old));
 	put_le16(r + 2, (uint16_t)malice_u32(e->dev->malice, MALICE_RSP_STATUS,
 					     status));
+	twice = case_rsp(e, id, ch, r, req_id);
 	ch->old_ids[ch->old_pos] = req_id;
 	ch->old_pos = (ch->old_pos + 1) % 4;
 	if (ch->n_old < 4)
@@ -391,6 +429,12 @@ static bool rsp_write(struct emu_dbc *e, unsigned int id, struct dbc_chan *ch,
 	}
 	ch->rsptp = (ch->rsptp + 1) % ch->cfg.nelem;
 	ch->c.responses++;
+	if (twice && (ch->rsptp + 1) % ch->cfg.nelem != ch->rsphp &&
+	    !emu_dma_write(e->dev, ch->cfg.rsp_q_addr +
+			   (uint64_t)ch->rsptp * EMU_DBC_RSP_ELEM, r, sizeof(r))) {
+		ch->rsptp = (ch->rsptp + 1) % ch->cfg.nelem;
+		ch->c.responses++;
+	}
 	return was_empty;
 }
 
@@ -620,6 +664,26 @@ static void late_run(struct emu_dbc *e, unsigned int id)
 
 /* ---- registers --------------------------------------------------------- */
 
+/* A systematic case's lie about register @reg (0 REQHP, 3 RSPTP) of DBC @id. */
+static uint32_t case_read(struct emu_dbc *e, unsigned int id, unsigned int reg, uint32_t v)
+{
+	const struct emu_dbc_case *c = e->armed;
+
+	if (reg == 3 && e->lie && e->lie_ch == id) {
+		uint32_t lie = emu_dbc_case_value(e->lie, v, e->ch[id].cfg.nelem);
+
+		e->lie = NULL;
+		emu_log(e->dev, "DBC%u: RSPTP %u read as %u", id, v, lie);
+		return lie;
+	}
+	if (reg != 0 || !c || c->field != EMU_DBC_CASE_REQHP || !e->ch[id].active)
+		return v;
+	e->armed = NULL;
+	emu_log(e->dev, "DBC%u: case %s: REQHP %u read as %u", id, c->name, v,
+		emu_dbc_case_value(c, v, e->ch[id].cfg.nelem));
+	return emu_dbc_case_value(c, v, e->ch[id].cfg.nelem);
+}
+
 /* @reg: 0..3 = REQHP, REQTP, RSPHP, RSPTP. */
 static uint32_t reg_value(const struct dbc_chan *ch, unsigned int reg)
 {
@@ -791,6 +855,7 @@ static void dbc_bar_read(struct emu_device *dev, void *priv, uint64_t off,
 			else if (reg == 3)
 				v = malice_index(e->dev->malice, MALICE_RSPTP, v,
 						 e->ch[id].cfg.nelem);
+			v = case_read(e, id, reg, v);
 		} else {
 			other = true;
 		}
@@ -1119,6 +1184,15 @@ void emu_dbc_tick(struct emu_dbc *e)
 		if (ch->req_ns && !ch->stalled && !ch->held && !ch->hang && !ch->hang_once)
 			dbc_schedule(ch);
 	}
+}
+
+int emu_dbc_send_case(struct emu_dbc *e, unsigned int idx)
+{
+	if (idx >= emu_dbc_nr_cases)
+		return -EINVAL;
+	e->armed = &emu_dbc_cases[idx];
+	e->lie = NULL;
+	return 0;
 }
 
 void emu_dbc_set_reqhp_lag(struct emu_dbc *e, unsigned int id, uint32_t lag)

@@ -235,6 +235,13 @@ void emu_dbc_set_corrupt_rsp(struct emu_dbc *e, unsigned int id,
 void emu_dbc_set_reqhp_lag(struct emu_dbc *e, unsigned int id, uint32_t lag);
 
 /*
+ * Arm systematic case @idx of dbc_cases.h: the next response of any DBC,
+ * or the next REQHP read of an active one, is the case's; once. 0 or
+ * -EINVAL.
+ */
+int emu_dbc_send_case(struct emu_dbc *e, unsigned int idx);
+
+/*
  * Device time of DBC @id: each request takes @req_ns, from the doorbell
  * (REQTP write) or from the end of the one before, instead of completing
  * within the write (0, the default). Survives release and activation.

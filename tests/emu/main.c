@@ -552,6 +552,8 @@ static int emu_card_case(void *ctx, unsigned int table, unsigned int idx)
 {
 	struct emu *emu = ctx;
 
+	if (table == EMU_CARD_CASE_DBC)
+		return emu->dbc ? emu_dbc_send_case(emu->dbc, idx) : -EINVAL;
 	return emu_mhi_card_case(emu->mhi, table, idx);
 }
 

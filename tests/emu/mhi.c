@@ -151,6 +151,7 @@ struct ev_ring {
 struct answer {
 	uint8_t *data;
 	size_t len;
+	uint32_t claim;		/* the completion's length + 1, or 0: len */
 };
 
 /* Packets for the host on one downlink channel, held until it queues buffers. */
@@ -544,6 +545,7 @@ static bool held_push(struct emu_mhi *mhi, unsigned int q, const void *data,
 		return false;
 	memcpy(a->data, data, len);
 	a->len = len;
+	a->claim = 0;
 	h->nr++;
 	return true;
 }
@@ -783,6 +785,8 @@ static void dl_deliver(struct emu_mhi *mhi, unsigned int chid)
 			send_xfer(mhi, chid, tre_addr, CC_BAD_TRE, 0, false);
 			continue;
 		}
+		if (a->claim)
+			len = (a->claim - 1) & 0xffff;
 		send_xfer(mhi, chid, tre_addr, code, (uint32_t)len,
 			  (tre.dw1 >> 10) & 1);
 		free(a->data);
@@ -1503,8 +1507,21 @@ static bool bootlog_send(void *ctx, const void *msg, size_t len)
 	return held_push(mhi, Q_BOOTLOG, msg, len);
 }
 
+/* A systematic case's message: its completion says @claim bytes. */
+static bool bootlog_send_claim(void *ctx, const void *msg, size_t len, uint32_t claim)
+{
+	struct emu_mhi *mhi = ctx;
+	struct held_q *h = &mhi->held[Q_BOOTLOG];
+
+	if (!held_push(mhi, Q_BOOTLOG, msg, len))
+		return false;
+	h->a[(h->head + h->nr - 1) % EMU_MHI_MAX_HELD].claim = (claim & 0xffff) + 1;
+	return true;
+}
+
 static const struct emu_bootlog_ops mhi_bootlog_ops = {
 	.send = bootlog_send,
+	.send_claim = bootlog_send_claim,
 };
 
 static void timesync_send(void *ctx, const void *msg, size_t len)
@@ -1633,6 +1650,8 @@ int emu_mhi_card_case(struct emu_mhi *mhi, unsigned int table, unsigned int idx)
 		return emu_ras_send_case(mhi->ras, idx);
 	case EMU_CARD_CASE_TIMESYNC:
 		return emu_timesync_set_case(mhi->ts, idx);
+	case EMU_CARD_CASE_BOOTLOG:
+		return emu_bootlog_set_case(mhi->bootlog, idx) ? -EINVAL : 0;
 	default:
 		return -EINVAL;
 	}

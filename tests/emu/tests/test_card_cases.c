@@ -4,11 +4,17 @@
  * unique and parsed back, the messages built as the tables say, and every
  * case's verdict the one a host following the rules of qaic_ssr.c and
  * qaic_ras.c (modelled here) reaches. Then the cases sent through ssr.c
- * and ras.c as EMU_PT_CARD_CASE sends them.
+ * and ras.c as EMU_PT_CARD_CASE sends them. The boot log cases
+ * (bootlog_cases.c) likewise, against qaic_bootlog.c's rules, and sent
+ * through bootlog.c in the boot they are armed for.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "bootlog.h"
+#include "bootlog_cases.h"
+#include "dbc_cases.h"
 #include "device.h"
 #include "emu_test.h"
 #include "le_bytes.h"
@@ -264,11 +270,161 @@ static void test_timesync_cases(void)
 	emu_timesync_destroy(t);
 }
 
+/* ---- the boot log cases, against qaic_bootlog.c's rules ---- */
+
+/* What the host keeps of a message of @len bytes its completion says are @claim. */
+static size_t host_bootlog_kept(const uint8_t *m, size_t len, uint32_t claim)
+{
+	size_t n = claim == EMU_BL_NONE ? len : claim;
+	size_t i;
+
+	if (n > 512)
+		n = 512;	/* the buffer; the transfer overflows */
+	if (len > 512)
+		len = 512;
+	for (i = 0; i < n && i < len && m[i]; i++)
+		;
+	/* A claim past the bytes sent reads what the buffer held: not in the table. */
+	CHECK(i < n ? 1 : n <= len);
+	return i;
+}
+
+static struct {
+	unsigned int n;
+	size_t len[4];
+	uint32_t claim[4];
+	uint8_t first[4][32];
+} bl;
+
+static bool bl_send(void *ctx, const void *msg, size_t len)
+{
+	(void)ctx;
+	if (bl.n < 4) {
+		memcpy(bl.first[bl.n], msg, len < 32 ? len : 32);
+		bl.len[bl.n] = len;
+		bl.claim[bl.n] = EMU_BL_NONE;
+	}
+	bl.n++;
+	return true;
+}
+
+static bool bl_send_claim(void *ctx, const void *msg, size_t len, uint32_t claim)
+{
+	unsigned int n = bl.n;
+
+	bl_send(ctx, msg, len);
+	if (n < 4)
+		bl.claim[n] = claim;
+	return true;
+}
+
+static void test_bootlog_cases(void)
+{
+	static const struct emu_bootlog_ops ops = { .send = bl_send, .send_claim = bl_send_claim };
+	uint8_t *buf = malloc(EMU_BOOTLOG_CASE_MAX_LEN), *kept = malloc(512);
+	struct emu_bootlog *b = emu_bootlog_create(&dev, &ops, NULL);
+	unsigned int flood = (unsigned int)emu_bootlog_case_parse("flood");
+
+	CHECK(buf && kept && b);
+	if (!buf || !kept || !b)
+		return;
+	CHECK(emu_bootlog_nr_cases > 30);
+	for (unsigned int i = 0; i < emu_bootlog_nr_cases; i++) {
+		const struct emu_bootlog_case *c = &emu_bootlog_cases[i];
+		size_t len = emu_bootlog_case_msg(c, buf);
+		size_t want = host_bootlog_kept(buf, len, c->claim);
+		/* qaic_bootlog.c keeps 64 KiB; the boot's first line is 57 bytes or so. */
+		bool lost = (uint64_t)c->count * c->kept + 200 > 65536;
+
+		CHECK_EQ(emu_bootlog_case_parse(c->name), i);
+		for (unsigned int j = 0; j < i; j++)
+			CHECK(strcmp(c->name, emu_bootlog_cases[j].name));
+		CHECK_EQ(len, c->len);
+		if (want != c->kept)
+			fprintf(stderr, "bootlog case %s: the host model keeps %zu, the table %u\n",
+				c->name, want, c->kept);
+		CHECK_EQ(want, c->kept);
+		CHECK_EQ(lost, c->lost);
+		CHECK_EQ(emu_bootlog_case_kept(c, kept), c->kept);
+		for (size_t k = 0; k < c->kept; k++)
+			CHECK(kept[k] == '\n' || kept[k] == '\t' ||
+			      (kept[k] >= 0x20 && kept[k] < 0x7f));
+	}
+	CHECK_EQ(emu_bootlog_case_parse("no-such-case"), -1);
+	CHECK_EQ(emu_bootlog_set_case(b, emu_bootlog_nr_cases), -1);
+
+	/* Armed, a case goes out after the boot's first line, in that boot only. */
+	CHECK_EQ(emu_bootlog_set_case(b, (unsigned int)emu_bootlog_case_parse("claim-ones")), 0);
+	memset(&bl, 0, sizeof(bl));
+	emu_bootlog_boot(b);
+	emu_bootlog_listen(b, true);
+	emu_bootlog_printf(b, "first");
+	emu_bootlog_printf(b, "second");
+	CHECK_EQ(bl.n, 3);
+	CHECK(!strcmp((char *)bl.first[0], "first\n"));
+	CHECK_EQ(bl.len[1], 20);
+	CHECK_EQ(bl.claim[1], 0xffff);
+	CHECK(!memcmp(bl.first[1], "abcdefghijklmnopqrs", 20));
+	CHECK(!strcmp((char *)bl.first[2], "second\n"));
+	CHECK(!emu_bootlog_pending(b));
+
+	memset(&bl, 0, sizeof(bl));
+	emu_bootlog_boot(b);
+	emu_bootlog_listen(b, true);
+	emu_bootlog_printf(b, "first");
+	emu_bootlog_printf(b, "second");
+	CHECK_EQ(bl.n, 2);
+
+	CHECK_EQ(emu_bootlog_set_case(b, flood), 0);
+	memset(&bl, 0, sizeof(bl));
+	emu_bootlog_boot(b);
+	emu_bootlog_listen(b, true);
+	emu_bootlog_printf(b, "first");
+	CHECK_EQ(bl.n, 1 + emu_bootlog_cases[flood].count);
+	CHECK_EQ(bl.claim[1], EMU_BL_NONE);
+	emu_bootlog_destroy(b);
+	free(kept);
+	free(buf);
+}
+
+/* The DBC cases: names, and the values they write or show. */
+static void test_dbc_cases(void)
+{
+	const struct emu_dbc_case *c;
+
+	CHECK(emu_dbc_nr_cases > 25);
+	for (unsigned int i = 0; i < emu_dbc_nr_cases; i++) {
+		c = &emu_dbc_cases[i];
+		CHECK_EQ(emu_dbc_case_parse(c->name), i);
+		for (unsigned int j = 0; j < i; j++)
+			CHECK(strcmp(c->name, emu_dbc_cases[j].name));
+		/* A case out of the ring or an unknown req_id never retires at once. */
+		if (c->field == EMU_DBC_CASE_REQID && strcmp(c->name, "good"))
+			CHECK_EQ(c->verdict, EMU_DBC_CASE_EIO_LATE);
+		if (c->field == EMU_DBC_CASE_RSPTP && emu_dbc_case_value(c, 2, 16) >= 16)
+			CHECK_EQ(c->verdict, EMU_DBC_CASE_LATE);
+		if (c->field == EMU_DBC_CASE_STATUS)
+			CHECK_EQ(c->verdict, emu_dbc_case_value(c, 0, 16) ?
+				 EMU_DBC_CASE_EIO : EMU_DBC_CASE_OK);
+	}
+	CHECK_EQ(emu_dbc_case_parse("no-such-case"), -1);
+	c = &emu_dbc_cases[emu_dbc_case_parse("reqid-plus-1")];
+	CHECK_EQ(emu_dbc_case_value(c, 7, 16), 8);
+	c = &emu_dbc_cases[emu_dbc_case_parse("rsptp-nelem-minus-1")];
+	CHECK_EQ(emu_dbc_case_value(c, 7, 16), 15);
+	c = &emu_dbc_cases[emu_dbc_case_parse("reqhp-minus-1")];
+	CHECK_EQ(emu_dbc_case_value(c, 0, 16), 0xffffffffu);
+	c = &emu_dbc_cases[emu_dbc_case_parse("rsptp-ones")];
+	CHECK_EQ(emu_dbc_case_value(c, 3, 16), 0xffffffffu);
+}
+
 int main(void)
 {
 	RUN(test_ssr_table);
 	RUN(test_ras_table);
 	RUN(test_send);
 	RUN(test_timesync_cases);
+	RUN(test_bootlog_cases);
+	RUN(test_dbc_cases);
 	return emu_test_exit();
 }

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "dbc.h"
+#include "dbc_cases.h"
 #include "device.h"
 #include "emu_test.h"
 #include "le_bytes.h"
@@ -626,6 +627,50 @@ static void test_faults(void)
 	CHECK_EQ(reg_r(7, EMU_DBC_REQHP), 0);
 	emu_dbc_set_hang(eng, 7, false);
 	CHECK_EQ(reg_r(7, EMU_DBC_REQHP), 1);
+}
+
+/* The systematic cases (dbc_cases.h): once each, on the next response or read. */
+static void test_cases(void)
+{
+	setup();
+	activate(4, 16);
+	CHECK_EQ(emu_dbc_send_case(eng, emu_dbc_nr_cases), -EINVAL);
+
+	CHECK_EQ(emu_dbc_send_case(eng, (unsigned int)emu_dbc_case_parse("reqid-plus-1")), 0);
+	put_req(0, &(struct req){ .id = 10, .cmd = RSPF });
+	put_req(1, &(struct req){ .id = 11, .cmd = RSPF });
+	reg_w(4, EMU_DBC_REQTP, 2);
+	CHECK_EQ(rsp_at(0), RSP(11, 0));
+	CHECK_EQ(rsp_at(1), RSP(11, 0));	/* once */
+
+	CHECK_EQ(emu_dbc_send_case(eng, (unsigned int)emu_dbc_case_parse("status-ones")), 0);
+	put_req(2, &(struct req){ .id = 12, .cmd = RSPF });
+	reg_w(4, EMU_DBC_REQTP, 3);
+	CHECK_EQ(rsp_at(2), RSP(12, 0xffff));
+
+	CHECK_EQ(emu_dbc_send_case(eng, (unsigned int)emu_dbc_case_parse("rsp-twice")), 0);
+	put_req(3, &(struct req){ .id = 13, .cmd = RSPF });
+	reg_w(4, EMU_DBC_REQTP, 4);
+	CHECK_EQ(rsp_at(3), RSP(13, 0));
+	CHECK_EQ(rsp_at(4), RSP(13, 0));
+	CHECK_EQ(reg_r(4, EMU_DBC_RSPTP), 5);
+
+	/* RSPTP lies at the first read after the response, relative to the truth. */
+	CHECK_EQ(emu_dbc_send_case(eng, (unsigned int)emu_dbc_case_parse("rsptp-head")), 0);
+	CHECK_EQ(reg_r(4, EMU_DBC_RSPTP), 5);	/* not before */
+	put_req(4, &(struct req){ .id = 14, .cmd = RSPF });
+	reg_w(4, EMU_DBC_REQTP, 5);
+	CHECK_EQ(reg_r(4, EMU_DBC_REQHP), 5);
+	CHECK_EQ(reg_r(4, EMU_DBC_RSPTP), 5);
+	CHECK_EQ(reg_r(4, EMU_DBC_RSPTP), 6);
+
+	/* REQHP lies at its next read, once. */
+	CHECK_EQ(emu_dbc_send_case(eng, (unsigned int)emu_dbc_case_parse("reqhp-nelem")), 0);
+	CHECK_EQ(reg_r(4, EMU_DBC_REQHP), 16);
+	CHECK_EQ(reg_r(4, EMU_DBC_REQHP), 5);
+	CHECK_EQ(emu_dbc_send_case(eng, (unsigned int)emu_dbc_case_parse("reqhp-ones")), 0);
+	CHECK_EQ(reg_r(4, EMU_DBC_REQHP), 0xffffffffu);
+	CHECK_EQ(reg_r(4, EMU_DBC_RSPTP), 6);
 }
 
 /*
@@ -1412,6 +1457,7 @@ int main(void)
 	RUN(test_bad_requests);
 	RUN(test_rsp_full_and_wrap);
 	RUN(test_faults);
+	RUN(test_cases);
 	RUN(test_hang_once_reset);
 	RUN(test_hang_late);
 	RUN(test_reset_stalled);
