@@ -118,6 +118,45 @@ bool is_qaic_device(int fd)
 	return ret;
 }
 
+/**
+ * igt_qaic_driver_is_ours:
+ * @fd: qaic file
+ *
+ * Returns: true if the qaic behind @fd is this tree's, false if it is the
+ * upstream module (--module upstream), told apart by the description
+ * DRM_IOCTL_VERSION gives. A test whose check only our driver can pass
+ * skips on the other through igt_qaic_require_ours(), and never skips on
+ * ours: probe the feature with it, so that ours loses no check.
+ */
+bool igt_qaic_driver_is_ours(int fd)
+{
+	drmVersionPtr version;
+	bool ret;
+
+	version = drmGetVersion(fd);
+	if (!version)
+		return false;
+
+	ret = version->desc && !strcmp(version->desc, "Qualcomm Cloud AI 100 accelerator");
+	drmFreeVersion(version);
+
+	return ret;
+}
+
+/**
+ * igt_qaic_require_ours:
+ * @fd: qaic file
+ * @has: whether the driver behind @fd has what the test needs (a probe)
+ * @why: one line, what upstream's qaic lacks
+ *
+ * Skips the test with @why when @fd is not our driver and @has is false;
+ * on ours it never skips, whatever @has says.
+ */
+void igt_qaic_require_ours(int fd, bool has, const char *why)
+{
+	igt_require_f(has || igt_qaic_driver_is_ours(fd), "upstream qaic: %s\n", why);
+}
+
 /* Whether accel node @minor belongs to a device that qaic is bound to */
 static bool is_qaic_minor(int minor)
 {
