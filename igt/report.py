@@ -282,6 +282,13 @@ def main():
             case.message else ''
         lines.append('%s %s@%s (%.2fs)%s' % (case.result.upper(), case.test,
                                             case.subtest, case.secs, note))
+    if args.bench_status != 0 and \
+            not any(c.test == 'kernel-log' for c in cases):
+        # Not hidden behind the failures: with --module upstream a WARN or
+        # a hung task of upstream's own code is a finding of the run
+        lines.append('NOTE: %s (%s module)' %
+                     (bench_verdict(args.outdir, args.bench_status),
+                      args.module))
     if totals is not None:
         lines.append('results.json totals: %s' % (totals or 'none'))
     lines.append('%d passed, %d failed, %d skipped' %

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -116,6 +117,64 @@ bool is_qaic_device(int fd)
 	drmFreeVersion(version);
 
 	return ret;
+}
+
+static void release_file(int fd);
+
+/**
+ * igt_qaic_driver_is_ours:
+ * @fd: qaic file
+ *
+ * Returns: true if the qaic behind @fd is this tree's, false if it is the
+ * upstream module (--module upstream), told apart by the description
+ * DRM_IOCTL_VERSION gives. A test whose check only our driver can pass
+ * skips on the other through igt_qaic_require_ours(), and never skips on
+ * ours: probe the feature with it, so that ours loses no check.
+ */
+bool igt_qaic_driver_is_ours(int fd)
+{
+	drmVersionPtr version;
+	bool ret;
+
+	version = drmGetVersion(fd);
+	if (!version)
+		return false;
+
+	ret = version->desc && !strcmp(version->desc, "Qualcomm Cloud AI 100 accelerator");
+	drmFreeVersion(version);
+
+	return ret;
+}
+
+/**
+ * igt_qaic_require_ours:
+ * @fd: qaic file
+ * @has: whether the driver behind @fd has what the test needs (a probe)
+ * @why: one line, what upstream's qaic lacks
+ *
+ * Skips the test with @why when @fd is not our driver and @has is false;
+ * on ours it never skips, whatever @has says. Before it skips, it releases
+ * every qaic file of the process (release_file()), so that the subtest
+ * gives its DBCs back (igt_qaic_dbcs_free_checks()).
+ */
+void igt_qaic_require_ours(int fd, bool has, const char *why)
+{
+	struct dirent *d;
+	DIR *dir;
+
+	if (has || igt_qaic_driver_is_ours(fd))
+		return;
+	dir = opendir("/proc/self/fd");
+	if (dir) {
+		while ((d = readdir(dir))) {
+			int n = atoi(d->d_name);
+
+			if (d->d_name[0] != '.' && n != dirfd(dir) && is_qaic_device(n))
+				release_file(n);
+		}
+		closedir(dir);
+	}
+	igt_skip("upstream qaic: %s\n", why);
 }
 
 /* Whether accel node @minor belongs to a device that qaic is bound to */
@@ -335,7 +394,7 @@ static bool mapped_accel(const void *ptr)
  * as it found it for the next subtest of the same process (IGT's runner
  * with -m), which igt_qaic_assert_dbcs_free() checks.
  */
-void igt_qaic_close(int fd)
+static void unmap_file(int fd)
 {
 	uint64_t file = file_of(fd);
 
@@ -348,7 +407,26 @@ void igt_qaic_close(int fd)
 			igt_assert_eq(munmap(mappings[i].ptr, mappings[i].size), 0);
 		mappings[i--] = mappings[--n_mappings];
 	}
+}
+
+void igt_qaic_close(int fd)
+{
+	unmap_file(fd);
 	igt_assert_eq(close(fd), 0);
+}
+
+/*
+ * Releases the qaic file of @fd, with the mappings igt_qaic_close() knows,
+ * but leaves @fd open on /dev/null: a fixture's close() of it still works.
+ */
+static void release_file(int fd)
+{
+	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+
+	unmap_file(fd);
+	igt_assert(null >= 0);
+	igt_assert_eq(dup2(null, fd), fd);
+	close(null);
 }
 
 /**
@@ -1200,10 +1278,28 @@ static int qaic_execute_ioctl(int fd, unsigned long request, uint32_t dbc_id,
 		},
 		.data = to_user_pointer(entries),
 	};
+	static int ours = -1;
 	int err = 0;
 
-	if (igt_ioctl(fd, request, &args))
-		err = -errno;
+	if (ours < 0)
+		ours = igt_qaic_driver_is_ours(fd);
+	if (ours) {
+		if (igt_ioctl(fd, request, &args))
+			err = -errno;
+		errno = 0;
+		return err;
+	}
+	/*
+	 * Upstream's qaic answers EAGAIN while the ring is full, and never
+	 * queues more than it holds: igt_ioctl() would retry for ever. Retry
+	 * for a while, as its runtime does, then give the EAGAIN back.
+	 */
+	for (int tries = 0; tries < 5000; tries++) {
+		err = ioctl(fd, request, &args) ? -errno : 0;
+		if (err != -EAGAIN && err != -EINTR)
+			break;
+		usleep(1000);
+	}
 	errno = 0;
 
 	return err;

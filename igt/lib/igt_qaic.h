@@ -19,6 +19,8 @@
 #include "qaic_accel.h"
 
 bool is_qaic_device(int fd);
+bool igt_qaic_driver_is_ours(int fd);
+void igt_qaic_require_ours(int fd, bool has, const char *why);
 
 int __igt_qaic_open(void);
 int igt_qaic_open(void);

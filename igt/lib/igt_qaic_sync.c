@@ -126,6 +126,7 @@ void igt_qaic_sync_attach(int fd, uint32_t handle, uint32_t dbc_id,
  */
 int __igt_qaic_submit_raw(int fd, struct qaic_submit *submit)
 {
+	igt_qaic_require_ours(fd, false, "no SUBMIT ioctl (0x09 is ours)");
 	return sync_ioctl(fd, DRM_IOCTL_QAIC_SUBMIT, submit);
 }
 
@@ -207,6 +208,7 @@ uint32_t igt_qaic_syncobj_create(int fd)
 {
 	uint32_t handle = 0;
 
+	igt_qaic_require_ours(fd, igt_qaic_has_syncobj(fd), "no syncobjs");
 	igt_assert_eq(drmSyncobjCreate(fd, 0, &handle), 0);
 	igt_assert_neq(handle, 0);
 

@@ -502,6 +502,15 @@ static void test_qaic_info(void)
 
 igt_main
 {
+	igt_fixture {
+		struct igt_qaic_fdinfo info;
+		int fd = igt_qaic_open();
+
+		igt_qaic_fdinfo(fd, &info);
+		igt_qaic_require_ours(fd, info.has_client_id, "no drm-* keys in fdinfo");
+		igt_qaic_close(fd);
+	}
+
 	igt_describe("Check that a file that did nothing, or only activated a DBC, reports zeros.");
 	igt_subtest("idle-file")
 		test_idle_file();

@@ -482,6 +482,8 @@ static void test_exit_with_work_queued(const struct data *d)
 	struct view view;
 	int pipefd[2];
 
+	/* The children's syncobjs: a skip is not allowed in a fork */
+	igt_qaic_require_ours(d->fd, igt_qaic_has_syncobj(d->fd), "no syncobjs");
 	igt_qaic_vgem_create(d->vgem, BO_SIZE, &shared);
 	igt_qaic_sync_pattern(shared.ptr, BO_SIZE, 29);
 	igt_assert_eq(pipe(pipefd), 0);

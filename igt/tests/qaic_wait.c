@@ -501,10 +501,13 @@ static void test_bad_handle(void)
 
 igt_main
 {
+	const char *no_timeout = "no job timeout: a stalled job is never ended";
+	bool job_timeout = false;
 	int fd = -1;
 
 	igt_fixture {
 		fd = igt_qaic_open();
+		job_timeout = !access("/sys/module/qaic/parameters/job_timeout_ms", F_OK);
 	}
 
 	igt_describe("Check that WAIT_BO of an object never executed returns 0 at once.");
@@ -516,32 +519,46 @@ igt_main
 		test_after_completion();
 
 	igt_describe("Check that WAIT_BO waits for every job queued on the object.");
-	igt_subtest("waits-for-all-jobs")
+	igt_subtest("waits-for-all-jobs") {
+		igt_qaic_require_ours(fd, false, "an object still queued is refused (EINVAL)");
 		test_waits_for_all_jobs();
+	}
 
 	igt_describe("Check that WAIT_BO with timeout 0 on a busy object fails at once with ETIMEDOUT.");
-	igt_subtest("busy-poll")
+	igt_subtest("busy-poll") {
+		igt_qaic_require_ours(fd, job_timeout, no_timeout);
 		test_busy_poll();
+	}
 
 	igt_describe("Check that WAIT_BO with timeout 0 waits wait_exec_default_timeout_ms when that module parameter is set (Linux 7.x's meaning of 0), then fails with ETIMEDOUT.");
-	igt_subtest("busy-default-timeout")
+	igt_subtest("busy-default-timeout") {
+		igt_qaic_require_ours(fd, job_timeout, no_timeout);
 		test_busy_default_timeout();
+	}
 
 	igt_describe("Check that WAIT_BO on a busy object fails with ETIMEDOUT after its timeout, not before.");
-	igt_subtest("busy-timeout")
+	igt_subtest("busy-timeout") {
+		igt_qaic_require_ours(fd, job_timeout, no_timeout);
 		test_busy_timeout();
+	}
 
 	igt_describe("Check that a stalled DBC does not hold up the jobs of another DBC.");
-	igt_subtest("busy-other-dbc")
+	igt_subtest("busy-other-dbc") {
+		igt_qaic_require_ours(fd, job_timeout, no_timeout);
 		test_busy_other_dbc();
+	}
 
 	igt_describe("Check that WAIT_BO reports a job cancelled by the reset of its DBC with ECANCELED.");
-	igt_subtest("cancelled")
+	igt_subtest("cancelled") {
+		igt_qaic_require_ours(fd, job_timeout, no_timeout);
 		test_cancelled();
+	}
 
 	igt_describe("Check that WAIT_BO reports a job the device failed with EIO, for that object only.");
-	igt_subtest("device-error")
+	igt_subtest("device-error") {
+		igt_qaic_require_ours(fd, false, "a job the device failed is not reported");
 		test_device_error();
+	}
 
 	igt_describe("Check that WAIT_BO refuses a non-zero pad with EINVAL.");
 	igt_subtest("pad")
