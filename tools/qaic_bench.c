@@ -24,6 +24,11 @@
  *	Two "run" files of one driver side by side on the rows both have:
  *	median (min-max) of each and the ratio of the medians.
  *
+ *   qaic-bench scaling [--ratio I/J]... NAME=FILE...
+ *	The scaling of "run --scale-qds 1,32" (and --emu-cpu FILE, the
+ *	emulator's CPU time as the host samples it) from several files side
+ *	by side: a driver on 1 and 2 CPUs, say (scripts/qaic bench --cpus).
+ *
  * libdrm and the uapi header only: the manage messages are built here.
  *
  * Copyright (c) 2026 The qaic authors.
@@ -808,11 +813,14 @@ static void child_send(int wfd, const struct child_msg *m)
 		_exit(1);
 }
 
+/* The deepest queue of the scaling metric (--scale-qds). */
+#define SCALE_MAX_QD		32
+
 /* One process: its own file, its own DBC, @qd objects, QD @qd. */
 static void scaling_child(int idx, int ready_w, int go_r, int qd)
 {
 	struct child_msg m = { 0 };
-	struct bo bos[8];
+	struct bo bos[SCALE_MAX_QD];
 	uint32_t dbc_id;
 	char c;
 	int fd, i;
@@ -927,42 +935,91 @@ static void cpu_times(unsigned long long *busy, unsigned long long *total)
 }
 
 /*
- * The guest's CPU time while the processes ran: what bounds the scaling
- * when the bench's kernel has a single CPU for all of them.
+ * The emulator's CPU time, in host clock ticks, as the host last wrote it
+ * to --emu-cpu FILE (scripts/qaic bench samples the qaic-emu process's
+ * /proc/PID/stat into a file the bench sees): 0 if there is none.
  */
-static void report_scaling(void)
+static const char *emu_cpu_path;
+
+static unsigned long long emu_ticks(void)
+{
+	unsigned long long v = 0;
+	FILE *f;
+
+	if (!emu_cpu_path)
+		return 0;
+	f = fopen(emu_cpu_path, "r");
+	if (!f)
+		return 0;
+	if (fscanf(f, "%llu", &v) != 1)
+		v = 0;
+	fclose(f);
+	return v;
+}
+
+/* Queue depths of the scaling metric, from --scale-qds; 0: one run at 8. */
+static int scale_qds[4];
+
+/*
+ * The guest's CPU time while the processes ran: what bounds the scaling
+ * when the bench's kernel has a single CPU for all of them. With queue
+ * depths given, every key is per depth ("tput_qd1_dbc4"), and the
+ * emulator's CPU (percent of one host CPU) comes with each run.
+ */
+static void report_scaling_qd(int qd, const char *pfx)
 {
 	static const int counts[] = { 1, 4, 16 };
-	unsigned long long b0, t0, b1, t1;
-	double rate[ARRAY_SIZE(counts)];
+	unsigned long long b0, t0, b1, t1, e0, e1;
+	double rate[ARRAY_SIZE(counts)], w0, w1;
 	int err[ARRAY_SIZE(counts)];
-	char key[32];
+	char key[48];
 
-	put_num("cpus", sysconf(_SC_NPROCESSORS_ONLN));
 	for (unsigned int i = 0; i < ARRAY_SIZE(counts); i++) {
 		settle("scaling");
 		watchdog(300);
 		cpu_times(&b0, &t0);
-		err[i] = run_scaling(counts[i], 8, &rate[i]);
+		e0 = emu_ticks();
+		w0 = now_s();
+		err[i] = run_scaling(counts[i], qd, &rate[i]);
 		cpu_times(&b1, &t1);
-		snprintf(key, sizeof(key), "tput_dbc%d", counts[i]);
+		e1 = emu_ticks();
+		w1 = now_s();
+		snprintf(key, sizeof(key), "tput_%sdbc%d", pfx, counts[i]);
 		if (err[i])
 			put_err(key, err[i]);
 		else
 			put_num(key, rate[i]);
-		snprintf(key, sizeof(key), "cpu_dbc%d", counts[i]);
+		snprintf(key, sizeof(key), "cpu_%sdbc%d", pfx, counts[i]);
 		if (t1 > t0)
 			put_num(key, 100.0 * (b1 - b0) / (t1 - t0));
+		snprintf(key, sizeof(key), "emu_%sdbc%d", pfx, counts[i]);
+		if (e0 && e1 >= e0 && w1 > w0)
+			put_num(key, 100.0 * (e1 - e0) / sysconf(_SC_CLK_TCK) / (w1 - w0));
 		fflush(stdout);
 	}
 	for (unsigned int i = 1; i < ARRAY_SIZE(counts); i++) {
-		snprintf(key, sizeof(key), "scale_dbc%d", counts[i]);
+		snprintf(key, sizeof(key), "scale_%sdbc%d", pfx, counts[i]);
 		if (err[0] || err[i])
 			put_err(key, err[0] ? err[0] : err[i]);
 		else
 			put_num(key, rate[i] / (counts[i] * rate[0]));
 	}
 	fflush(stdout);
+}
+
+static void report_scaling(void)
+{
+	char pfx[16];
+
+	put_num("cpus", sysconf(_SC_NPROCESSORS_ONLN));
+	if (!scale_qds[0]) {
+		report_scaling_qd(8, "");
+		return;
+	}
+	for (unsigned int i = 0; i < ARRAY_SIZE(scale_qds) && scale_qds[i]; i++) {
+		snprintf(pfx, sizeof(pfx), "qd%d_", scale_qds[i]);
+		report_scaling_qd(scale_qds[i], pfx);
+	}
 }
 
 /* ------------------------------------------------------------ memory */
@@ -1285,7 +1342,17 @@ static int cmd_run(int argc, char **argv)
 			run_secs = 0.5;
 		else if (!strcmp(argv[i], "--only") && i + 1 < argc)
 			only = argv[++i];
-		else
+		else if (!strcmp(argv[i], "--emu-cpu") && i + 1 < argc)
+			emu_cpu_path = argv[++i];
+		else if (!strcmp(argv[i], "--scale-qds") && i + 1 < argc) {
+			char *p = argv[++i];
+
+			for (unsigned int n = 0; *p && n < ARRAY_SIZE(scale_qds); n++) {
+				scale_qds[n] = strtol(p, &p, 10);
+				if (scale_qds[n] < 1 || scale_qds[n] > SCALE_MAX_QD || (*p && *p++ != ','))
+					return 2;
+			}
+		} else
 			return 2;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -1359,27 +1426,34 @@ static int kv_add(struct results *r, const char *key, const char *val)
 
 /*
  * Guest CPU time per job at N DBCs, derived as a round's results are read:
- * its "cpu_dbcN" (busy percent of the one CPU) over the "tput_dbcN" just
- * before it (jobs per second), in microseconds.
+ * its "cpu_dbcN" (busy percent of all the guest's CPUs, the "cpus" of that
+ * run) over the "tput_dbcN" just before it (jobs per second), in
+ * microseconds; the same for the per-depth keys ("cpu_qd1_dbcN").
  */
 static void derive_cpu_per_job(struct results *r)
 {
 	const struct kv *cpu = &r->kv[r->n - 1];
 	char tput_key[64], key[64], val[64];
-	double busy, rate;
+	double busy, rate, cpus = 1;
 
-	if (strncmp(cpu->key, "cpu_dbc", 7))
+	if (strncmp(cpu->key, "cpu_dbc", 7) && strncmp(cpu->key, "cpu_qd", 6))
 		return;
-	snprintf(tput_key, sizeof(tput_key), "tput_dbc%.40s", cpu->key + 7);
+	snprintf(tput_key, sizeof(tput_key), "tput_%.40s", cpu->key + 4);
+	for (int i = r->n - 2; i >= 0; i--) {
+		if (!strcmp(r->kv[i].key, "cpus")) {
+			cpus = strtod(r->kv[i].val, NULL);
+			break;
+		}
+	}
 	for (int i = r->n - 2; i >= 0; i--) {
 		if (strcmp(r->kv[i].key, tput_key))
 			continue;
 		busy = strtod(cpu->val, NULL);
 		rate = strtod(r->kv[i].val, NULL);
-		if (rate <= 0)
+		if (rate <= 0 || cpus < 1)
 			return;
-		snprintf(key, sizeof(key), "cpu_us_job_dbc%.40s", cpu->key + 7);
-		snprintf(val, sizeof(val), "%.4f", busy / 100 / rate * 1e6);
+		snprintf(key, sizeof(key), "cpu_us_job_%.40s", cpu->key + 4);
+		snprintf(val, sizeof(val), "%.4f", busy / 100 * cpus / rate * 1e6);
 		kv_add(r, key, val);
 		return;
 	}
@@ -1972,6 +2046,117 @@ static int cmd_compare(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * qaic-bench scaling NAME=FILE...: the per-depth scaling keys of "run
+ * --scale-qds" side by side, one column per file (a driver on a number of
+ * CPUs), median (min-max) over the rounds; each --ratio I/J adds the column
+ * "I/J", the ratio of the medians of columns I and J (from 1). The last row
+ * of each group says what the measurements point at: "guest CPU" when the
+ * guest's CPUs were 90% busy or more, "emulator" when the emulator's thread
+ * was, "wake-ups" otherwise (both waiting on each other's round trips).
+ */
+static int cmd_scaling(int argc, char **argv)
+{
+	static const int counts[] = { 1, 4, 16 };
+	static const struct {
+		const char *what, *fmt;
+		int prec;
+	} kinds[] = {
+		{ "jobs/s", "tput_qd%d_dbc%d", 0 },
+		{ "guest CPU busy %", "cpu_qd%d_dbc%d", 0 },
+		{ "guest CPU us/job", "cpu_us_job_qd%d_dbc%d", 1 },
+		{ "emulator CPU %", "emu_qd%d_dbc%d", 0 },
+	};
+	struct results res[8] = { 0 };
+	const char *name[8];
+	int ratio[4][2], nratio = 0, n = 0, qds[8], nqd = 0;
+	char c[96], key[64];
+
+	for (int i = 0; i < argc; i++) {
+		char *eq;
+
+		if (!strcmp(argv[i], "--ratio") && i + 1 < argc && nratio < 4) {
+			if (sscanf(argv[++i], "%d/%d", &ratio[nratio][0], &ratio[nratio][1]) != 2)
+				return 2;
+			nratio++;
+			continue;
+		}
+		eq = strchr(argv[i], '=');
+		if (!eq || n == ARRAY_SIZE(res))
+			return 2;
+		*eq = 0;
+		name[n] = argv[i];
+		if (load(eq + 1, &res[n]))
+			fprintf(stderr, "qaic-bench: %s: %s\n", eq + 1, strerror(errno));
+		n++;
+	}
+	for (int i = 0; i < nratio; i++)
+		if (ratio[i][0] < 1 || ratio[i][0] > n || ratio[i][1] < 1 || ratio[i][1] > n)
+			return 2;
+	/* The depths, from the keys of the first file that has them. */
+	for (int f = 0; f < n && !nqd; f++) {
+		for (int i = 0; i < res[f].n && nqd < 8; i++) {
+			int qd, dbc, seen = 0;
+
+			if (sscanf(res[f].kv[i].key, "tput_qd%d_dbc%d", &qd, &dbc) != 2)
+				continue;
+			for (int j = 0; j < nqd; j++)
+				seen |= qds[j] == qd;
+			if (!seen)
+				qds[nqd++] = qd;
+		}
+	}
+	printf("%-30s", "metric");
+	for (int f = 0; f < n; f++)
+		printf(" | %-22s", name[f]);
+	for (int i = 0; i < nratio; i++)
+		printf(" | %d/%d  ", ratio[i][0], ratio[i][1]);
+	printf("\n");
+	for (int q = 0; q < nqd; q++) {
+		for (unsigned int d = 0; d < ARRAY_SIZE(counts); d++) {
+			for (unsigned int k = 0; k < ARRAY_SIZE(kinds); k++) {
+				struct summary sm[8];
+				char label[64];
+
+				snprintf(key, sizeof(key), kinds[k].fmt, qds[q], counts[d]);
+				snprintf(label, sizeof(label), "QD%d, %2d DBC%s, %s", qds[q],
+					 counts[d], counts[d] > 1 ? "s" : "", kinds[k].what);
+				printf("%-30s", label);
+				for (int f = 0; f < n; f++) {
+					summary1(&res[f], key, &sm[f]);
+					cell(c, sizeof(c), &sm[f], kinds[k].prec, true);
+					printf(" | %-22s", c);
+				}
+				for (int i = 0; i < nratio; i++) {
+					const struct summary *a = &sm[ratio[i][0] - 1];
+					const struct summary *b = &sm[ratio[i][1] - 1];
+
+					if (a->n && b->n && b->med)
+						printf(" | %5.2f", a->med / b->med);
+					else
+						printf(" | %5s", "-");
+				}
+				printf("\n");
+			}
+			printf("%-30s", "  limited by");
+			for (int f = 0; f < n; f++) {
+				struct summary cpu, emu;
+
+				snprintf(key, sizeof(key), "cpu_qd%d_dbc%d", qds[q], counts[d]);
+				summary1(&res[f], key, &cpu);
+				snprintf(key, sizeof(key), "emu_qd%d_dbc%d", qds[q], counts[d]);
+				summary1(&res[f], key, &emu);
+				printf(" | %-22s", !cpu.n ? "-" : cpu.med >= 90 ? "guest CPU" :
+				       emu.n && emu.med >= 90 ? "emulator" : "wake-ups");
+			}
+			printf("\n");
+		}
+	}
+	for (int f = 0; f < n; f++)
+		free(res[f].kv);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int ret = 2;
@@ -1982,10 +2167,14 @@ int main(int argc, char **argv)
 		ret = cmd_report(argc - 2, argv + 2);
 	else if (argc >= 2 && !strcmp(argv[1], "compare"))
 		ret = cmd_compare(argc - 2, argv + 2);
+	else if (argc >= 2 && !strcmp(argv[1], "scaling"))
+		ret = cmd_scaling(argc - 2, argv + 2);
 	if (ret == 2)
 		fprintf(stderr,
 			"usage: qaic-bench run [--label NAME] [--quick] [--only rt,bw,scale,mem]\n"
+			"                      [--scale-qds QD,...] [--emu-cpu FILE]\n"
 			"       qaic-bench report [--note TEXT]... [--limits FILE] OURS UPSTREAM...\n"
-			"       qaic-bench compare A B\n");
+			"       qaic-bench compare A B\n"
+			"       qaic-bench scaling [--ratio I/J]... NAME=FILE...\n");
 	return ret;
 }
