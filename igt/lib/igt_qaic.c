@@ -12,11 +12,14 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 #include <xf86drm.h>
+
+#include <linux/netlink.h>
 
 #include "igt_qaic.h"
 
@@ -2369,4 +2372,26 @@ void *igt_qaic_unmapped_ptr(void)
 	igt_assert_eq(munmap(ptr, 4096), 0);
 
 	return ptr;
+}
+
+/**
+ * igt_qaic_uevent_open: A socket of the kernel's uevents, as udev receives
+ * them, from now on (non-blocking), with room for the dozens a card's reset
+ * brings (MHI channels, DBC states).
+ */
+int igt_qaic_uevent_open(void)
+{
+	struct sockaddr_nl addr = {
+		.nl_family = AF_NETLINK,
+		.nl_groups = 1,
+	};
+	int s = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
+		       NETLINK_KOBJECT_UEVENT);
+	int size = 8 << 20;
+
+	igt_require_f(s >= 0, "no uevent socket: %s\n", strerror(errno));
+	setsockopt(s, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof(size));
+	igt_assert_f(bind(s, (struct sockaddr *)&addr, sizeof(addr)) == 0,
+		     "bind: %s\n", strerror(errno));
+	return s;
 }

@@ -18,8 +18,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <linux/netlink.h>
-
 #include "igt_qaic.h"
 #include "igt_qaic_boot.h"
 #include "igt_qaic_busy.h"
@@ -312,26 +310,6 @@ static void test_suspend_resume(void)
 	close(fd[1]);
 }
 
-/* Listens to the kernel's uevents from now on. */
-static int uevent_open(void)
-{
-	struct sockaddr_nl addr = {
-		.nl_family = AF_NETLINK,
-		.nl_groups = 1,
-	};
-	int s = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
-		       NETLINK_KOBJECT_UEVENT);
-
-	/* A reset brings dozens of uevents (MHI channels, DBC states): room. */
-	int size = 8 << 20;
-
-	igt_require_f(s >= 0, "no uevent socket: %s\n", strerror(errno));
-	setsockopt(s, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof(size));
-	igt_assert_f(bind(s, (struct sockaddr *)&addr, sizeof(addr)) == 0,
-		     "bind: %s\n", strerror(errno));
-	return s;
-}
-
 /*
  * Appends to @got ('0' offline, '1' online) the ONLINE and OFFLINE uevents
  * of accel node @minor that arrived on @s; returns their number in @got.
@@ -383,7 +361,7 @@ static void online_uevents_begin(struct online_uevents *ue, int fd)
 	struct stat st;
 
 	igt_assert_eq(fstat(fd, &st), 0);
-	ue->s = uevent_open();
+	ue->s = igt_qaic_uevent_open();
 	ue->minor = minor(st.st_rdev);
 	ue->n = 0;
 }

@@ -114,18 +114,8 @@ static int nseen;
  */
 static int uevent_open(void)
 {
-	struct sockaddr_nl addr = {
-		.nl_family = AF_NETLINK,
-		.nl_groups = 1,
-	};
-	int s = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
-		       NETLINK_KOBJECT_UEVENT);
-
-	igt_require_f(s >= 0, "no uevent socket: %s\n", strerror(errno));
-	igt_assert_f(bind(s, (struct sockaddr *)&addr, sizeof(addr)) == 0,
-		     "bind: %s\n", strerror(errno));
 	nseen = 0;
-	return s;
+	return igt_qaic_uevent_open();
 }
 
 /*
