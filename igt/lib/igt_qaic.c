@@ -2395,3 +2395,30 @@ int igt_qaic_uevent_open(void)
 		     "bind: %s\n", strerror(errno));
 	return s;
 }
+
+/**
+ * igt_qaic_read_bootlog: What the driver kept of the card's boot log
+ * (debugfs ``bootlog`` of the card at PCI address @bdf), at most @max
+ * bytes, NUL-terminated; @len gets its length. Skips without debugfs.
+ * free() the result.
+ */
+char *igt_qaic_read_bootlog(const char *bdf, size_t max, size_t *len)
+{
+	char path[128];
+	char *buf = malloc(max + 1);
+	size_t n = 0;
+	ssize_t r = 0;
+	int lfd;
+
+	igt_assert(buf);
+	snprintf(path, sizeof(path), "/sys/kernel/debug/accel/%s/bootlog", bdf);
+	lfd = open(path, O_RDONLY);
+	igt_require_f(lfd >= 0, "no %s: %s\n", path, strerror(errno));
+	while (n < max && (r = read(lfd, buf + n, max - n)) > 0)
+		n += r;
+	igt_assert_f(r >= 0, "read %s: %s\n", path, strerror(errno));
+	close(lfd);
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}

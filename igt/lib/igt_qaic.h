@@ -21,6 +21,7 @@
 bool is_qaic_device(int fd);
 bool igt_qaic_driver_is_ours(int fd);
 int igt_qaic_uevent_open(void);
+char *igt_qaic_read_bootlog(const char *bdf, size_t max, size_t *len);
 void igt_qaic_require_ours(int fd, bool has, const char *why);
 
 int __igt_qaic_open(void);

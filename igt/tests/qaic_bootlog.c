@@ -68,24 +68,10 @@ static int open_card(unsigned int n)
 
 static char *read_bootlog(int fd, size_t *len)
 {
-	char bdf[32], path[128];
-	char *buf = malloc(LOG_MAX + 1);
-	size_t n = 0;
-	ssize_t r;
-	int lfd;
+	char bdf[32];
 
-	igt_assert(buf);
 	igt_qaic_card_bdf(fd, bdf, sizeof(bdf));
-	snprintf(path, sizeof(path), "/sys/kernel/debug/accel/%s/bootlog", bdf);
-	lfd = open(path, O_RDONLY);
-	igt_require_f(lfd >= 0, "no %s: %s\n", path, strerror(errno));
-	while (n < LOG_MAX && (r = read(lfd, buf + n, LOG_MAX - n)) > 0)
-		n += r;
-	igt_assert_f(r >= 0, "read %s: %s\n", path, strerror(errno));
-	close(lfd);
-	buf[n] = '\0';
-	*len = n;
-	return buf;
+	return igt_qaic_read_bootlog(bdf, LOG_MAX, len);
 }
 
 static void check_text(const char *log, size_t len)

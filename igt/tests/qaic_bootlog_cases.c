@@ -47,23 +47,7 @@ static char bdf[32];
 
 static char *read_bootlog(size_t *len)
 {
-	char path[128];
-	char *buf = malloc(LOG_MAX + 1);
-	size_t n = 0;
-	ssize_t r = 0;
-	int lfd;
-
-	igt_assert(buf);
-	snprintf(path, sizeof(path), "/sys/kernel/debug/accel/%s/bootlog", bdf);
-	lfd = open(path, O_RDONLY);
-	igt_require_f(lfd >= 0, "no %s: %s\n", path, strerror(errno));
-	while (n < LOG_MAX && (r = read(lfd, buf + n, LOG_MAX - n)) > 0)
-		n += r;
-	igt_assert_f(r >= 0, "read %s: %s\n", path, strerror(errno));
-	close(lfd);
-	buf[n] = '\0';
-	*len = n;
-	return buf;
+	return igt_qaic_read_bootlog(bdf, LOG_MAX, len);
 }
 
 /* Reset the card; MANAGE works again once it is in mission mode. */
