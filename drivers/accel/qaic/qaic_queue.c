@@ -218,6 +218,7 @@ static enum drm_gpu_sched_stat qaic_queue_timedout_job(struct drm_sched_job *sch
 	 * cancels every job); until then it is handled as a hung DBC.
 	 */
 	qaic_reset_check_card(q->qdev);
+	mutex_lock(&q->pause_lock);
 	drm_sched_wqueue_stop(sched);
 	mutex_lock(&q->lock);
 	qaic_ring_check(q, &done);
@@ -227,6 +228,7 @@ static enum drm_gpu_sched_stat qaic_queue_timedout_job(struct drm_sched_job *sch
 	spin_unlock(&sched->job_list_lock);
 	mutex_unlock(&q->lock);
 	drm_sched_wqueue_start(sched);
+	mutex_unlock(&q->pause_lock);
 
 	/* Not _NO_HANG (7.2): that would put the job back a second time. */
 	return DRM_GPU_SCHED_STAT_RESET;
@@ -253,6 +255,7 @@ static void qaic_queue_free(struct kref *ref)
 	struct qaic_queue *q = container_of(ref, struct qaic_queue, refs);
 
 	kvfree(q->ids);
+	mutex_destroy(&q->pause_lock);
 	mutex_destroy(&q->lock);
 	drm_dev_put(&q->qdev->drm);
 	kfree(q);
@@ -501,6 +504,7 @@ int qaic_queue_create(struct qaic_device *qdev, struct qaic_dbc *dbc, unsigned i
 	priv = xa_load(&qdev->file_ids, dbc->owner);
 	q->busy_ns = priv ? priv->busy_ns : NULL;
 	mutex_init(&q->lock);
+	mutex_init(&q->pause_lock);
 	INIT_LIST_HEAD(&q->inflight);
 	INIT_LIST_HEAD(&q->jobs);
 	INIT_LIST_HEAD(&q->held);
@@ -535,6 +539,7 @@ int qaic_queue_create(struct qaic_device *qdev, struct qaic_dbc *dbc, unsigned i
 fail:
 	drm_dbg(&qdev->drm, "DBC %u: no queue: %d\n", id, ret);
 	kvfree(q->ids);
+	mutex_destroy(&q->pause_lock);
 	mutex_destroy(&q->lock);
 	kfree(q);
 	return ret;
@@ -596,8 +601,18 @@ void qaic_queue_destroy(struct qaic_device *qdev, struct qaic_dbc *dbc, int erro
 	/*
 	 * Not drm_sched_entity_destroy(): its flush waits for the queued jobs
 	 * to be run, so for their foreign fences. This kills them at once.
+	 *
+	 * With the scheduler's work paused: drm_sched's kill (6.12 and 7.2)
+	 * takes the entity off the run queue and pops its jobs, but a pop of
+	 * the run work that began before puts the entity back on the run
+	 * queue, whose next run then pops the jobs the kill is popping: a job
+	 * both run and killed, freed twice. Paused, the kill pops alone.
 	 */
+	mutex_lock(&q->pause_lock);
+	drm_sched_wqueue_stop(&q->sched);
 	drm_sched_entity_fini(&q->entity);
+	drm_sched_wqueue_start(&q->sched);
+	mutex_unlock(&q->pause_lock);
 
 	WRITE_ONCE(dbc->queue, NULL);
 	synchronize_irq(q->irq);

@@ -42,6 +42,9 @@ struct drm_file;
  * @lock: Protects the ring indexes, @inflight and @ids, and serialises
  *	  run_job, completion and reset. A mutex: every path is in process
  *	  context, and an MMIO write may sleep (User-Mode Linux).
+ * @pause_lock: Serialises pausing and restarting the scheduler's work:
+ *		the timeout handler's and qaic_queue_destroy()'s, so that
+ *		one does not restart it under the other. Taken before @lock.
  * @req_tail: Next request slot the host fills.
  * @req_rung: What REQTP was last set to: the device was told of every
  *	      request before it. Requests from here to @req_tail are on the
@@ -105,6 +108,7 @@ struct qaic_queue {
 	u32 max_credits;
 	int irq;
 	struct mutex lock; /* Protects the rings' state; see above */
+	struct mutex pause_lock; /* Serialises sched work stop and start */
 	u32 req_tail;
 	u32 req_rung;
 	u32 req_head;
