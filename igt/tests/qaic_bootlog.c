@@ -209,7 +209,7 @@ static void test_garbage(void)
 	 */
 	fd = open_card(CARD);
 	igt_require_f(igt_qaic_has_syncobj(fd),
-		      "Linux 6.12's qaic keeps every byte the card sends, as sent\n");
+		      "upstream's qaic keeps every byte the card sends, as sent\n");
 	close(fd);
 	fd = open_card(GARBAGE_CARD);
 	/* A MANAGE call waits for mission mode, which waits for the log. */

@@ -206,11 +206,11 @@ static const struct {
  */
 #define WAKE_MS		300
 
-/* Ours, not Linux 6.12's qaic (igt_qaic_has_syncobj()) */
+/* Ours, not upstream's qaic (--module upstream) */
 static bool driver_is_ours(void)
 {
 	int fd = igt_qaic_open();
-	bool ours = igt_qaic_has_syncobj(fd);
+	bool ours = igt_qaic_driver_is_ours(fd);
 
 	close(fd);
 	return ours;
@@ -225,7 +225,8 @@ static int suspend_to_ram(void)
 	igt_require_f(run && getenv("QAIC_WAKE") && !strcmp(getenv("QAIC_WAKE"), "1"),
 		      "the bench cannot wake the kernel (tests/uml/run --wake)\n");
 	/* System sleep came to upstream qaic in 6.19 */
-	igt_require_f(driver_is_ours(), "Linux 6.12's qaic has no system sleep callbacks\n");
+	igt_require_f(driver_is_ours(),
+		      "upstream's qaic: 6.12's has no system sleep callbacks, 7.2's are not checked here\n");
 	/*
 	 * On the debug kernel, UML's own way back from a (failed) suspend now
 	 * and then trips lockdep ("unannotated irqs-off" in whatever process
@@ -408,7 +409,7 @@ static void test_reset(const char *file, const char *val, unsigned int cycles, b
 	 */
 	if (silent)
 		igt_require_f(driver_is_ours(),
-			      "Linux 6.12's qaic does not recover a silent manager\n");
+			      "upstream's qaic does not recover a silent manager\n");
 
 	const char *env = getenv("QAIC_RESET_CYCLES");
 	struct reset r = { .val = val, .silence = silent };
@@ -513,7 +514,7 @@ static void test_manage_quota(void)
 	int fd, other, ret, other_ret;
 	char old[16] = "60";
 
-	igt_require_f(driver_is_ours(), "Linux 6.12's qaic has no per-file quota\n");
+	igt_require_f(driver_is_ours(), "upstream's qaic has no per-file quota\n");
 	fd = igt_qaic_open();
 	other = igt_qaic_open();
 	igt_qaic_status(other, &status);
@@ -578,7 +579,7 @@ static void test_release_silent(void)
 	char old[16] = "60", line[96];
 	unsigned int resets;
 
-	igt_require_f(driver_is_ours(), "Linux 6.12's qaic keeps no slots for releases\n");
+	igt_require_f(driver_is_ours(), "upstream's qaic keeps no slots for releases\n");
 	fd = igt_qaic_open();
 	other = igt_qaic_open();
 	igt_qaic_activate(fd, QUEUE_SIZE);
@@ -654,7 +655,7 @@ static void test_manage_stale_bound(void)
 	char old[16] = "60";
 	bool refused = false;
 
-	igt_require_f(driver_is_ours(), "Linux 6.12's qaic keeps no such figure\n");
+	igt_require_f(driver_is_ours(), "upstream's qaic keeps no such figure\n");
 	fd = igt_qaic_open();
 	other = igt_qaic_open();
 	igt_qaic_status(other, &status);
