@@ -423,8 +423,16 @@ static const struct guest_mem_region *dma_check(struct emu_device *dev,
 	if (dev->dead) {
 		*err = -EIO;
 	} else if (!emu_pci_bus_master(&dev->pci)) {
+		/*
+		 * Not a fault: with bus mastering off no request leaves the
+		 * card, whatever it still had queued (a driver stops a card so
+		 * before a reset). Counted apart from the refusals a run must
+		 * not have.
+		 */
 		*err = -EPERM;
 		emu_log(dev, "DMA without bus mastering at %#" PRIx64, addr);
+		dev->counters.dma_no_master++;
+		return NULL;
 	} else if (!dev->mem || !(r = guest_mem_find(dev->mem, addr, len))) {
 		*err = -EFAULT;
 		dma_fault(dev, addr, len, what, "not mapped");
@@ -600,6 +608,7 @@ void emu_counters_print(const struct emu_counters *c, FILE *out)
 	print_counter(out, "dma_read_bytes", c->dma_read_bytes);
 	print_counter(out, "dma_write_bytes", c->dma_write_bytes);
 	print_counter(out, "dma_refused", c->dma_refused);
+	print_counter(out, "dma_no_master", c->dma_no_master);
 	print_counter(out, "irq_sent", c->irq_sent);
 	print_counter(out, "irq_masked", c->irq_masked);
 	print_counter(out, "irq_dropped", c->irq_dropped);

@@ -54,7 +54,8 @@ struct emu_counters {
 	uint64_t mmio_rejected;		/* no such BAR, out of range, decode off */
 	uint64_t dma_read_bytes;	/* guest memory -> device */
 	uint64_t dma_write_bytes;	/* device -> guest memory */
-	uint64_t dma_refused;		/* outside shared memory, or no bus master */
+	uint64_t dma_refused;		/* outside what the guest mapped */
+	uint64_t dma_no_master;		/* tried with bus mastering off */
 	uint64_t irq_sent;		/* MSI messages handed to the guest */
 	uint64_t irq_masked;		/* held as pending while masked */
 	uint64_t irq_dropped;		/* MSI/MSI-X off, no bus master, bad vector */
@@ -168,7 +169,8 @@ void emu_irq_flush_pending(struct emu_device *dev);
  * guest has an IOMMU). Returns 0, or -EFAULT (range not inside one region
  * of guest memory, or wraps, or a write to a read-only map), -EPERM (bus
  * mastering disabled) or the transport's error for a region it reaches by
- * messages; refusals are counted in dma_refused, never fatal.
+ * messages; refusals are counted in dma_refused (or dma_no_master),
+ * never fatal.
  */
 int emu_dma_read(struct emu_device *dev, uint64_t addr, void *buf,
 		 uint64_t len);

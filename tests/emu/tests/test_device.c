@@ -262,7 +262,8 @@ static void test_dma_bounds(void)
 
 	CHECK_EQ(dev.counters.dma_write_bytes, 64);
 	CHECK_EQ(dev.counters.dma_read_bytes, 8);
-	CHECK_EQ(dev.counters.dma_refused, 7);
+	CHECK_EQ(dev.counters.dma_refused, 6);
+	CHECK_EQ(dev.counters.dma_no_master, 1);
 
 	/* No guest memory at all (before SET_MEM_TABLE). */
 	emu_device_set_guest_mem(&dev, NULL);
