@@ -455,6 +455,8 @@ static int do_dma_map(struct vfu_server *s, struct vfu_msg *m,
 		ret ? strerror(-ret) : "ok");
 	if (!ret)
 		s->stats.dma_maps++;
+	else if (ret == -ENOSPC)
+		s->stats.dma_maps_refused++;
 	return ret;	/* the fd, mapped or not, is closed with the message */
 }
 
@@ -933,6 +935,7 @@ void vfu_stats_print(const struct vfu_stats *st, FILE *out)
 	fprintf(out, "vfu_unsupported %" PRIu64 "\n", st->unsupported);
 	fprintf(out, "vfu_protocol_errors %" PRIu64 "\n", st->protocol_errors);
 	fprintf(out, "vfu_dma_maps %" PRIu64 "\n", st->dma_maps);
+	fprintf(out, "vfu_dma_maps_refused %" PRIu64 "\n", st->dma_maps_refused);
 	fprintf(out, "vfu_dma_unmaps %" PRIu64 "\n", st->dma_unmaps);
 	fprintf(out, "vfu_dma_msgs %" PRIu64 "\n", st->dma_msgs);
 	fprintf(out, "vfu_irqs %" PRIu64 "\n", st->irqs);

@@ -116,6 +116,13 @@ struct vfu_stats {
 	uint64_t unsupported;		/* ENOTSUP, part of bad_requests */
 	uint64_t protocol_errors;	/* broken framing: connection dropped */
 	uint64_t dma_maps;
+	/*
+	 * DMA_MAPs refused because the table holds VFU_MAX_DMA_MAPS already
+	 * (each region is an mmap() of its own, and the kernel's
+	 * vm.max_map_count is about as many). A DMA the card then makes into
+	 * such a range is a fault here although the guest mapped it.
+	 */
+	uint64_t dma_maps_refused;
 	uint64_t dma_unmaps;
 	uint64_t dma_msgs;		/* DMA_READ/WRITE we sent */
 	uint64_t irqs;			/* eventfd writes */

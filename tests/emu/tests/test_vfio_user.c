@@ -383,6 +383,12 @@ static void test_dma_fd(void)
 	CHECK_EQ(dma_map(iova + 0x1000, 0x1000, VFU_DMA_READ_OK, ro), -EEXIST);
 	CHECK_EQ(srv.mem.nr_regions, 2);
 	CHECK_EQ(srv.stats.dma_maps, 2);
+	/* A map past the table's limit is refused and counted apart. */
+	guest_mem_set_max_regions(&srv.mem, 2);
+	CHECK_EQ(dma_map(iova + size, 0x1000, VFU_DMA_READ_OK, ro), -ENOSPC);
+	CHECK_EQ(srv.stats.dma_maps_refused, 1);
+	CHECK_EQ(srv.stats.dma_maps, 2);
+	guest_mem_set_max_regions(&srv.mem, VFU_MAX_DMA_MAPS);
 
 	cfg_write16(PCI_COMMAND, PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER);
 	for (unsigned int i = 0; i < sizeof(out); i++)
