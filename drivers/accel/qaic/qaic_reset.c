@@ -396,9 +396,19 @@ static void qaic_pm_complete(struct device *dev)
 	qaic_reset_start(qdev, "resume");
 }
 
-/* Hibernation is not supported; these serve suspend to RAM and to idle. */
+/*
+ * Suspend to RAM or idle, and hibernation: the card is stopped before the
+ * system sleeps (.suspend), before the image is made (.freeze) and before
+ * the machine powers off with it (.poweroff), and booted again by
+ * .complete, which follows resume, thaw (the image made, before it is
+ * written) and restore (the image loaded) alike. A card's state never
+ * survives in an image: the card boots afresh. The kernel that loads the
+ * image freezes the card it may have booted before handing over.
+ */
 const struct dev_pm_ops qaic_pm_ops = {
 	.suspend = qaic_pm_suspend,
+	.freeze = qaic_pm_suspend,
+	.poweroff = qaic_pm_suspend,
 	.complete = qaic_pm_complete,
 };
 
