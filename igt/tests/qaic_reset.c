@@ -57,6 +57,14 @@
  * Description: Check that after suspend to RAM and resume, files of two processes keep their objects and mappings, their DBCs are released, and they activate again and run work.
  * Run type: FULL
  *
+ * SUBTEST: hibernate-busy
+ * Description: Check that hibernation is refused with EBUSY while a job is not done, and that the card was not touched.
+ * Run type: FULL
+ *
+ * SUBTEST: hibernate-resume
+ * Description: Check that after the freeze and thaw of hibernation, files of two processes keep their objects and mappings, their DBCs are released, and they activate again and run work.
+ * Run type: FULL
+ *
  * SUBTEST: manager-silent
  * Description: Check the same when the card's manager stops answering: MANAGE calls that get no answer fail with ETIMEDOUT, and after three in a row the driver resets the card by itself.
  * Run type: FULL
@@ -200,10 +208,7 @@ static const struct {
 	  NULL, NULL, 1, true },
 };
 
-/*
- * Suspends the machine to RAM, the bench waking it WAKE_MS later
- * (tests/uml/run --wake). Returns 0 once resumed, or -errno if refused.
- */
+/* How long after a suspend the UML bench wakes the kernel (--wake) */
 #define WAKE_MS		300
 
 /* Ours, not upstream's qaic (--module upstream) */
@@ -216,14 +221,36 @@ static bool driver_is_ours(void)
 	return ours;
 }
 
-static int suspend_to_ram(void)
+static void pm_test_set(const char *level)
+{
+	int fd = open("/sys/power/pm_test", O_WRONLY);
+
+	igt_assert_f(fd >= 0, "open /sys/power/pm_test: %s\n", strerror(errno));
+	igt_assert_eq(write(fd, level, strlen(level)), (ssize_t)strlen(level));
+	close(fd);
+}
+
+/*
+ * Puts the machine to sleep, @state "mem" or "disk" (hibernation), and
+ * returns 0 once it is back, or -errno if refused. Two ways:
+ * - the UML bench with tests/uml/run --wake, which wakes it WAKE_MS after
+ *   a suspend to RAM (UML has no hibernation);
+ * - a kernel with PM_DEBUG (Debian's, on the PC: tests/pc/igt sets
+ *   QAIC_PM_TEST=1), in its test mode: /sys/power/pm_test "devices" runs
+ *   every device's callbacks, then waits 5 s and resumes them; hibernation
+ *   makes no image and needs no swap.
+ */
+static int system_sleep(const char *state)
 {
 	const char *run = getenv("QAIC_RUN");
-	char wake[256], ms[16];
+	bool wake = run && getenv("QAIC_WAKE") && !strcmp(getenv("QAIC_WAKE"), "1");
+	bool pm_test = !wake && getenv("QAIC_PM_TEST") && !strcmp(getenv("QAIC_PM_TEST"), "1");
+	char wake_file[256], ms[16];
 	int fd, wfd, ret = 0;
 
-	igt_require_f(run && getenv("QAIC_WAKE") && !strcmp(getenv("QAIC_WAKE"), "1"),
-		      "the bench cannot wake the kernel (tests/uml/run --wake)\n");
+	igt_require_f(wake || pm_test,
+		      "no way back from sleep here (tests/uml/run --wake, or QAIC_PM_TEST=1)\n");
+	igt_require_f(pm_test || !strcmp(state, "mem"), "UML has no hibernation\n");
 	/* System sleep came to upstream qaic in 6.19 */
 	igt_require_f(driver_is_ours(),
 		      "upstream's qaic: 6.12's has no system sleep callbacks, 7.2's are not checked here\n");
@@ -233,26 +260,32 @@ static int suspend_to_ram(void)
 	 * runs next, a stack in arch/um and the page allocator, no qaic): the
 	 * bench would call that a failed run. The normal kernel runs these.
 	 */
-	igt_require_f(access("/proc/lockdep", F_OK),
+	igt_require_f(!wake || access("/proc/lockdep", F_OK),
 		      "UML's suspend path trips lockdep on the debug kernel\n");
 	fd = open("/sys/power/state", O_WRONLY);
 	igt_require_f(fd >= 0, "no /sys/power/state: %s\n", strerror(errno));
 
-	snprintf(wake, sizeof(wake), "%s/wake", run);
-	snprintf(ms, sizeof(ms), "%d", WAKE_MS);
-	wfd = open(wake, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	igt_assert_f(wfd >= 0, "open %s: %s\n", wake, strerror(errno));
-	igt_assert_eq(write(wfd, ms, strlen(ms)), (ssize_t)strlen(ms));
-	close(wfd);
-	if (write(fd, "mem", 3) != 3)
+	if (wake) {
+		snprintf(wake_file, sizeof(wake_file), "%s/wake", run);
+		snprintf(ms, sizeof(ms), "%d", WAKE_MS);
+		wfd = open(wake_file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		igt_assert_f(wfd >= 0, "open %s: %s\n", wake_file, strerror(errno));
+		igt_assert_eq(write(wfd, ms, strlen(ms)), (ssize_t)strlen(ms));
+		close(wfd);
+	} else {
+		pm_test_set("devices");
+	}
+	if (write(fd, state, strlen(state)) != (ssize_t)strlen(state))
 		ret = -errno;
 	close(fd);
-	if (ret)
-		unlink(wake);
+	if (wake && ret)
+		unlink(wake_file);
+	if (!wake)
+		pm_test_set("none");
 	return ret;
 }
 
-static void test_suspend_busy(void)
+static void test_sleep_busy(const char *state)
 {
 	struct igt_qaic_bo stall;
 	uint32_t dbc, other;
@@ -261,7 +294,7 @@ static void test_suspend_busy(void)
 	dbc = igt_qaic_activate(fd, QUEUE_SIZE);
 	igt_qaic_stall_bo(fd, dbc, 0, &stall);
 	igt_qaic_execute_bo(fd, dbc, stall.handle, IGT_QAIC_DIR_TO_DEV);
-	igt_assert_eq(suspend_to_ram(), -EBUSY);
+	igt_assert_eq(system_sleep(state), -EBUSY);
 
 	/* Nothing was stopped: the job is still in flight, the card works */
 	igt_assert_eq(__igt_qaic_wait(fd, stall.handle, dbc, 0), -ETIMEDOUT);
@@ -271,7 +304,7 @@ static void test_suspend_busy(void)
 	close(fd);
 }
 
-static void test_suspend_resume(void)
+static void test_sleep_resume(const char *state)
 {
 	uint8_t pattern[SZ_4K];
 	struct igt_qaic_bo bo;
@@ -289,7 +322,7 @@ static void test_suspend_resume(void)
 	memcpy(bo.ptr, pattern, sizeof(pattern));
 
 	t0 = igt_qaic_now_ms();
-	igt_assert_eq(suspend_to_ram(), 0);
+	igt_assert_eq(system_sleep(state), 0);
 	igt_info("resumed %llu ms after the suspend began\n",
 		 (unsigned long long)(igt_qaic_now_ms() - t0));
 
@@ -698,6 +731,16 @@ static void test_manage_stale_bound(void)
 	close(other);
 }
 
+/* System sleep, the subtests' name and /sys/power/state's word */
+static const struct {
+	const char *name;
+	const char *state;
+	const char *what;
+} sleeps[] = {
+	{ "suspend", "mem", "suspend to RAM" },
+	{ "hibernate", "disk", "hibernation (its freeze and thaw)" },
+};
+
 igt_main
 {
 	igt_fixture {
@@ -723,11 +766,15 @@ igt_main
 	igt_subtest("release-silent")
 		test_release_silent();
 
-	igt_describe("Check that system sleep is refused while a job is not done.");
-	igt_subtest("suspend-busy")
-		test_suspend_busy();
+	for (unsigned int i = 0; i < ARRAY_SIZE(sleeps); i++) {
+		igt_describe_f("Check that %s is refused while a job is not done.",
+			       sleeps[i].what);
+		igt_subtest_f("%s-busy", sleeps[i].name)
+			test_sleep_busy(sleeps[i].state);
 
-	igt_describe("Check that files keep their objects across suspend and resume, and activate again.");
-	igt_subtest("suspend-resume")
-		test_suspend_resume();
+		igt_describe_f("Check that files keep their objects across %s, and activate again.",
+			       sleeps[i].what);
+		igt_subtest_f("%s-resume", sleeps[i].name)
+			test_sleep_resume(sleeps[i].state);
+	}
 }
