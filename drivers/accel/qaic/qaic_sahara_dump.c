@@ -35,9 +35,12 @@
  *
  * The card is not trusted. The table must be 1 to
  * %QAIC_SAHARA_DUMP_MAX_ENTRIES entries of 64 bytes; each region at least
- * a byte long, its end not past 2^64; and the whole dump at most
- * %QAIC_SAHARA_DUMP_MAX_SIZE (64 MiB) of vmalloc()ed memory, which bounds
- * each region too. Every answer must be exactly as long as the read (a
+ * a byte long, its end not past 2^64; and the whole dump, held in
+ * vmalloc()ed memory until devcoredump lets it go (read, or five minutes),
+ * at most qaic_sahara_dump_max_size() bytes, which bounds each region too:
+ * half the host's RAM, or the module parameter memdump_max_mb. There is no
+ * fixed cap: a real card's dump is as large as the memory it offers, and
+ * the host keeps what it can spare. Every answer must be exactly as long as the read (a
  * read is never 16 bytes long, the length of END_OF_IMAGE, with which the
  * card refuses one). Anything else abandons the dump with one error in
  * the log: the host sends RESET and the boot goes on without it. A dump
@@ -47,6 +50,8 @@
  */
 
 #include <linux/minmax.h>
+#include <linux/mm.h>
+#include <linux/moduleparam.h>
 #include <linux/overflow.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -63,6 +68,24 @@
 #define QAIC_SAHARA_DUMP_STR_LEN	20
 /* The length of END_OF_IMAGE: a read never asks for it. */
 #define QAIC_SAHARA_DUMP_AMBIGUOUS	16
+
+static unsigned int memdump_max_mb;
+module_param(memdump_max_mb, uint, 0644);
+MODULE_PARM_DESC(memdump_max_mb,
+		 "Largest memory dump of a crashed card kept, in MiB (default 0: half the host's RAM)");
+
+/**
+ * qaic_sahara_dump_max_size() - Most bytes a dump may take.
+ *
+ * Return: memdump_max_mb in bytes if set, else half the host's RAM.
+ */
+u64 qaic_sahara_dump_max_size(void)
+{
+	u64 max = (u64)READ_ONCE(memdump_max_mb) << 20;
+
+	return max ?: (u64)totalram_pages() << (PAGE_SHIFT - 1);
+}
+EXPORT_SYMBOL_IF_KUNIT(qaic_sahara_dump_max_size);
 
 /**
  * struct qaic_sahara_dump_header - The dump's first 32 bytes.
@@ -146,10 +169,14 @@ EXPORT_SYMBOL_IF_KUNIT(qaic_sahara_dump_check_table);
 static size_t qaic_sahara_dump_sizes(const struct qaic_sahara_dump_entry *t, unsigned int nr,
 				     char *why, size_t why_len)
 {
-	size_t size = sizeof(struct qaic_sahara_dump_header) + nr * sizeof(*t);
+	u64 size = sizeof(struct qaic_sahara_dump_header) + nr * sizeof(*t);
+	u64 addr, len, max = min_t(u64, qaic_sahara_dump_max_size(), SIZE_MAX);
 	unsigned int i;
-	u64 addr, len;
 
+	if (size > max) {
+		snprintf(why, why_len, "a table of %u entries: a dump over %llu bytes", nr, max);
+		return 0;
+	}
 	for (i = 0; i < nr; i++) {
 		addr = le64_to_cpu(t[i].addr);
 		len = le64_to_cpu(t[i].len);
@@ -157,9 +184,9 @@ static size_t qaic_sahara_dump_sizes(const struct qaic_sahara_dump_entry *t, uns
 			snprintf(why, why_len, "region %u: %llu bytes at %#llx", i, len, addr);
 			return 0;
 		}
-		if (len > QAIC_SAHARA_DUMP_MAX_SIZE - size) {
-			snprintf(why, why_len, "region %u: %llu bytes: a dump over %u bytes",
-				 i, len, QAIC_SAHARA_DUMP_MAX_SIZE);
+		if (len > max - size) {
+			snprintf(why, why_len, "region %u: %llu bytes: a dump over %llu bytes",
+				 i, len, max);
 			return 0;
 		}
 		size += len;

@@ -18,9 +18,7 @@ struct qaic_sahara_dump;
 #define QAIC_SAHARA_DUMP_MAX_ENTRIES	256
 /* Most bytes of one read: a table, or a piece of a region. */
 #define QAIC_SAHARA_DUMP_MAX_READ	SZ_16K
-/* Most bytes of a whole dump: header, table and regions. */
-#define QAIC_SAHARA_DUMP_MAX_SIZE	SZ_64M
-
+u64 qaic_sahara_dump_max_size(void);
 int qaic_sahara_dump_check_table(u64 len, char *why, size_t why_len);
 int qaic_sahara_dump_create(struct qaic_sahara_dump **dump, const void *table, size_t len,
 			    char *why, size_t why_len);
