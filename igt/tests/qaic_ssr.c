@@ -43,6 +43,10 @@
  * Description: Check that a card crash in the middle of a restart ends it: the DBC is idle once the card is back, and new activations run work.
  * Run type: FULL
  *
+ * SUBTEST: runtime-recovery
+ * Description: Check that a runtime's loop of execute and wait, retrying EAGAIN and ETIMEDOUT, gets through a restart of its DBC the way runtimes recover, on either driver: an error of the DBC, a wait for IDLE, a new activate and its objects attached again without a detach, then every round trip's data right.
+ * Run type: FULL
+ *
  * SUBTEST: flood
  * Description: Check that a card restarting one DBC 200 times in a row makes the driver log at most 10 restart lines and send at most 16 DBC_STATE uevents per 5 s, that the uevent of the final IDLE, held back, still comes once the next 5 s begin, as sysfs tells, and that the DBC then activates and runs work.
  * Run type: FULL
@@ -592,6 +596,101 @@ static void state_files(void)
 	igt_qaic_close(fd);
 }
 
+/*
+ * The vendor runtime's way through a restart of its DBC, on either
+ * driver: its two objects stay sliced from round to round; execute is
+ * tried again on EAGAIN (the library does), wait on ETIMEDOUT. Half way
+ * the card restarts the DBC, held after its shutdown so that the next
+ * round surely meets it. The round fails with the DBC's error (ours:
+ * EPIPE; upstream: EPERM or EINVAL, it gave the DBC up; a job the restart
+ * ended: ECANCELED), the runtime waits for the DBC to be IDLE, activates
+ * again, attaches the same objects again without a detach and redoes the
+ * round.
+ */
+#define RUNTIME_ROUNDS	20
+
+static void runtime_attach(int fd, uint32_t dbc, struct igt_qaic_bo *in,
+			   struct igt_qaic_bo *out)
+{
+	igt_assert_eq(__igt_qaic_attach_simple(fd, in->handle, dbc, IGT_QAIC_DIR_TO_DEV,
+					       SZ_4K, DEV_ADDR), 0);
+	igt_assert_eq(__igt_qaic_attach_simple(fd, out->handle, dbc, IGT_QAIC_DIR_FROM_DEV,
+					       SZ_4K, DEV_ADDR), 0);
+}
+
+static int runtime_run(int fd, uint32_t dbc, struct igt_qaic_bo *bo, int dir)
+{
+	int err, tries = 0;
+
+	err = __igt_qaic_execute_bo(fd, dbc, bo->handle, dir);
+	if (err)
+		return err;
+	while ((err = __igt_qaic_wait(fd, bo->handle, dbc, 1000)) == -ETIMEDOUT && ++tries < 10)
+		;
+	return err;
+}
+
+/* One round trip; 0, or the error of the call that failed */
+static int runtime_round(int fd, uint32_t dbc, struct igt_qaic_bo *in,
+			 struct igt_qaic_bo *out, uint32_t round)
+{
+	int err;
+
+	igt_qaic_fill_pattern(in->ptr, SZ_4K, 100 + round);
+	igt_qaic_fill_pattern(out->ptr, SZ_4K, ~(100 + round));
+	err = runtime_run(fd, dbc, in, IGT_QAIC_DIR_TO_DEV);
+	if (!err)
+		err = runtime_run(fd, dbc, out, IGT_QAIC_DIR_FROM_DEV);
+	if (!err)
+		igt_qaic_assert_bytes(out->ptr, in->ptr, SZ_4K, "round trip");
+	return err;
+}
+
+static void runtime_recovery(void)
+{
+	int fd = igt_qaic_open(), err, recovered = 0;
+	struct igt_qaic_bo in, out;
+	bool stalled = false;
+	uint32_t dbc;
+
+	require_ssr(fd, 0);
+	dbc = igt_qaic_activate(fd, QUEUE_SIZE);
+	igt_qaic_bo_create(fd, SZ_4K, &in);
+	igt_qaic_bo_create(fd, SZ_4K, &out);
+	runtime_attach(fd, dbc, &in, &out);
+	for (uint32_t round = 0; round < RUNTIME_ROUNDS; round++) {
+		if (round == RUNTIME_ROUNDS / 2 && !recovered) {
+			err = __igt_qaic_emu_ssr(fd, dbc, IGT_QAIC_EMU_SSR_STALL);
+			igt_require_f(err != IGT_QAIC_EMU_PT_E_UNKNOWN_OP,
+				      "the emulator has no EMU_PT_SSR\n");
+			igt_assert_eq(err, 0);
+			wait_state(fd, dbc, DBC_AFTER_SHUTDOWN);
+			stalled = true;
+		}
+		err = runtime_round(fd, dbc, &in, &out, round);
+		if (!err)
+			continue;
+		igt_info("round %u on DBC %u: %s; recovering\n", round, dbc,
+			 igt_qaic_err_name(-err));
+		igt_assert_f(stalled && (err == -EPIPE || err == -EPERM || err == -EINVAL ||
+					 err == -ECANCELED),
+			     "round %u: %s, not the error of a restart\n", round,
+			     igt_qaic_err_name(-err));
+		/* The card goes on with the restart; the runtime waits for its end */
+		igt_assert_eq(__igt_qaic_emu_ssr(fd, dbc, IGT_QAIC_EMU_SSR_RESUME), 0);
+		stalled = false;
+		wait_state(fd, dbc, DBC_IDLE);
+		dbc = igt_qaic_activate(fd, QUEUE_SIZE);
+		runtime_attach(fd, dbc, &in, &out);
+		recovered++;
+		round--;
+	}
+	igt_assert_eq(recovered, 1);
+	igt_qaic_bo_destroy(fd, &in);
+	igt_qaic_bo_destroy(fd, &out);
+	igt_qaic_close(fd);
+}
+
 igt_main
 {
 	igt_describe("Check that every DBC has a state file, and that an activate and its release are uevents.");
@@ -603,6 +702,10 @@ igt_main
 		igt_subtest_f("%s", cases[i].name)
 			restart(cases[i].mode, cases[i].crash);
 	}
+
+	igt_describe("Check that a runtime's execute and wait loop recovers from a restart of its DBC as runtimes do.");
+	igt_subtest("runtime-recovery")
+		runtime_recovery();
 
 	for (unsigned int i = 0; i < sizeof(floods) / sizeof(floods[0]); i++) {
 		igt_describe("Check that a card restarting a DBC over and over floods neither the log nor the uevents, and that listeners still learn the DBC's final state, unless the driver is unbound.");
