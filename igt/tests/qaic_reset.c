@@ -221,15 +221,6 @@ static bool driver_is_ours(void)
 	return ours;
 }
 
-static void pm_test_set(const char *level)
-{
-	int fd = open("/sys/power/pm_test", O_WRONLY);
-
-	igt_assert_f(fd >= 0, "open /sys/power/pm_test: %s\n", strerror(errno));
-	igt_assert_eq(write(fd, level, strlen(level)), (ssize_t)strlen(level));
-	close(fd);
-}
-
 /*
  * Puts the machine to sleep, @state "mem" or "disk" (hibernation), and
  * returns 0 once it is back, or -errno if refused. Two ways:
@@ -273,7 +264,7 @@ static int system_sleep(const char *state)
 		igt_assert_eq(write(wfd, ms, strlen(ms)), (ssize_t)strlen(ms));
 		close(wfd);
 	} else {
-		pm_test_set("devices");
+		igt_qaic_write_file("/sys/power/pm_test", "devices");
 	}
 	if (write(fd, state, strlen(state)) != (ssize_t)strlen(state))
 		ret = -errno;
@@ -281,7 +272,7 @@ static int system_sleep(const char *state)
 	if (wake && ret)
 		unlink(wake_file);
 	if (!wake)
-		pm_test_set("none");
+		igt_qaic_write_file("/sys/power/pm_test", "none");
 	return ret;
 }
 

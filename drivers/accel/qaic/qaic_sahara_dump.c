@@ -40,13 +40,13 @@
  * at most qaic_sahara_dump_max_size() bytes, which bounds each region too:
  * half the host's RAM, or the module parameter memdump_max_mb. There is no
  * fixed cap: a real card's dump is as large as the memory it offers, and
- * the host keeps what it can spare. Every answer must be exactly as long as the read (a
- * read is never 16 bytes long, the length of END_OF_IMAGE, with which the
- * card refuses one). Anything else abandons the dump with one error in
- * the log: the host sends RESET and the boot goes on without it. A dump
- * made while devcoredump still holds another one of the same PCI device
- * (the driver's own text dump of the crash, qaic_coredump.c, until it is
- * read or times out) is dropped by devcoredump.
+ * the host keeps what it can spare. Every answer must be exactly as long
+ * as the read (a read is never 16 bytes long, the length of END_OF_IMAGE,
+ * with which the card refuses one). Anything else abandons the dump with
+ * one error in the log: the host sends RESET and the boot goes on without
+ * it. A dump made while devcoredump still holds another one of the same
+ * PCI device (the driver's own text dump of the crash, qaic_coredump.c,
+ * until it is read or times out) is dropped by devcoredump.
  */
 
 #include <linux/minmax.h>
