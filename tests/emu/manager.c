@@ -31,6 +31,7 @@
 #include "dbc.h"		/* struct emu_dbc_counters */
 #include "device.h"
 #include "manager.h"
+#include "nnc_cases.h"
 #include "ssr.h"
 #include "timesync.h"
 #include "le_bytes.h"
@@ -173,6 +174,13 @@ struct emu_manager {
 	bool silent;				/* EMU_PT_SILENCE, until reset */
 	bool in_ssr[EMU_NUM_DBC];		/* EMU_PT_SSR, until its end */
 	bool silence_next;			/* after the answer being built */
+	/*
+	 * A systematic NNC case (nnc_cases.h): armed by the message being
+	 * answered, then pending from the next message on, until an answer
+	 * it applies to goes out.
+	 */
+	const struct emu_nnc_case *nnc_armed;
+	const struct emu_nnc_case *nnc_pending;
 	void *card_ctx;
 	void *dbc_ctx;
 	struct mgr_counters c;
@@ -288,6 +296,16 @@ static size_t ans_finish(struct emu_manager *mgr, struct answer *a,
 	put_le32(h + H_COUNT, a->count);
 	put_le32(h + H_HANDLE, get_le32(req + H_HANDLE));
 	put_le32(h + H_PART, get_le32(req + H_PART));
+	if (mgr->nnc_pending) {
+		uint32_t len = emu_nnc_case_apply(mgr->nnc_pending, h, a->len, cap);
+
+		if (len) {
+			mgr_log(mgr, "NNC case %s applied to answer seq %u",
+				mgr->nnc_pending->name, get_le32(req + H_SEQ));
+			a->len = len;
+			mgr->nnc_pending = NULL;
+		}
+	}
 	if (mgr->crc)
 		put_le32(h + H_CRC, msg_crc(h, a->len));
 	memcpy(rsp, h, a->len);
@@ -907,6 +925,16 @@ static void do_passthrough(struct emu_manager *mgr, struct msg_ctx *ctx,
 			pt_status(mgr, a, op, arg, EMU_PT_E_SHORT);
 			return;
 		}
+		/* The manager's own answers: armed for a later message. */
+		if (get_le32(pl + 8) == EMU_CARD_CASE_NNC) {
+			if (arg >= emu_nnc_nr_cases) {
+				pt_status(mgr, a, op, arg, EMU_PT_E_RANGE);
+				return;
+			}
+			mgr->nnc_armed = &emu_nnc_cases[arg];
+			pt_status(mgr, a, op, arg, EMU_PT_OK);
+			return;
+		}
 		if (!mgr->card_ops || !mgr->card_ops->card_case ||
 		    mgr->card_ops->card_case(mgr->card_ctx, get_le32(pl + 8), arg)) {
 			pt_status(mgr, a, op, arg, EMU_PT_E_RANGE);
@@ -1190,6 +1218,10 @@ size_t emu_manager_handle(struct emu_manager *mgr, const void *req, size_t len,
 	uint32_t st, count, off;
 
 	mgr->c.msgs++;
+	if (mgr->nnc_armed) {
+		mgr->nnc_pending = mgr->nnc_armed;
+		mgr->nnc_armed = NULL;
+	}
 	if (mgr->silence_next) {
 		mgr->silence_next = false;
 		mgr->silent = true;
@@ -1325,6 +1357,8 @@ void emu_manager_reset(struct emu_manager *mgr)
 	mgr->silent = false;
 	memset(mgr->in_ssr, 0, sizeof(mgr->in_ssr));
 	mgr->silence_next = false;
+	mgr->nnc_armed = NULL;
+	mgr->nnc_pending = NULL;
 	for (unsigned int i = 0; i < EMU_NUM_DBC; i++)
 		dbc_release(mgr, i);
 	for (unsigned int i = 0; i < MAX_TAGS; i++)

@@ -14,6 +14,7 @@
 #include "emu_test.h"
 #include "manager.h"
 #include "le_bytes.h"
+#include "nnc_cases.h"
 
 /* Transaction types (uapi QAIC_TRANS_*). */
 enum {
@@ -1475,6 +1476,134 @@ static void test_counters(void)
 	free(text);
 }
 
+/*
+ * The host's verdict of an answer to the call @call with sequence number
+ * @seq, as qaic_cntl.c and qaic_nnc.c reach it (a card without CRCs; no
+ * transfer continued): the model the table of nnc_cases.c must agree with.
+ */
+static unsigned int host_verdict(const uint8_t *m, size_t len, uint32_t seq, uint8_t call)
+{
+	uint32_t mlen, count, off = 32, type, tlen, dbc, st;
+	bool canceled = false;
+
+	if (len < 32 || get_le32(m + 4) != MAGIC)
+		return EMU_NNC_CASE_TIMEDOUT;
+	mlen = get_le32(m + 12);
+	if (mlen < 32 || mlen > len || mlen > 4096 || get_le32(m + 8) != seq)
+		return EMU_NNC_CASE_TIMEDOUT;
+	count = get_le32(m + 16);
+	for (uint32_t i = 0; i < count; i++, off += tlen) {
+		if (mlen - off < 8)
+			return EMU_NNC_CASE_EIO;
+		type = get_le32(m + off);
+		tlen = get_le32(m + off + 4);
+		if (tlen < 8 || tlen > mlen - off)
+			return EMU_NNC_CASE_EIO;
+		st = tlen >= 12 ? get_le32(m + off + 8) : 0;
+		dbc = tlen >= 16 ? get_le32(m + off + 12) : 0;
+		switch (type) {
+		case PT_FROM_DEV:
+			if (tlen % 8)
+				return EMU_NNC_CASE_EIO;
+			break;
+		case ACT_FROM_DEV:
+			if (tlen != 24 || call != EMU_NNC_CALL_ACTIVATE || (!st && dbc >= 16))
+				return EMU_NNC_CASE_EIO;
+			canceled |= st != 0;
+			break;
+		case DEACT_FROM_DEV:
+			if (tlen != 16 || dbc >= 16)
+				return EMU_NNC_CASE_EIO;
+			canceled |= st != 0;
+			break;
+		case STATUS_FROM_DEV:
+			if (tlen != 24 || (get_le64(m + off + 16) & 1))
+				return EMU_NNC_CASE_EIO;
+			canceled |= get_le32(m + off + 12) != 0;
+			break;
+		default:
+			return EMU_NNC_CASE_EIO;
+		}
+	}
+	if (off != mlen)
+		return EMU_NNC_CASE_EIO;
+	return canceled ? EMU_NNC_CASE_CANCELED : EMU_NNC_CASE_OK;
+}
+
+/*
+ * The NNC cases of every call but a continued transfer: armed by one
+ * message, left alone by its answer, applied to the next call's, whose
+ * verdict is the table's; and only once.
+ */
+static void test_nnc_cases(void)
+{
+	const uint32_t table[2] = { EMU_CARD_CASE_NNC, 0 };
+	const struct emu_nnc_case *c;
+	uint32_t h = 0x4e4e43;
+	size_t good_len;
+
+	CHECK(emu_nnc_nr_cases > 60);
+	CHECK_EQ(emu_nnc_case_parse("no-such-case"), -1);
+	for (unsigned int i = 0; i < emu_nnc_nr_cases; i++) {
+		c = &emu_nnc_cases[i];
+		CHECK_EQ(emu_nnc_case_parse(c->name), i);
+		for (unsigned int j = 0; j < i; j++)
+			CHECK(strcmp(c->name, emu_nnc_cases[j].name));
+		if (c->call == EMU_NNC_CALL_DMA_XFER)
+			continue;
+
+		setup();
+		if (c->call == EMU_NNC_CALL_DEACTIVATE) {
+			mb_init(1, h);
+			mb_activate(GUEST_GPA, 64);
+			mb_send();
+			CHECK_EQ(get_le32(r_trans(0) + 12), 0);
+		}
+		mb_init(2, h);
+		mb_pt(EMU_PT_CARD_CASE, i, table, sizeof(table));
+		mb_send();
+		CHECK_EQ(host_verdict(rsp, rlen, 2, EMU_NNC_CALL_PASSTHROUGH), EMU_NNC_CASE_OK);
+		CHECK_EQ(get_le32(r_trans(0) + 16), EMU_PT_OK);
+
+		mb_init(3, h);
+		switch (c->call) {
+		case EMU_NNC_CALL_STATUS:
+			mb_trans(STATUS_TO_DEV, 8);
+			break;
+		case EMU_NNC_CALL_ACTIVATE:
+			mb_activate(GUEST_GPA + 0x10000, 64);
+			break;
+		case EMU_NNC_CALL_DEACTIVATE:
+			mb_pt(EMU_PT_DEACTIVATE, 0, NULL, 0);
+			break;
+		case EMU_NNC_CALL_PASSTHROUGH:
+			mb_pt(0x7fff, 0, NULL, 0);
+			break;
+		}
+		mb_send();
+		if (host_verdict(rsp, rlen, 3, c->call) != c->verdict) {
+			fprintf(stderr, "case %s: the host's verdict %s, the table's %s\n", c->name,
+				emu_nnc_case_verdict_name(host_verdict(rsp, rlen, 3, c->call)),
+				emu_nnc_case_verdict_name(c->verdict));
+			emu_test_failures++;
+		}
+		/* Once: the same call again is answered as usual. */
+		good_len = rlen;
+		mb_init(4, h);
+		mb_trans(STATUS_TO_DEV, 8);
+		mb_send();
+		CHECK_EQ(host_verdict(rsp, rlen, 4, EMU_NNC_CALL_STATUS), EMU_NNC_CASE_OK);
+		if (c->where == EMU_NNC_GROW)
+			CHECK_EQ(good_len, 56 + (size_t)c->v);
+	}
+	/* Out of the table: refused. */
+	setup();
+	mb_init(5, h);
+	mb_pt(EMU_PT_CARD_CASE, emu_nnc_nr_cases, table, sizeof(table));
+	mb_send();
+	CHECK_EQ(get_le32(r_trans(0) + 16), EMU_PT_E_RANGE);
+}
+
 int main(void)
 {
 	RUN(test_status);
@@ -1495,6 +1624,7 @@ int main(void)
 	RUN(test_fuzz);
 	RUN(test_fuzz_fields);
 	RUN(test_counters);
+	RUN(test_nnc_cases);
 	emu_manager_destroy(mgr);
 	emu_device_fini(&dev);
 	guest_mem_reset(&gmem);
