@@ -131,6 +131,7 @@ void *igt_qaic_unmapped_ptr(void);
 #define IGT_QAIC_EMU_CASE_TIMESYNC	2	/* tests/emu/timesync_cases.c */
 #define IGT_QAIC_EMU_CASE_BOOTLOG	3	/* tests/emu/bootlog_cases.c */
 #define IGT_QAIC_EMU_CASE_DBC		4	/* tests/emu/dbc_cases.c */
+#define IGT_QAIC_EMU_CASE_NNC		5	/* tests/emu/nnc_cases.c */
 
 /* How an EMU_PT_SSR restart goes (the emulator's enum emu_ssr_mode) */
 #define IGT_QAIC_EMU_SSR_NORMAL		0
@@ -143,6 +144,7 @@ void *igt_qaic_unmapped_ptr(void);
 #define IGT_QAIC_EMU_PT_OK		0
 #define IGT_QAIC_EMU_PT_E_UNKNOWN_OP	2	/* an emulator without the op */
 #define IGT_QAIC_EMU_PT_E_DBC		5	/* no such DBC, or not active */
+#define IGT_QAIC_EMU_PT_E_RANGE		7	/* no such case, or out of range */
 
 struct igt_qaic_emu_req {
 	uint32_t op;
