@@ -1971,9 +1971,9 @@ static int qaic_emu_call(int fd, uint32_t op, uint32_t arg, void *answer,
 int __igt_qaic_emu_dbc_set_faults(int fd, uint32_t dbc_id,
 				  const struct igt_qaic_dbc_faults *faults)
 {
-	uint32_t params[4] = {
+	uint32_t params[6] = {
 		faults->drop_every, faults->corrupt_every, faults->corrupt_status,
-		faults->reqhp_lag,
+		faults->reqhp_lag, faults->msi_off, 0,
 	};
 	struct igt_qaic_emu_status status;
 	int len;

@@ -291,6 +291,7 @@ struct igt_qaic_dbc_faults {
 	uint32_t corrupt_every;	/* give every this many-th one corrupt_status */
 	uint16_t corrupt_status;
 	uint32_t reqhp_lag;	/* REQHP reads this many entries behind */
+	uint32_t msi_off;	/* non-zero: no completion MSI reaches the host */
 };
 
 int __igt_qaic_emu_dbc_set_faults(int fd, uint32_t dbc_id,

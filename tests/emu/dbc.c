@@ -57,6 +57,7 @@ struct dbc_chan {
 	uint32_t corrupt_every, corrupt_n;
 	uint16_t corrupt_status;
 	uint32_t reqhp_lag;	/* REQHP reads this many entries behind */
+	bool msi_off;		/* its completion MSIs never reach the host */
 	/*
 	 * Device time: each request takes req_ns after the one before it,
 	 * counted from the doorbell; due_ns is when the next one is done (0:
@@ -440,6 +441,8 @@ static bool rsp_write(struct emu_dbc *e, unsigned int id, struct dbc_chan *ch,
 
 static void dbc_irq(struct emu_dbc *e, unsigned int id)
 {
+	if (e->ch[id].msi_off)
+		return;
 	e->ch[id].c.irqs++;
 	emu_irq_raise(e->dev, 1 + id);
 }
@@ -1011,13 +1014,14 @@ static int manager_get_counters(void *ctx, unsigned int id,
 
 static int manager_set_faults(void *ctx, unsigned int id, uint32_t drop_every,
 			      uint32_t corrupt_every, uint16_t corrupt_status,
-			      uint32_t reqhp_lag)
+			      uint32_t reqhp_lag, bool msi_off)
 {
 	if (id >= EMU_NUM_DBC)
 		return -EINVAL;
 	emu_dbc_set_drop_rsp(ctx, id, drop_every);
 	emu_dbc_set_corrupt_rsp(ctx, id, corrupt_every, corrupt_status);
 	emu_dbc_set_reqhp_lag(ctx, id, reqhp_lag);
+	emu_dbc_set_msi_off(ctx, id, msi_off);
 	return 0;
 }
 
@@ -1200,6 +1204,13 @@ void emu_dbc_set_reqhp_lag(struct emu_dbc *e, unsigned int id, uint32_t lag)
 	if (id >= EMU_NUM_DBC)
 		return;
 	e->ch[id].reqhp_lag = lag;
+}
+
+void emu_dbc_set_msi_off(struct emu_dbc *e, unsigned int id, bool off)
+{
+	if (id >= EMU_NUM_DBC)
+		return;
+	e->ch[id].msi_off = off;
 }
 
 #define NCOUNTERS (sizeof(struct emu_dbc_counters) / sizeof(uint64_t))

@@ -226,13 +226,16 @@ void emu_dbc_set_hooks(struct emu_dbc *e, const struct emu_dbc_hooks *hooks,
  * them, 0: off) is not written (the request is still consumed) / carries
  * @status instead of the real one. reqhp_lag: REQHP reads @lag entries
  * (modulo the ring) behind the truth, a device misreporting its head
- * (0: off); the engine itself is not affected.
+ * (0: off); the engine itself is not affected. msi_off: the channel's
+ * completion MSIs never reach the host (a VM whose MSIs are broken); the
+ * irqs counter counts only those sent.
  */
 void emu_dbc_set_hang(struct emu_dbc *e, unsigned int id, bool hang);
 void emu_dbc_set_drop_rsp(struct emu_dbc *e, unsigned int id, uint32_t every);
 void emu_dbc_set_corrupt_rsp(struct emu_dbc *e, unsigned int id,
 			     uint32_t every, uint16_t status);
 void emu_dbc_set_reqhp_lag(struct emu_dbc *e, unsigned int id, uint32_t lag);
+void emu_dbc_set_msi_off(struct emu_dbc *e, unsigned int id, bool off);
 
 /*
  * Arm systematic case @idx of dbc_cases.h: the next response of any DBC,

@@ -862,7 +862,7 @@ static void do_passthrough(struct emu_manager *mgr, struct msg_ctx *ctx,
 		pt_memcpy_bw(mgr, a, arg);
 		return;
 	case EMU_PT_DBC_FAULTS:
-		if (plen < 8 + sizeof(struct emu_pt_faults)) {
+		if (plen < 8 + offsetof(struct emu_pt_faults, msi_off)) {
 			pt_status(mgr, a, op, arg, EMU_PT_E_SHORT);
 			return;
 		}
@@ -871,7 +871,9 @@ static void do_passthrough(struct emu_manager *mgr, struct msg_ctx *ctx,
 		    mgr->dbc_ops->set_faults(mgr->dbc_ctx, arg, get_le32(pl + 8),
 					     get_le32(pl + 12),
 					     (uint16_t)get_le32(pl + 16),
-					     get_le32(pl + 20))) {
+					     get_le32(pl + 20),
+					     plen >= 8 + offsetof(struct emu_pt_faults, pad) &&
+					     get_le32(pl + 24))) {
 			pt_status(mgr, a, op, arg, EMU_PT_E_DBC);
 			return;
 		}

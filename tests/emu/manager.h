@@ -78,7 +78,8 @@ struct emu_manager;
  * Fault injection from inside the guest: DBC arg (any DBC, active or not)
  * from now on drops every drop_every-th response, gives every
  * corrupt_every-th one the status corrupt_status and reports REQHP
- * reqhp_lag entries behind the truth (struct emu_pt_faults follows struct
+ * reqhp_lag entries behind the truth, and, if msi_off is there and not 0,
+ * sends no completion MSI (struct emu_pt_faults follows struct
  * emu_pt_req; 0 turns a fault off), as --drop-dbc-rsp and
  * --corrupt-dbc-rsp do for the first two. The settings outlive releases of the DBC. Answer:
  * struct emu_pt_status, EMU_PT_E_DBC if arg >= EMU_NUM_DBC,
@@ -171,6 +172,8 @@ struct emu_pt_faults {
 	uint32_t corrupt_every;
 	uint32_t corrupt_status;	/* low 16 bits */
 	uint32_t reqhp_lag;
+	uint32_t msi_off;	/* optional: a shorter payload leaves MSIs on */
+	uint32_t pad;		/* whole 8-byte words */
 };
 
 struct emu_pt_req {
@@ -355,7 +358,7 @@ struct emu_dbc_ops {
 	/* EMU_PT_DBC_FAULTS: set DBC @id's response faults. 0 or -errno. */
 	int (*set_faults)(void *ctx, unsigned int id, uint32_t drop_every,
 			  uint32_t corrupt_every, uint16_t corrupt_status,
-			  uint32_t reqhp_lag);
+			  uint32_t reqhp_lag, bool msi_off);
 };
 
 /*

@@ -574,6 +574,9 @@ static void test_rsp_full_and_wrap(void)
 
 static void test_faults(void)
 {
+	uint64_t irqs;
+	unsigned int before;
+
 	setup();
 	activate(7, 16);
 	emu_dbc_set_hang(eng, 7, true);
@@ -615,6 +618,18 @@ static void test_faults(void)
 	CHECK_EQ(rsp_at(4), RSP(106, 0));
 	emu_dbc_set_reqhp_lag(eng, 7, 0);
 	CHECK_EQ(reg_r(7, EMU_DBC_REQHP), 7);
+
+	/* MSIs withheld: the response lands, no interrupt is raised or counted. */
+	emu_dbc_set_msi_off(eng, 7, true);
+	reg_w(7, EMU_DBC_RSPHP, 5);
+	before = msis[8];
+	irqs = counters(7).irqs;
+	put_req(7, &(struct req){ .id = 107, .cmd = RSPF });
+	reg_w(7, EMU_DBC_REQTP, 8);
+	CHECK_EQ(rsp_at(5), RSP(107, 0));
+	CHECK_EQ(msis[8], before);
+	CHECK_EQ(counters(7).irqs, irqs);
+	emu_dbc_set_msi_off(eng, 7, false);
 
 	/* Hang survives release; release resets the registers. */
 	emu_dbc_set_hang(eng, 7, true);

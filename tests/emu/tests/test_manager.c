@@ -829,14 +829,16 @@ static uint32_t fault_drop, fault_corrupt;
 static uint16_t fault_status;
 
 static uint32_t fault_lag;
+static bool fault_msi_off;
 
 static int fake_set_faults(void *ctx, unsigned int id, uint32_t drop_every,
 			   uint32_t corrupt_every, uint16_t corrupt_status,
-			   uint32_t reqhp_lag)
+			   uint32_t reqhp_lag, bool msi_off)
 {
 	(void)ctx;
 	fault_calls++;
 	fault_lag = reqhp_lag;
+	fault_msi_off = msi_off;
 	fault_id = id;
 	fault_drop = drop_every;
 	fault_corrupt = corrupt_every;
@@ -957,6 +959,22 @@ static void test_dbc_faults(void)
 	CHECK_EQ(fault_corrupt, 5);
 	CHECK_EQ(fault_status, 0x1bad);
 	CHECK_EQ(fault_lag, 7);
+	CHECK(!fault_msi_off);
+
+	/* The optional fifth word: the MSIs withheld. */
+	{
+		uint8_t more[24] = { 0 };
+
+		memcpy(more, params, sizeof(params));
+		put_le32(more + 16, 1);
+		mb_init(5, 1);
+		mb_pt(EMU_PT_DBC_FAULTS, 2, more, sizeof(more));
+		mb_send();
+		p = pt_answer(24);
+		CHECK(p && get_le32(p + 8) == EMU_PT_OK);
+		CHECK(fault_msi_off);
+		fault_calls = 1;
+	}
 
 	/* Short parameters and a bad DBC reach nothing. */
 	mb_init(3, 1);
