@@ -42,6 +42,15 @@
  * SUBTEST: close-held
  * Description: Check that closing the file while a timer look is pending frees the DBC, and that it is taken again and runs work.
  * Run type: FULL
+ *
+ * SUBTEST: polling-%s
+ * Description: Check that a DBC activated with datapath_polling set completes 16 jobs by timer looks alone, in well under job_timeout_ms, and is released cleanly with jobs on it, %arg[1].
+ * Run type: FULL
+ *
+ * arg[1]:
+ *
+ * @msi:	the card's completion interrupts arriving (claimed, ignored)
+ * @msi-lost:	no completion interrupt reaching the host (a VM whose MSIs are broken)
  */
 
 IGT_TEST_DESCRIPTION("Completion coalescing of the qaic accel driver.");
@@ -148,6 +157,87 @@ static void test_backlog(const struct data *d, const struct backlog_case *c)
 	igt_qaic_sync_pages_free(d->fd, bo, NJOBS);
 }
 
+struct polling_case {
+	const char *name;
+	bool msi_off;		/* the card's completion MSIs withheld */
+};
+
+static const struct polling_case polling_cases[] = {
+	{ "msi", false },
+	{ "msi-lost", true },
+};
+
+static char saved_polling[32];
+
+static void put_polling_back(int sig)
+{
+	(void)sig;
+	if (saved_polling[0])
+		igt_qaic_write_file(PARAMS "datapath_polling", saved_polling);
+}
+
+/*
+ * A DBC activated with datapath_polling set is polled for good: the
+ * parameter goes back at once. Its jobs complete by the timer's looks,
+ * whether or not the card's interrupts arrive, long before the job
+ * timeout (which would find the responses too).
+ */
+static void test_polling(const struct polling_case *c)
+{
+	struct igt_qaic_dbc_faults faults = { .msi_off = c->msi_off };
+	uint32_t timeout = igt_qaic_job_timeout_ms();
+	struct igt_qaic_sync_bo bo[NJOBS];
+	struct data d = { .fd = -1 };
+	struct counts b, a;
+	uint64_t start, ms;
+
+	save_param("datapath_polling", saved_polling, sizeof(saved_polling));
+	igt_install_exit_handler(put_polling_back);
+	set_param("datapath_polling", 1);
+	d.fd = igt_qaic_open_dbc(QUEUE_SIZE, &d.dbc);
+	put_polling_back(0);
+
+	igt_assert_eq(__igt_qaic_emu_dbc_set_faults(d.fd, d.dbc, &faults), 0);
+	igt_qaic_sync_pages_new(d.fd, d.dbc, bo, NJOBS, DEV_ADDR, SEED);
+	igt_assert_eq(__igt_qaic_emu_dbc_timing(d.fd, d.dbc, REQ_NS / 5), 0);
+	counts(&d, &b);
+	start = igt_qaic_now_ms();
+	for (unsigned int i = 0; i < NJOBS; i++)
+		igt_qaic_execute_bo(d.fd, d.dbc, bo[i].handle, IGT_QAIC_SYNC_TO_DEV);
+	for (unsigned int i = 0; i < NJOBS; i++)
+		igt_assert_eq(__igt_qaic_sync_wait_bo(d.fd, bo[i].handle, d.dbc, 20000), 0);
+	ms = igt_qaic_now_ms() - start;
+	counts(&d, &a);
+	igt_info("%d jobs in %" PRIu64 " ms: %" PRIu64 " timer looks, %" PRIu64
+		 " interrupts, %" PRIu64 " RSPTP reads\n", NJOBS, ms, a.polls - b.polls,
+		 a.irqs - b.irqs, a.rsptp_reads - b.rsptp_reads);
+	igt_assert_eq(__igt_qaic_emu_dbc_timing(d.fd, d.dbc, 0), 0);
+	faults.msi_off = 0;
+	igt_assert_eq(__igt_qaic_emu_dbc_set_faults(d.fd, d.dbc, &faults), 0);
+
+	igt_assert_eq_u64(a.jobs - b.jobs, NJOBS);
+	igt_assert_lt_u64(0, a.polls - b.polls);
+	if (c->msi_off)
+		igt_assert_eq_u64(a.irqs - b.irqs, 0);
+	igt_assert_f(ms < timeout / 2, "16 jobs took %" PRIu64 " ms, job_timeout_ms %u\n",
+		     ms, timeout);
+	igt_qaic_sync_pages_check(d.fd, d.dbc, NJOBS, DEV_ADDR, SEED);
+
+	/*
+	 * Closed with jobs on the ring and a look pending: teardown cancels
+	 * the timer and the work (the debug kernel checks the freed queue).
+	 */
+	igt_assert_eq(__igt_qaic_emu_dbc_timing(d.fd, d.dbc, REQ_NS), 0);
+	for (unsigned int i = 0; i < NJOBS; i++)
+		igt_qaic_execute_bo(d.fd, d.dbc, bo[i].handle, IGT_QAIC_SYNC_TO_DEV);
+	igt_assert_eq(__igt_qaic_sync_wait_bo(d.fd, bo[1].handle, d.dbc, 20000), 0);
+	igt_assert_eq(__igt_qaic_emu_dbc_timing(d.fd, d.dbc, 0), 0);
+	close(d.fd);
+	d.fd = igt_qaic_open_dbc(QUEUE_SIZE, &d.dbc);
+	igt_qaic_round_trip(d.fd, d.dbc, DEV_ADDR, SZ_4K, 78);
+	close(d.fd);
+}
+
 /* Nothing is due after a lone job's completion: acknowledged at once. */
 static void test_lone_jobs(const struct data *d)
 {
@@ -235,6 +325,13 @@ igt_main
 	igt_describe("Check that closing the file while a timer look is pending frees the DBC.");
 	igt_subtest("close-held")
 		test_close_held();
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(polling_cases); i++) {
+		igt_describe("Check that a DBC polled by datapath_polling completes its jobs "
+			     "by timer looks alone.");
+		igt_subtest_f("polling-%s", polling_cases[i].name)
+			test_polling(&polling_cases[i]);
+	}
 
 	igt_fixture {
 		if (d.saved_rsps[0])

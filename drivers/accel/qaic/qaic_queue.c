@@ -500,6 +500,8 @@ int qaic_queue_create(struct qaic_device *qdev, struct qaic_dbc *dbc, unsigned i
 	/* As qaic_ring_irq_init() requested them. */
 	q->irq_dev_id = qdev->num_irqs > 1 ? (void *)dbc : (void *)qdev;
 	hrtimer_setup(&q->poll_timer, qaic_ring_poll_fire, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	q->datapath_polling = qaic_ring_datapath_polling();
+	INIT_WORK(&q->poll_work, qaic_ring_poll_work);
 	q->fence_ctx = dma_fence_context_alloc(1);
 	priv = xa_load(&qdev->file_ids, dbc->owner);
 	q->busy_ns = priv ? priv->busy_ns : NULL;
@@ -597,6 +599,7 @@ void qaic_queue_destroy(struct qaic_device *qdev, struct qaic_dbc *dbc, int erro
 	mutex_unlock(&q->lock);
 	/* @dead keeps the completion handler from starting it again. */
 	hrtimer_cancel(&q->poll_timer);
+	cancel_work_sync(&q->poll_work);
 
 	/*
 	 * Not drm_sched_entity_destroy(): its flush waits for the queued jobs

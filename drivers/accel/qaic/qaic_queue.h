@@ -15,6 +15,7 @@
 #include <linux/mutex.h>
 #include <linux/sizes.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
 
 #include <drm/gpu_scheduler.h>
 
@@ -86,6 +87,11 @@ struct drm_file;
  *		while an acknowledgment is held back; cancelled by teardown
  *		once @dead keeps it from being started again.
  * @polling: The next look is @poll_timer's. Under @lock.
+ * @datapath_polling: The DBC takes no completion interrupt: @poll_timer
+ *		      looks at the ring while it has jobs, through
+ *		      @poll_work. Set at creation (``datapath_polling``).
+ * @poll_work: Runs a polled DBC's look; cancelled by teardown after
+ *	       @poll_timer.
  * @rsp_ns: Estimated nanoseconds the device takes per response while it
  *	    has work; 0 until measured. Under @lock.
  * @t_look: When the completion handler last looked at the ring and left
@@ -133,6 +139,8 @@ struct qaic_queue {
 	u32 rsp_acked;
 	struct hrtimer poll_timer;
 	bool polling;
+	bool datapath_polling;
+	struct work_struct poll_work;
 	u64 rsp_ns;
 	ktime_t t_look;
 	struct list_head held;

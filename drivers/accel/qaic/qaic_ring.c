@@ -58,6 +58,13 @@
  * device does not wait for the look to get its next doorbell.
  * ``coalesce_rsps`` below 2 takes an interrupt per batch of responses.
  *
+ * With ``datapath_polling`` set, a DBC activated afterwards takes no
+ * completion interrupt at all, for hosts whose MSIs do not arrive (some
+ * VMs): while jobs are on its ring the timer wakes the handler every
+ * ``datapath_poll_interval_us``, from a work item. The device's interrupts,
+ * if any come, are claimed and ignored, so that the vector stays enabled
+ * for the DBCs that use it.
+ *
  * Every value the device writes is checked: an index out of the ring or a
  * req_id of no job in flight is ignored with a debug line.
  *
@@ -95,6 +102,7 @@
 #include <linux/jiffies.h>
 #include <linux/moduleparam.h>
 #include <linux/string.h>
+#include <linux/workqueue.h>
 
 #include <drm/drm_print.h>
 
@@ -120,6 +128,16 @@ static unsigned int coalesce_max_us = 2000;
 module_param(coalesce_max_us, uint, 0644);
 MODULE_PARM_DESC(coalesce_max_us,
 		 "Longest wait for those responses, in microseconds (default 2000)");
+
+static bool datapath_polling;
+module_param(datapath_polling, bool, 0644);
+MODULE_PARM_DESC(datapath_polling,
+		 "Look for DBC completions by timer, taking no interrupt, on DBCs activated from now on (for VMs without working MSIs; default off)");
+
+static unsigned int datapath_poll_interval_us = 100;
+module_param(datapath_poll_interval_us, uint, 0644);
+MODULE_PARM_DESC(datapath_poll_interval_us,
+		 "Time between two looks of a polled DBC that has jobs, in microseconds, 10 to 1000000 (default 100)");
 
 /* A shorter wait than this is not worth a timer: the interrupt is as cheap. */
 #define QAIC_COALESCE_MIN_NS	(20 * NSEC_PER_USEC)
@@ -386,6 +404,19 @@ static u64 qaic_ring_poll_delay(struct qaic_queue *q, u32 found, bool timer, boo
 }
 
 /* Tells the device of every request on the ring: one REQTP write. */
+/* A polled DBC's next look, if none is pending. */
+static void qaic_ring_poll_arm(struct qaic_queue *q)
+{
+	u32 us = clamp(READ_ONCE(datapath_poll_interval_us), 10U, USEC_PER_SEC);
+
+	lockdep_assert_held(&q->lock);
+
+	if (hrtimer_active(&q->poll_timer))
+		return;
+	q->qdev->dbc[q->id].stats.polls++;
+	hrtimer_start(&q->poll_timer, ns_to_ktime((u64)us * NSEC_PER_USEC), HRTIMER_MODE_REL);
+}
+
 static void qaic_ring_doorbell(struct qaic_queue *q)
 {
 	lockdep_assert_held(&q->lock);
@@ -396,6 +427,8 @@ static void qaic_ring_doorbell(struct qaic_queue *q)
 	writel(q->req_tail, q->regs + QAIC_DBC_REQTP);
 	q->req_rung = q->req_tail;
 	q->qdev->dbc[q->id].stats.doorbells++;
+	if (q->datapath_polling)
+		qaic_ring_poll_arm(q);
 }
 
 /*
@@ -461,6 +494,12 @@ static void qaic_ring_complete(struct qaic_queue *q)
 	qaic_ring_signal(q, &done);
 	qaic_ring_doorbell(q);
 
+	if (q->datapath_polling) {
+		qaic_ring_ack(q);
+		if (!list_empty(&q->inflight))
+			qaic_ring_poll_arm(q);
+		return;
+	}
 	delay = qaic_ring_poll_delay(q, found, timer, idle);
 	if (!delay) {
 		qaic_ring_ack(q);
@@ -471,13 +510,38 @@ static void qaic_ring_complete(struct qaic_queue *q)
 	hrtimer_start(&q->poll_timer, ns_to_ktime(delay), HRTIMER_MODE_REL);
 }
 
-/* The held-back acknowledgment's look is due: run the completion handler. */
+/*
+ * The held-back acknowledgment's look is due, or a polled DBC's: run the
+ * completion handler, in its interrupt thread or, polled, in a work item.
+ */
 enum hrtimer_restart qaic_ring_poll_fire(struct hrtimer *timer)
 {
 	struct qaic_queue *q = container_of(timer, struct qaic_queue, poll_timer);
 
-	irq_wake_thread(q->irq, q->irq_dev_id);
+	if (q->datapath_polling)
+		queue_work(system_highpri_wq, &q->poll_work);
+	else
+		irq_wake_thread(q->irq, q->irq_dev_id);
 	return HRTIMER_NORESTART;
+}
+
+/**
+ * qaic_ring_poll_work() - A polled DBC's look at its ring.
+ * @work: &qaic_queue.poll_work.
+ */
+void qaic_ring_poll_work(struct work_struct *work)
+{
+	qaic_ring_complete(container_of(work, struct qaic_queue, poll_work));
+}
+
+/**
+ * qaic_ring_datapath_polling() - Whether a DBC activated now is to be polled.
+ *
+ * Return: ``datapath_polling``.
+ */
+bool qaic_ring_datapath_polling(void)
+{
+	return READ_ONCE(datapath_polling);
 }
 
 /*
@@ -605,9 +669,9 @@ static bool qaic_dbc_service(struct qaic_dbc *dbc)
  */
 static irqreturn_t qaic_dbc_irq(int irq, void *data)
 {
-	struct qaic_dbc *dbc = data;
+	struct qaic_queue *q = READ_ONCE(((struct qaic_dbc *)data)->queue);
 
-	return READ_ONCE(dbc->queue) ? IRQ_WAKE_THREAD : IRQ_HANDLED;
+	return q && !q->datapath_polling ? IRQ_WAKE_THREAD : IRQ_HANDLED;
 }
 
 static irqreturn_t qaic_dbc_irq_thread(int irq, void *data)
@@ -620,11 +684,14 @@ static irqreturn_t qaic_dbc_irq_thread(int irq, void *data)
 static irqreturn_t qaic_shared_irq(int irq, void *data)
 {
 	struct qaic_device *qdev = data;
+	struct qaic_queue *q;
 	unsigned int i;
 
-	for (i = 0; i < QAIC_NUM_DBC; i++)
-		if (READ_ONCE(qdev->dbc[i].queue))
+	for (i = 0; i < QAIC_NUM_DBC; i++) {
+		q = READ_ONCE(qdev->dbc[i].queue);
+		if (q && !q->datapath_polling)
 			return IRQ_WAKE_THREAD;
+	}
 	return IRQ_NONE;
 }
 

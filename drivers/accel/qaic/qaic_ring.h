@@ -30,6 +30,8 @@ void qaic_ring_doorbell_batched(struct qaic_queue *q);
 void qaic_ring_hold_fetched(struct qaic_queue *q, u32 head);
 void qaic_ring_check(struct qaic_queue *q, struct list_head *done);
 enum hrtimer_restart qaic_ring_poll_fire(struct hrtimer *timer);
+void qaic_ring_poll_work(struct work_struct *work);
+bool qaic_ring_datapath_polling(void);
 void qaic_job_note_error(struct qaic_job *job);
 
 #endif /* _QAIC_RING_H_ */
