@@ -10,11 +10,13 @@
  *
  * Copyright (c) 2026 The qaic authors.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bhi.h"
+#include "bhi_cases.h"
 #include "device.h"
 #include "fw_image.h"
 
@@ -35,10 +37,44 @@ void emu_bhi_power_on(struct emu_bhi *b, uint32_t ee)
 	b->imgaddr = 0;
 	b->imgsize = 0;
 	b->txdb = 0;
+	b->kase = b->armed;
+	b->armed = NULL;
+	b->downloaded = false;
+	if (b->kase)
+		emu_log(b->dev, "BHI: case %s this boot", b->kase->name);
+}
+
+int emu_bhi_arm_case(struct emu_bhi *b, unsigned int idx)
+{
+	if (idx >= emu_bhi_nr_cases)
+		return -EINVAL;
+	b->armed = &emu_bhi_cases[idx];
+	return 0;
+}
+
+bool emu_bhi_irq_withheld(const struct emu_bhi *b)
+{
+	return b->kase && b->kase->no_irq;
+}
+
+/* This boot's case lies about the register at @off: what it reads then. */
+static bool case_lies(const struct emu_bhi *b, uint32_t off, uint32_t *val)
+{
+	const struct emu_bhi_case *c = b->kase;
+
+	if (!c || !c->reg || c->reg != off ||
+	    (c->from == EMU_BHI_FROM_DOWNLOAD && !b->downloaded))
+		return false;
+	*val = c->v;
+	return true;
 }
 
 uint32_t emu_bhi_read(const struct emu_bhi *b, uint32_t off)
 {
+	uint32_t lie;
+
+	if (case_lies(b, off, &lie))
+		return lie;
 	switch (off) {
 	case EMU_BHI_VERSION_MINOR: return 0;
 	case EMU_BHI_VERSION_MAJOR: return 1;
@@ -115,6 +151,7 @@ enum emu_bhi_event emu_bhi_write(struct emu_bhi *b, uint32_t off, uint32_t val)
 		break;
 	case EMU_BHI_IMGTXDB:
 		b->txdb = val & 0x3fffffff;
+		b->downloaded = true;
 		return download(b);
 	case EMU_BHI_INTVEC:
 		b->intvec = val;

@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+struct emu_bhi_case;
 struct emu_device;
 
 /* BHI registers, relative to the start of the block. */
@@ -74,6 +75,9 @@ struct emu_bhi {
 	uint32_t txdb;
 	uint32_t serial;
 	bool corrupt_next;		/* fault: flip a bit of the next image */
+	/* A systematic case (bhi_cases.h): armed for the next boot, this boot's. */
+	const struct emu_bhi_case *armed, *kase;
+	bool downloaded;		/* IMGTXDB rung since power-on */
 	struct emu_bhi_counters c;
 };
 
@@ -89,6 +93,10 @@ void emu_bhi_init(struct emu_bhi *b, struct emu_device *dev, uint32_t serial);
 void emu_bhi_power_on(struct emu_bhi *b, uint32_t ee);
 uint32_t emu_bhi_read(const struct emu_bhi *b, uint32_t off);
 enum emu_bhi_event emu_bhi_write(struct emu_bhi *b, uint32_t off, uint32_t val);
+/* Whether the download's interrupt is withheld (this boot's case). */
+bool emu_bhi_irq_withheld(const struct emu_bhi *b);
+/* Arm systematic case @idx (bhi_cases.h) for the next power-on: 0 or -EINVAL. */
+int emu_bhi_arm_case(struct emu_bhi *b, unsigned int idx);
 void emu_bhi_counters_print(const struct emu_bhi *b, FILE *out);
 
 #endif /* QAIC_EMU_BHI_H */

@@ -1177,7 +1177,8 @@ static void bhi_write(struct emu_mhi *mhi, uint32_t off, uint32_t val)
 				   mhi->bhi.serial);
 		/* fall through */
 	case EMU_BHI_FAILED:
-		emu_irq_raise(mhi->dev, mhi->bhi.intvec);
+		if (!emu_bhi_irq_withheld(&mhi->bhi))
+			emu_irq_raise(mhi->dev, mhi->bhi.intvec);
 		break;
 	default:
 		break;
@@ -1652,6 +1653,8 @@ int emu_mhi_card_case(struct emu_mhi *mhi, unsigned int table, unsigned int idx)
 		return emu_timesync_set_case(mhi->ts, idx);
 	case EMU_CARD_CASE_BOOTLOG:
 		return emu_bootlog_set_case(mhi->bootlog, idx) ? -EINVAL : 0;
+	case EMU_CARD_CASE_BHI:
+		return emu_bhi_arm_case(&mhi->bhi, idx);
 	default:
 		return -EINVAL;
 	}

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bhi.h"
+#include "bhi_cases.h"
 #include "bootlog.h"
 #include "bootlog_cases.h"
 #include "dbc_cases.h"
@@ -418,6 +420,54 @@ static void test_dbc_cases(void)
 	CHECK_EQ(emu_dbc_case_value(c, 3, 16), 0xffffffffu);
 }
 
+/* The BHI cases: names; a case lies from its point of the boot, for that boot only. */
+static void test_bhi_cases(void)
+{
+	struct emu_bhi b;
+	int st, ee, serial;
+
+	CHECK(emu_bhi_nr_cases >= 16);
+	for (unsigned int i = 0; i < emu_bhi_nr_cases; i++) {
+		CHECK_EQ(emu_bhi_case_parse(emu_bhi_cases[i].name), i);
+		for (unsigned int j = 0; j < i; j++)
+			CHECK(strcmp(emu_bhi_cases[i].name, emu_bhi_cases[j].name));
+	}
+	CHECK_EQ(emu_bhi_case_parse("no-such-case"), -1);
+
+	emu_bhi_init(&b, &dev, 0x1234);
+	CHECK_EQ(emu_bhi_arm_case(&b, emu_bhi_nr_cases), -EINVAL);
+	st = emu_bhi_case_parse("status-1");
+	ee = emu_bhi_case_parse("ee-ones-power-on");
+	serial = emu_bhi_case_parse("serial-0");
+
+	/* Armed, it waits for the next power-on. */
+	CHECK_EQ(emu_bhi_arm_case(&b, (unsigned int)serial), 0);
+	CHECK_EQ(emu_bhi_read(&b, EMU_BHI_SERIALNU), 0x1234);
+	emu_bhi_power_on(&b, EMU_EE_PBL);
+	CHECK_EQ(emu_bhi_read(&b, EMU_BHI_SERIALNU), 0);
+	emu_bhi_power_on(&b, EMU_EE_PBL);
+	CHECK_EQ(emu_bhi_read(&b, EMU_BHI_SERIALNU), 0x1234);
+
+	CHECK_EQ(emu_bhi_arm_case(&b, (unsigned int)ee), 0);
+	emu_bhi_power_on(&b, EMU_EE_PBL);
+	CHECK_EQ(emu_bhi_read(&b, EMU_BHI_EXECENV), 0xffffffffu);
+	CHECK(!emu_bhi_irq_withheld(&b));
+
+	/* From the download on: the status reads the case's value after IMGTXDB. */
+	CHECK_EQ(emu_bhi_arm_case(&b, (unsigned int)st), 0);
+	emu_bhi_power_on(&b, EMU_EE_PBL);
+	CHECK_EQ(emu_bhi_read(&b, EMU_BHI_STATUS), 0);
+	CHECK_EQ(emu_bhi_read(&b, EMU_BHI_EXECENV), EMU_EE_PBL);
+	emu_bhi_write(&b, EMU_BHI_IMGSIZE, 0);
+	emu_bhi_write(&b, EMU_BHI_IMGTXDB, 1);	/* refused: size 0 */
+	CHECK_EQ(emu_bhi_read(&b, EMU_BHI_STATUS), 1u << EMU_BHI_STATUS_SHIFT);
+	CHECK_EQ(emu_bhi_read(&b, EMU_BHI_ERRCODE), EMU_BHI_ERR_SIZE);
+
+	CHECK_EQ(emu_bhi_arm_case(&b, (unsigned int)emu_bhi_case_parse("no-irq")), 0);
+	emu_bhi_power_on(&b, EMU_EE_PBL);
+	CHECK(emu_bhi_irq_withheld(&b));
+}
+
 int main(void)
 {
 	RUN(test_ssr_table);
@@ -426,5 +476,6 @@ int main(void)
 	RUN(test_timesync_cases);
 	RUN(test_bootlog_cases);
 	RUN(test_dbc_cases);
+	RUN(test_bhi_cases);
 	return emu_test_exit();
 }
