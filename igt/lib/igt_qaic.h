@@ -133,6 +133,7 @@ void *igt_qaic_unmapped_ptr(void);
 #define IGT_QAIC_EMU_CASE_DBC		4	/* tests/emu/dbc_cases.c */
 #define IGT_QAIC_EMU_CASE_NNC		5	/* tests/emu/nnc_cases.c */
 #define IGT_QAIC_EMU_CASE_BHI		6	/* tests/emu/bhi_cases.c */
+#define IGT_QAIC_EMU_CASE_MHI		7	/* tests/emu/mhi_cases.c */
 
 /* How an EMU_PT_SSR restart goes (the emulator's enum emu_ssr_mode) */
 #define IGT_QAIC_EMU_SSR_NORMAL		0

@@ -152,7 +152,7 @@ struct emu_manager;
  * The card sends systematic case arg of a table of crafted messages: u32
  * after the request, enum emu_card_case_table (ssr_cases.h, ras_cases.h,
  * timesync_cases.h, bootlog_cases.h, dbc_cases.h, nnc_cases.h,
- * bhi_cases.h), and a u32 pad. A test facility: it goes out whatever the card is doing.
+ * bhi_cases.h, mhi_cases.h), and a u32 pad. A test facility: it goes out whatever the card is doing.
  * Answer: struct emu_pt_status, EMU_PT_E_SHORT without the word,
  * EMU_PT_E_RANGE for no such case or table, or a card that cannot.
  */
@@ -166,6 +166,7 @@ enum emu_card_case_table {
 	EMU_CARD_CASE_DBC,	/* the next response or REQHP read (dbc_cases.h) */
 	EMU_CARD_CASE_NNC,	/* an answer to a later message (nnc_cases.h) */
 	EMU_CARD_CASE_BHI,	/* armed for the next boot (bhi_cases.h) */
+	EMU_CARD_CASE_MHI,	/* one event, at once (mhi_cases.h) */
 };
 
 struct emu_pt_faults {

@@ -23,6 +23,7 @@
 #include <time.h>
 
 #include "bhi.h"
+#include "mhi_cases.h"
 #include "device.h"
 #include "manager.h"
 #include "mhi.h"
@@ -1640,6 +1641,55 @@ int emu_mhi_ras(struct emu_mhi *mhi, unsigned int source, unsigned int type,
 	return emu_ras_report(mhi->ras, source, type, flaw);
 }
 
+/*
+ * Systematic MHI case @idx (mhi_cases.h): its one event, on the primary
+ * event ring or, for a transfer completion, on QAIC_CONTROL's downlink
+ * ring; the card's own state does not change.
+ */
+static int send_mhi_case(struct emu_mhi *mhi, unsigned int idx)
+{
+	const struct emu_mhi_case *c;
+	struct mhi_el el = { 0 };
+	unsigned int er = 0;
+
+	if (idx >= emu_mhi_nr_cases)
+		return -EINVAL;
+	c = &emu_mhi_cases[idx];
+	switch (c->event) {
+	case EMU_MHI_CASE_STATE:
+		el.dw0 = (uint32_t)c->v << 24;
+		el.dw1 = PKT_STATE_CHANGE_EV << 16;
+		break;
+	case EMU_MHI_CASE_EE:
+		el.dw0 = (uint32_t)c->v << 24;
+		el.dw1 = PKT_EE_EV << 16;
+		break;
+	case EMU_MHI_CASE_CMD:
+		el.ptr = c->v;
+		el.dw0 = 1u << 24;	/* SUCCESS */
+		el.dw1 = PKT_CMD_COMPLETION_EV << 16;
+		break;
+	case EMU_MHI_CASE_XFER:
+		el.ptr = 0;
+		el.dw0 = 1u << 24;
+		el.dw1 = (uint32_t)c->v << 24 | PKT_TX_EV << 16;
+		break;
+	case EMU_MHI_CASE_XFER_PTR:
+		er = mhi->ch[EMU_MHI_CH_CONTROL_DL].erindex;
+		el.ptr = c->v;
+		el.dw0 = 1u << 24 | 16;
+		el.dw1 = (uint32_t)EMU_MHI_CH_CONTROL_DL << 24 | PKT_TX_EV << 16;
+		break;
+	default:
+		el.dw1 = (uint32_t)c->v << 16;
+		break;
+	}
+	emu_log(mhi->dev, "MHI: case %s on event ring %u", c->name, er);
+	ev_send(mhi, er, &el, true);
+	irq_flush(mhi);
+	return 0;
+}
+
 int emu_mhi_card_case(struct emu_mhi *mhi, unsigned int table, unsigned int idx)
 {
 	if (mhi->bhi.ee != EMU_EE_AMSS)
@@ -1655,6 +1705,8 @@ int emu_mhi_card_case(struct emu_mhi *mhi, unsigned int table, unsigned int idx)
 		return emu_bootlog_set_case(mhi->bootlog, idx) ? -EINVAL : 0;
 	case EMU_CARD_CASE_BHI:
 		return emu_bhi_arm_case(&mhi->bhi, idx);
+	case EMU_CARD_CASE_MHI:
+		return send_mhi_case(mhi, idx);
 	default:
 		return -EINVAL;
 	}

@@ -18,6 +18,7 @@
 #include "bootlog_cases.h"
 #include "dbc_cases.h"
 #include "device.h"
+#include "mhi_cases.h"
 #include "emu_test.h"
 #include "le_bytes.h"
 #include "ras.h"
@@ -468,6 +469,22 @@ static void test_bhi_cases(void)
 	CHECK(emu_bhi_irq_withheld(&b));
 }
 
+/* The MHI cases: names; only a SYS_ERR state makes the host recover. */
+static void test_mhi_cases(void)
+{
+	CHECK(emu_mhi_nr_cases >= 30);
+	for (unsigned int i = 0; i < emu_mhi_nr_cases; i++) {
+		const struct emu_mhi_case *c = &emu_mhi_cases[i];
+
+		CHECK_EQ(emu_mhi_case_parse(c->name), i);
+		for (unsigned int j = 0; j < i; j++)
+			CHECK(strcmp(c->name, emu_mhi_cases[j].name));
+		CHECK_EQ(c->verdict, c->event == EMU_MHI_CASE_STATE && c->v == 0xff ?
+			 EMU_MHI_CASE_RECOVERS : EMU_MHI_CASE_UP);
+	}
+	CHECK_EQ(emu_mhi_case_parse("no-such-case"), -1);
+}
+
 int main(void)
 {
 	RUN(test_ssr_table);
@@ -477,5 +494,6 @@ int main(void)
 	RUN(test_bootlog_cases);
 	RUN(test_dbc_cases);
 	RUN(test_bhi_cases);
+	RUN(test_mhi_cases);
 	return emu_test_exit();
 }
