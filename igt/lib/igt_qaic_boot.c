@@ -182,6 +182,34 @@ void igt_qaic_power_cycle(unsigned int card)
 }
 
 /**
+ * igt_qaic_open_card_up:
+ * @card: the card's number (igt_qaic_card_addr()); the machine's only one
+ *
+ * Opens the card with its control path answering (a STATUS call), power
+ * cycling it first when it is down or its last boot failed (an earlier
+ * test may have left it so). Fails the test if it does not boot then.
+ *
+ * Returns: a file descriptor.
+ */
+int igt_qaic_open_card_up(unsigned int card)
+{
+	struct qaic_manage_trans_status_from_dev st;
+	int failed, up, fd;
+
+	fd = __igt_qaic_open();
+	if (fd >= 0 && !__igt_qaic_status(fd, &st))
+		return fd;
+	if (fd >= 0)
+		igt_qaic_close(fd);
+	failed = igt_qaic_log_lines(card, "boot failed: ", NULL, 0);
+	up = igt_qaic_log_lines(card, "card in mission mode", NULL, 0);
+	igt_qaic_power_cycle(card);
+	igt_assert_f(!igt_qaic_wait_boot(card, failed, up, NULL, 0),
+		     "card %u does not boot\n", card);
+	return igt_qaic_open();
+}
+
+/**
  * igt_qaic_assert_clean_log:
  * @from: offset in the kernel log to look from (0: all of it)
  *

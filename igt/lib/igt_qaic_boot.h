@@ -23,6 +23,7 @@ bool igt_qaic_wait_boot(unsigned int card, int failed_before, int up_before,
 			char *line, size_t len);
 void igt_qaic_rebind(unsigned int card);
 void igt_qaic_power_cycle(unsigned int card);
+int igt_qaic_open_card_up(unsigned int card);
 void igt_qaic_assert_clean_log(size_t from);
 
 #endif /* IGT_QAIC_BOOT_H */

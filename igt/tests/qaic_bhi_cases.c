@@ -68,28 +68,6 @@ static void short_boot_timeout(void)
 	igt_qaic_write_file(BOOT_TIMEOUT_PARAM, BOOT_TIMEOUT_S);
 }
 
-/*
- * The card up, its control path answering: power-cycled until it is (an
- * earlier test, or case, may have left it down).
- */
-static int open_card(void)
-{
-	struct qaic_manage_trans_status_from_dev st;
-	int failed, up, fd;
-
-	fd = __igt_qaic_open();
-	if (fd >= 0 && !__igt_qaic_status(fd, &st))
-		return fd;
-	if (fd >= 0)
-		igt_qaic_close(fd);
-	failed = igt_qaic_log_lines(SLOT, "boot failed: ", NULL, 0);
-	up = igt_qaic_log_lines(SLOT, "card in mission mode", NULL, 0);
-	igt_qaic_power_cycle(SLOT);
-	igt_assert_f(!igt_qaic_wait_boot(SLOT, failed, up, NULL, 0),
-		     "the card does not boot without a case\n");
-	return igt_qaic_open();
-}
-
 static void run_case(unsigned int idx)
 {
 	const struct emu_bhi_case *c = &emu_bhi_cases[idx];
@@ -101,7 +79,7 @@ static void run_case(unsigned int idx)
 
 	igt_require_f(igt_qaic_card_present(SLOT), "no card %u\n", SLOT);
 	igt_require_f(igt_qaic_boot_verdict_ours(), "the boot verdict in the log is our driver's\n");
-	fd = open_card();
+	fd = igt_qaic_open_card_up(SLOT);
 	ret = __igt_qaic_emu_card_case(fd, IGT_QAIC_EMU_CASE_BHI, idx);
 	igt_require_f(ret != IGT_QAIC_EMU_PT_E_UNKNOWN_OP, "the emulator has no EMU_PT_CARD_CASE\n");
 	igt_require_f(ret != IGT_QAIC_EMU_PT_E_RANGE, "the emulator has no BHI cases\n");
@@ -127,7 +105,7 @@ static void run_case(unsigned int idx)
 			     "by the watchdog, not at once" : "at once, not by the watchdog");
 		fd = __igt_qaic_open();
 		igt_assert_f(fd == -ENODEV, "open() after a failed boot: %d, not -ENODEV\n", fd);
-		fd = open_card();
+		fd = igt_qaic_open_card_up(SLOT);
 	} else {
 		igt_assert_f(!boot_failed, "the host refused a harmless value\n");
 		fd = igt_qaic_open();

@@ -44,28 +44,6 @@ IGT_TEST_DESCRIPTION("The systematic cases of the emulated card's MHI events in 
 
 static uint32_t seed;
 
-/*
- * The card up, its control path answering: power-cycled until it is (an
- * earlier test or case may have left it down).
- */
-static int open_card(void)
-{
-	struct qaic_manage_trans_status_from_dev st;
-	int failed, up, fd;
-
-	fd = __igt_qaic_open();
-	if (fd >= 0 && !__igt_qaic_status(fd, &st))
-		return fd;
-	if (fd >= 0)
-		igt_qaic_close(fd);
-	failed = igt_qaic_log_lines(SLOT, "boot failed: ", NULL, 0);
-	up = igt_qaic_log_lines(SLOT, "card in mission mode", NULL, 0);
-	igt_qaic_power_cycle(SLOT);
-	igt_assert_f(!igt_qaic_wait_boot(SLOT, failed, up, NULL, 0),
-		     "the card does not boot without a case\n");
-	return igt_qaic_open();
-}
-
 /* A DBC activated and a round trip through it, once the control path answers. */
 static void check_works(void)
 {
@@ -98,7 +76,7 @@ static void run_case(unsigned int idx)
 	size_t from;
 
 	igt_require_f(igt_qaic_card_present(SLOT), "no card %u\n", SLOT);
-	fd = open_card();
+	fd = igt_qaic_open_card_up(SLOT);
 	up = igt_qaic_log_lines(SLOT, "card in mission mode", NULL, 0);
 	from = strlen(igt_qaic_kernel_log());
 	ret = __igt_qaic_emu_card_case(fd, IGT_QAIC_EMU_CASE_MHI, idx);

@@ -32,6 +32,7 @@
 #include "device.h"
 #include "manager.h"
 #include "nnc_cases.h"
+#include "nnc_wire.h"
 #include "ssr.h"
 #include "timesync.h"
 #include "le_bytes.h"
@@ -56,19 +57,7 @@
 #define NNC_MAX_RSP_LEN		0x1000u		/* device -> host buffer */
 #define NNC_NO_PARTITION	0xffffffffu	/* -1 */
 
-/*
- * Message header, 32 bytes: crc32, magic, sequence number, len (counts
- * the header), count (transactions), handle, partition_id, padding (0).
- */
-#define H_CRC		0
-#define H_MAGIC		4
-#define H_SEQ		8
-#define H_LEN		12
-#define H_COUNT		16
-#define H_HANDLE	20
-#define H_PART		24
-#define H_PAD		28
-#define HDR_LEN		32
+/* The message header: nnc_wire.h. */
 
 /* Transaction header, 8 bytes: type, len (counts the header). */
 #define TH_LEN		8

@@ -25,17 +25,9 @@
 #include "case_table.h"
 #include "le_bytes.h"
 #include "nnc_cases.h"
+#include "nnc_wire.h"
 
-/* Offsets of the header and of the transactions' fields (manager.c) */
-#define H_CRC		0
-#define H_MAGIC		4
-#define H_SEQ		8
-#define H_LEN		12
-#define H_COUNT		16
-#define H_HANDLE	20
-#define H_PART		24
-#define H_PAD		28
-#define HDR_LEN		32
+/* Offsets of the transactions' fields (manager.c); the header's: nnc_wire.h */
 #define TH_TYPE		0
 #define TH_LEN		4
 #define F_8		8	/* status: major (u16); others: status */
