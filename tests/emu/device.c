@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <linux/pci_regs.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -181,6 +182,14 @@ void emu_cfg_write(struct emu_device *dev, uint64_t off, uint32_t size,
 		return;
 	}
 	dev->counters.cfg_writes++;
+	if (dev->lose_decode_writes && off <= PCI_COMMAND && off + size > PCI_COMMAND &&
+	    !emu_pci_mem_enabled(&dev->pci) &&
+	    ((val >> (8 * (PCI_COMMAND - off))) & PCI_COMMAND_MEMORY)) {
+		dev->lose_decode_writes--;
+		dev->counters.cfg_lost++;
+		fprintf(stderr, "qaic-emu: fault: config write turning memory decoding on lost\n");
+		return;
+	}
 	if (emu_pci_is_flr(&dev->pci, off, size, val)) {
 		device_flr(dev);
 		return;
@@ -214,8 +223,16 @@ static int mmio_check(struct emu_device *dev, unsigned int bar, uint64_t off,
 			bar, off, len);
 		return -1;
 	}
-	/* A function that does not decode memory never sees the access. */
+	/*
+	 * A function that does not decode memory never sees the access. The
+	 * first time is told even without --verbose: a host whose command
+	 * register write got lost reads all-ones and cannot tell why.
+	 */
 	if (!emu_pci_mem_enabled(&dev->pci)) {
+		if (!dev->counters.mmio_no_decode++)
+			fprintf(stderr, "qaic-emu: MMIO with memory decoding off (bar %u off %#"
+				PRIx64 "); PCI_COMMAND %#x; later ones counted\n", bar, off,
+				emu_pci_command(&dev->pci));
 		emu_log(dev, "MMIO with memory decoding off: bar %u", bar);
 		return -1;
 	}
@@ -604,7 +621,9 @@ void emu_counters_print(const struct emu_counters *c, FILE *out)
 		print_counter(out, key, c->mmio_writes[bar]);
 	}
 	print_counter(out, "mmio_rejected", c->mmio_rejected);
+	print_counter(out, "mmio_no_decode", c->mmio_no_decode);
 	print_counter(out, "garbage_reads", c->garbage_reads);
+	print_counter(out, "cfg_lost", c->cfg_lost);
 	print_counter(out, "dma_read_bytes", c->dma_read_bytes);
 	print_counter(out, "dma_write_bytes", c->dma_write_bytes);
 	print_counter(out, "dma_refused", c->dma_refused);

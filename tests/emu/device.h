@@ -52,6 +52,7 @@ struct emu_counters {
 	uint64_t mmio_reads[EMU_PCI_NUM_BARS];
 	uint64_t mmio_writes[EMU_PCI_NUM_BARS];
 	uint64_t mmio_rejected;		/* no such BAR, out of range, decode off */
+	uint64_t mmio_no_decode;	/* of those: memory decoding off */
 	uint64_t dma_read_bytes;	/* guest memory -> device */
 	uint64_t dma_write_bytes;	/* device -> guest memory */
 	uint64_t dma_refused;		/* outside what the guest mapped */
@@ -65,6 +66,7 @@ struct emu_counters {
 	uint64_t flrs;			/* function-level resets done */
 	uint64_t dead_accesses;		/* config/BAR accesses after falling off */
 	uint64_t garbage_reads;		/* BAR0 reads answered all-ones (fault) */
+	uint64_t cfg_lost;		/* writes lost by --lose-decode-writes */
 };
 
 struct emu_bar {
@@ -91,6 +93,11 @@ struct emu_device {
 	 * card still coming up after power-on might (--garbage-reads).
 	 */
 	unsigned int garbage_reads;
+	/*
+	 * Config writes that would turn memory decoding on still to lose, as
+	 * a posted write that never reached the card (--lose-decode-writes).
+	 */
+	unsigned int lose_decode_writes;
 	bool verbose;
 	/*
 	 * DMA faults (unmapped or read-only IOVA) logged on stderr, rate

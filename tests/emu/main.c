@@ -11,7 +11,8 @@
  *            [--sahara-fault F[,F...]] [--bhi-fault corrupt] [--flr] [--verbose]
  *            [--sahara-case C[,C...]] [--sahara-case-file PATH]
  *            [--bootlog-fault garbage] [--timesync-fault garbage]
- *            [--memdump MODE] [--garbage-reads N] [--card aic100|aic080]
+ *            [--memdump MODE] [--garbage-reads N] [--lose-decode-writes N]
+ *            [--card aic100|aic080]
  *
  * The card powers on in PBL, as a real one does (the host loads SBL over
  * BHI, then the images over Sahara); --boot amss starts it in mission mode.
@@ -81,6 +82,7 @@ struct emu_options {
 	bool no_msix;
 	bool flr;			/* offer a function-level reset */
 	unsigned int garbage_reads;	/* first BAR0 reads answered all-ones */
+	unsigned int lose_decode_writes;	/* first writes enabling decoding lost */
 	uint16_t device_id;		/* --card; 0: the AIC100 */
 	bool verbose;
 };
@@ -112,7 +114,8 @@ static void usage(FILE *out)
 		"                [--malice SEED[:PERMILLE[:KINDS]]] [--boot pbl|amss (pbl)]\n"
 		"                [--sahara-fault F[,F...]] [--bhi-fault corrupt] [--flr]\n"
 		"                [--bootlog-fault garbage] [--timesync-fault garbage]\n"
-		"                [--memdump MODE] [--garbage-reads N] [--card aic100|aic080]\n"
+		"                [--memdump MODE] [--garbage-reads N] [--lose-decode-writes N]\n"
+		"                [--card aic100|aic080]\n"
 		"                [--sahara-case C[,C...]] [--sahara-case-file PATH] [--verbose]\n"
 		"       qaic-emu --list-sahara-cases\n"
 		"Sahara faults: none unknown-image out-of-range zero-length oversize\n"
@@ -238,6 +241,7 @@ static int parse_options(int argc, char **argv, struct emu_options *o)
 		{ "timesync-fault", required_argument, NULL, 'T' },
 		{ "memdump", required_argument, NULL, 'P' },
 		{ "garbage-reads", required_argument, NULL, 'G' },
+		{ "lose-decode-writes", required_argument, NULL, 'W' },
 		{ "card", required_argument, NULL, 'A' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
@@ -347,6 +351,15 @@ static int parse_options(int argc, char **argv, struct emu_options *o)
 			if (*end || !*optarg || n > 1000)
 				return -1;
 			o->garbage_reads = (unsigned int)n;
+			break;
+		}
+		case 'W': {
+			char *end;
+			unsigned long n = strtoul(optarg, &end, 0);
+
+			if (*end || !*optarg || n > 1000)
+				return -1;
+			o->lose_decode_writes = (unsigned int)n;
 			break;
 		}
 		case 'P': {
@@ -651,6 +664,7 @@ static struct emu *emu_create(const struct emu_options *o)
 	emu_device_set_flr_hook(&emu->dev, emu_flr, emu);
 	emu->dev.verbose = o->verbose;
 	emu->dev.garbage_reads = o->garbage_reads;
+	emu->dev.lose_decode_writes = o->lose_decode_writes;
 	if (o->device_id)
 		emu_pci_set_device_id(&emu->dev.pci, o->device_id);
 	emu->vu.verbose = o->verbose;

@@ -260,6 +260,11 @@ static uint32_t cfg32(const struct emu_pci *pci, unsigned int off)
 	return (uint32_t)get_le_bytes(&pci->cfg[off], 4);
 }
 
+uint16_t emu_pci_command(const struct emu_pci *pci)
+{
+	return cfg16(pci, PCI_COMMAND);
+}
+
 bool emu_pci_mem_enabled(const struct emu_pci *pci)
 {
 	return cfg16(pci, PCI_COMMAND) & PCI_COMMAND_MEMORY;

@@ -122,6 +122,8 @@ bool emu_pci_cfg_write(struct emu_pci *pci, uint64_t off, uint32_t size,
 		       uint64_t val);
 
 uint64_t emu_pci_bar_size(unsigned int bar);
+/* The command register, as the host last wrote it. */
+uint16_t emu_pci_command(const struct emu_pci *pci);
 bool emu_pci_mem_enabled(const struct emu_pci *pci);
 bool emu_pci_bus_master(const struct emu_pci *pci);
 

@@ -86,8 +86,9 @@ static void test_register_files(void)
 static void test_mmio_rejected(void)
 {
 	setup(true);
-	/* Memory decoding off: master abort, all-ones. */
+	/* Memory decoding off: master abort, all-ones, counted as such. */
 	CHECK_EQ(mmio_rd32(0, 0), 0xffffffff);
+	CHECK_EQ(dev.counters.mmio_no_decode, 1);
 	enable(PCI_COMMAND_MEMORY);
 	CHECK_EQ(mmio_rd32(0, EMU_BAR0_SIZE - 2), 0xffffffff);
 	CHECK_EQ(mmio_rd32(0, EMU_BAR0_SIZE), 0xffffffff);
@@ -97,7 +98,24 @@ static void test_mmio_rejected(void)
 	mmio_wr32(0, EMU_BAR0_SIZE, 1);
 	emu_mmio_memset(&dev, 2, EMU_BAR2_SIZE - 1, 0, 2);
 	CHECK_EQ(dev.counters.mmio_rejected, 8);
+	CHECK_EQ(dev.counters.mmio_no_decode, 1);
 	CHECK_EQ(dev.counters.mmio_reads[0], 0);
+}
+
+/* --lose-decode-writes: the write turning decoding on is lost, once. */
+static void test_lose_decode_writes(void)
+{
+	setup(true);
+	dev.lose_decode_writes = 1;
+	enable(PCI_COMMAND_MEMORY);
+	CHECK_EQ(dev.counters.cfg_lost, 1);
+	CHECK_EQ(mmio_rd32(0, 0), 0xffffffff);
+	CHECK_EQ(dev.counters.mmio_no_decode, 1);
+	enable(PCI_COMMAND_MEMORY);
+	CHECK_EQ(dev.counters.cfg_lost, 1);
+	CHECK_EQ(dev.counters.mmio_reads[0], 0);
+	mmio_rd32(0, 0);
+	CHECK_EQ(dev.counters.mmio_reads[0], 1);
 }
 
 static uint64_t msix_entry(unsigned int vec, unsigned int field)
@@ -421,6 +439,7 @@ int main(void)
 {
 	RUN(test_register_files);
 	RUN(test_mmio_rejected);
+	RUN(test_lose_decode_writes);
 	RUN(test_msix_table);
 	RUN(test_irq_msix);
 	RUN(test_irq_msi);
