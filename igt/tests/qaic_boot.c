@@ -35,6 +35,10 @@
  * Description: Check that a card whose registers read all-ones once after power-on is reset and tried again, with one line in the log.
  * Run type: FULL
  *
+ * SUBTEST: power-up-no-decode
+ * Description: Check that a card whose config write turning memory decoding on was lost (its registers read all-ones) has decoding turned on again after one failed try, and that its boot then goes on (card 7: to its Sahara fault).
+ * Run type: FULL
+ *
  * SUBTEST: unknown-image
  * Description: Check that a request for an image outside the table fails the boot.
  * Run type: FULL
@@ -401,6 +405,24 @@ igt_main
 		igt_assert_eq(igt_qaic_log_lines(1, "power-up try 2 of", NULL, 0), 0);
 		/* The second try got as far as BHI, which this card refuses. */
 		igt_assert_f(strstr(line, "over BHI"), "the boot did not reach BHI\n");
+		igt_qaic_assert_clean_log(0);
+	}
+
+	igt_describe("A card that does not decode memory (the write that turned it on was "
+		     "lost) has decoding turned on again after one failed try, and boots on.");
+	igt_subtest("power-up-no-decode") {
+		char line[512] = "";
+
+		igt_require_f(igt_qaic_card_present(7), "no card 7\n");
+		igt_require_f(igt_qaic_boot_verdict_ours(), "the retry is our driver's\n");
+		igt_qaic_wait_boot(7, 0, 0, line, sizeof(line));
+		igt_info("%s\n", line);
+		igt_assert_eq(igt_qaic_log_lines(7, "power-up try 1 of 3: MHI prepare failed",
+						 NULL, 0), 1);
+		igt_assert_eq(igt_qaic_log_lines(7, "turning memory decoding on again", NULL, 0), 1);
+		igt_assert_eq(igt_qaic_log_lines(7, "power-up try 2 of", NULL, 0), 0);
+		/* The second try got to Sahara, where this card's own fault waits. */
+		igt_assert_f(strstr(line, "after the last image"), "the boot did not reach Sahara\n");
 		igt_qaic_assert_clean_log(0);
 	}
 

@@ -30,7 +30,8 @@
  * left in SBL by an earlier boot is reset (SOC_RESET_REQ) back to PBL
  * first. A power-up that fails before the card answered sensibly (its
  * registers read all-ones, say) is retried after a reset, at most
- * %QAIC_POWER_UP_TRIES times in all. The MHI core waits at most ``mhi_timeout_ms`` (a module
+ * %QAIC_POWER_UP_TRIES times in all; a card found not decoding memory
+ * has decoding turned on again first. The MHI core waits at most ``mhi_timeout_ms`` (a module
  * parameter, 2000 by default) for each state change of the card.
  *
  * Power-up is asynchronous: the control path comes up when the MHI core
@@ -496,6 +497,28 @@ static int qaic_mhi_try_power_up(struct qaic_device *qdev, const char **what)
 }
 
 /*
+ * A card whose registers read all-ones may not be decoding memory at all:
+ * its config space was reset, or the write that turned decoding on never
+ * reached it. Turn decoding (and bus mastering, if it was on) on again
+ * before the next try, with a line in the log; nothing to do for a card
+ * that decodes, or that does not answer config reads either.
+ */
+static void qaic_mhi_check_decode(struct qaic_device *qdev)
+{
+	struct pci_dev *pdev = qdev->pdev;
+	u16 cmd, want = PCI_COMMAND_MEMORY;
+
+	if (pdev->is_busmaster)
+		want |= PCI_COMMAND_MASTER;
+	if (pci_read_config_word(pdev, PCI_COMMAND, &cmd) || PCI_POSSIBLE_ERROR(cmd) ||
+	    (cmd & want) == want)
+		return;
+	drm_warn(&qdev->drm, "the card's PCI_COMMAND is %#x: turning memory decoding on again\n",
+		 cmd);
+	pci_write_config_word(pdev, PCI_COMMAND, cmd | want);
+}
+
+/*
  * Power MHI up. A try that fails has only read the card's registers (the
  * MHI core found them unusable): a card can answer garbage once after
  * power-on, so it is reset and tried again, a bounded number of times,
@@ -519,6 +542,7 @@ static void qaic_mhi_power_up(struct qaic_device *qdev)
 			break;
 		drm_warn(&qdev->drm, "power-up try %u of %u: %s failed: %d; resetting the card\n",
 			 try, QAIC_POWER_UP_TRIES, what, ret);
+		qaic_mhi_check_decode(qdev);
 		mhi_soc_reset(mhi);
 		msleep(QAIC_POWER_UP_RETRY_MS);
 		/* The boot watchdog counts from the try that may succeed. */
