@@ -215,6 +215,15 @@ static int parse_dbc_arg(const char *arg, unsigned int *id, uint32_t *every)
 	return 0;
 }
 
+/* A whole number @s, at most @max, into @n: 0, or -1 for anything else. */
+static int parse_count(const char *s, unsigned long max, unsigned long *n)
+{
+	char *end;
+
+	*n = strtoul(s, &end, 0);
+	return *end || !*s || *n > max ? -1 : 0;
+}
+
 static int parse_options(int argc, char **argv, struct emu_options *o)
 {
 	static const struct option longopts[] = {
@@ -247,6 +256,7 @@ static int parse_options(int argc, char **argv, struct emu_options *o)
 		{ 0 }
 	};
 	unsigned int id;
+	unsigned long n;
 	uint32_t every;
 	int opt;
 
@@ -265,24 +275,16 @@ static int parse_options(int argc, char **argv, struct emu_options *o)
 		case 'c': o->counters_path = optarg; break;
 		case 'r': o->ready_path = optarg; break;
 		case 'v': o->verbose = true; break;
-		case 'E': {
-			char *end;
-			unsigned long ms = strtoul(optarg, &end, 0);
-
-			if (*end || !*optarg || ms > 86400000)
+		case 'E':
+			if (parse_count(optarg, 86400000, &n))
 				return -1;
-			o->syserr_after_ms = (unsigned int)ms;
+			o->syserr_after_ms = (unsigned int)n;
 			break;
-		}
-		case 'M': {
-			char *end;
-			unsigned long mb = strtoul(optarg, &end, 0);
-
-			if (*end || !*optarg || !mb || mb > 65536)
+		case 'M':
+			if (parse_count(optarg, 65536, &n) || !n)
 				return -1;
-			o->dbc_mem_bytes = (uint64_t)mb << 20;
+			o->dbc_mem_bytes = (uint64_t)n << 20;
 			break;
-		}
 		case 'H':
 			if (parse_dbc_arg(optarg, &id, &every) || every != 1)
 				return -1;
@@ -344,24 +346,16 @@ static int parse_options(int argc, char **argv, struct emu_options *o)
 			else
 				return -1;
 			break;
-		case 'G': {
-			char *end;
-			unsigned long n = strtoul(optarg, &end, 0);
-
-			if (*end || !*optarg || n > 1000)
+		case 'G':
+			if (parse_count(optarg, 1000, &n))
 				return -1;
 			o->garbage_reads = (unsigned int)n;
 			break;
-		}
-		case 'W': {
-			char *end;
-			unsigned long n = strtoul(optarg, &end, 0);
-
-			if (*end || !*optarg || n > 1000)
+		case 'W':
+			if (parse_count(optarg, 1000, &n))
 				return -1;
 			o->lose_decode_writes = (unsigned int)n;
 			break;
-		}
 		case 'P': {
 			int m = emu_memdump_mode_parse(optarg);
 
