@@ -134,6 +134,41 @@ static void fault_taken(struct emu_memdump *md)
 }
 
 /* The table of this dump, its faults included. */
+static void put_entry(uint8_t *e, const struct emu_memdump_region *r)
+{
+	memset(e, 0, EMU_MEMDUMP_ENTRY_LEN);
+	put_le64(e, r->type);
+	put_le64(e + 8, r->addr);
+	put_le64(e + 16, r->len);
+	memcpy(e + 24, r->desc, strlen(r->desc));
+	memcpy(e + 24 + EMU_MEMDUMP_STR_LEN, r->file, strlen(r->file));
+}
+
+bool emu_memdump_read_good(uint64_t addr, uint64_t len, uint8_t *buf)
+{
+	uint64_t table_len = (uint64_t)EMU_MEMDUMP_NR_REGIONS * EMU_MEMDUMP_ENTRY_LEN;
+
+	if (addr >= EMU_MEMDUMP_TABLE_ADDR && addr - EMU_MEMDUMP_TABLE_ADDR < table_len &&
+	    len <= table_len - (addr - EMU_MEMDUMP_TABLE_ADDR)) {
+		uint8_t table[EMU_MEMDUMP_NR_REGIONS * EMU_MEMDUMP_ENTRY_LEN];
+
+		for (unsigned int i = 0; i < EMU_MEMDUMP_NR_REGIONS; i++)
+			put_entry(table + i * EMU_MEMDUMP_ENTRY_LEN, &emu_memdump_regions[i]);
+		memcpy(buf, table + (addr - EMU_MEMDUMP_TABLE_ADDR), len);
+		return true;
+	}
+	for (unsigned int i = 0; i < EMU_MEMDUMP_NR_REGIONS; i++) {
+		const struct emu_memdump_region *r = &emu_memdump_regions[i];
+
+		if (addr < r->addr || addr - r->addr >= r->len || len > r->len - (addr - r->addr))
+			continue;
+		for (uint64_t k = 0; k < len; k++)
+			buf[k] = emu_memdump_byte(i, addr - r->addr + k);
+		return true;
+	}
+	return false;
+}
+
 static bool build_table(struct emu_memdump *md)
 {
 	unsigned int n = md->fault == EMU_MEMDUMP_TOO_MANY ? TOO_MANY_ENTRIES :
@@ -144,14 +179,8 @@ static bool build_table(struct emu_memdump *md)
 		return false;
 	md->nr_entries = n;
 	for (unsigned int i = 0; i < n; i++) {
-		const struct emu_memdump_region *r = &emu_memdump_regions[i % EMU_MEMDUMP_NR_REGIONS];
-		uint8_t *e = md->table + (size_t)i * EMU_MEMDUMP_ENTRY_LEN;
-
-		put_le64(e, r->type);
-		put_le64(e + 8, r->addr);
-		put_le64(e + 16, r->len);
-		memcpy(e + 24, r->desc, strlen(r->desc));
-		memcpy(e + 24 + EMU_MEMDUMP_STR_LEN, r->file, strlen(r->file));
+		put_entry(md->table + (size_t)i * EMU_MEMDUMP_ENTRY_LEN,
+			  &emu_memdump_regions[i % EMU_MEMDUMP_NR_REGIONS]);
 	}
 	if (md->fault == EMU_MEMDUMP_HUGE)
 		put_le64(md->table + 16, HUGE_LEN);

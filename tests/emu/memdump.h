@@ -107,6 +107,14 @@ static inline uint8_t emu_memdump_byte(unsigned int region, uint64_t off)
 	return (uint8_t)((((uint32_t)off | (uint32_t)region << 24) * 0x9e3779b1u) >> 24);
 }
 
+/*
+ * The crashed card's memory as a good table describes it: @len bytes at
+ * @addr into @buf, from the table (at EMU_MEMDUMP_TABLE_ADDR) or from one
+ * region. False when they are not all in one of them. Also read by SSR's
+ * crash dump (ssr.c).
+ */
+bool emu_memdump_read_good(uint64_t addr, uint64_t len, uint8_t *buf);
+
 struct emu_memdump *emu_memdump_create(struct emu_device *dev,
 				       const struct emu_memdump_ops *ops,
 				       void *ctx);

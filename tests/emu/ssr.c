@@ -13,6 +13,7 @@
 
 #include "device.h"
 #include "le_bytes.h"
+#include "memdump.h"
 #include "ssr.h"
 #include "ssr_cases.h"
 
@@ -34,6 +35,12 @@ struct emu_ssr_counters {
 	uint64_t bad_msgs;	/* host messages that made no sense */
 	uint64_t garbage_sent;	/* malformed messages sent (EMU_SSR_GARBAGE) */
 	uint64_t flood_cycles;	/* restarts begun by EMU_SSR_FLOOD */
+	uint64_t dumps_offered;	/* DEBUG_XFER_INFOs sent (EMU_SSR_DUMP) */
+	uint64_t dumps_declined; /* answered with a non-zero status */
+	uint64_t dump_reads;	/* MEMORY_READs served */
+	uint64_t dump_bytes;	/* bytes of memory sent */
+	uint64_t dump_bad_reads; /* MEMORY_READs of memory the card lacks */
+	uint64_t dumps_done;	/* DEBUG_XFER_DONEs answered */
 };
 
 struct emu_ssr {
@@ -47,6 +54,8 @@ struct emu_ssr {
 	unsigned int dbc;
 	unsigned int step;	/* index in ssr_events[] of the event sent */
 	unsigned int cycles_left; /* EMU_SSR_FLOOD: restarts after this one */
+	bool dump;		/* EMU_SSR_DUMP: offer it after BEFORE_POWER_UP */
+	bool dumping;		/* offered, and the host has not ended it */
 
 	struct emu_ssr_counters c;
 };
@@ -144,6 +153,8 @@ int emu_ssr_start_cycles(struct emu_ssr *s, unsigned int dbc,
 	s->dbc = dbc;
 	s->step = 0;
 	s->cycles_left = mode == EMU_SSR_FLOOD ? cycles - 1 : 0;
+	s->dump = mode == EMU_SSR_DUMP;
+	s->dumping = false;
 	s->c.started++;
 	if (mode == EMU_SSR_FLOOD) {
 		s->c.flood_cycles++;
@@ -154,6 +165,86 @@ int emu_ssr_start_cycles(struct emu_ssr *s, unsigned int dbc,
 		ssr_send_garbage(s);
 	ssr_send_event(s);
 	return 0;
+}
+
+static void ssr_send_dump_offer(struct emu_ssr *s)
+{
+	uint8_t msg[SSR_DUMP_MSG_LEN] = { 0 };
+
+	put_le32(msg, SSR_CMD_DEBUG_XFER_INFO);
+	put_le32(msg + 4, SSR_DUMP_MSG_LEN);
+	put_le32(msg + 8, s->dbc);
+	put_le64(msg + 16, EMU_MEMDUMP_TABLE_ADDR);
+	put_le64(msg + 24, (uint64_t)EMU_MEMDUMP_NR_REGIONS * EMU_MEMDUMP_ENTRY_LEN);
+	s->dumping = true;
+	s->c.dumps_offered++;
+	emu_log(s->dev, "SSR: DBC%u: crash dump offered", s->dbc);
+	s->ops->send(s->ctx, msg, sizeof(msg));
+}
+
+/* A read of the crashed subsystem's memory: its bytes, or none. */
+static void ssr_serve_read(struct emu_ssr *s, uint64_t addr, uint64_t len)
+{
+	uint8_t *msg;
+	bool ok;
+
+	if (len > EMU_MEMDUMP_MAX_READ)
+		len = 0;
+	msg = calloc(1, SSR_READ_RSP_HDR_LEN + len);
+	if (!msg)
+		return;
+	ok = len && emu_memdump_read_good(addr, len, msg + SSR_READ_RSP_HDR_LEN);
+	if (!ok) {
+		s->c.dump_bad_reads++;
+		emu_log(s->dev, "SSR: read of %#" PRIx64 " bytes at %#" PRIx64 " refused",
+			len, addr);
+		len = 0;
+	} else {
+		s->c.dump_reads++;
+		s->c.dump_bytes += len;
+	}
+	put_le32(msg, SSR_CMD_MEMORY_READ_RSP);
+	put_le32(msg + 4, (uint32_t)(SSR_READ_RSP_HDR_LEN + len));
+	put_le32(msg + 8, s->dbc);
+	s->ops->send(s->ctx, msg, SSR_READ_RSP_HDR_LEN + len);
+	free(msg);
+}
+
+/* The dump is over: the restart goes on with AFTER_POWER_UP. */
+static void ssr_dump_over(struct emu_ssr *s)
+{
+	s->dumping = false;
+	s->step++;
+	ssr_send_event(s);
+}
+
+/* A host message about the crash dump, while one is offered. */
+static void ssr_rx_dump(struct emu_ssr *s, uint32_t cmd, const uint8_t *p, size_t len)
+{
+	switch (cmd) {
+	case SSR_CMD_DEBUG_XFER_INFO_RSP:
+		if (get_le32(p + 12)) {
+			s->c.dumps_declined++;
+			emu_log(s->dev, "SSR: DBC%u: crash dump declined", s->dbc);
+			ssr_dump_over(s);
+		}
+		return;
+	case SSR_CMD_MEMORY_READ:
+		if (len < SSR_DUMP_MSG_LEN)
+			break;
+		ssr_serve_read(s, get_le64(p + 16), get_le64(p + 24));
+		return;
+	case SSR_CMD_DEBUG_XFER_DONE: {
+		uint32_t w[] = { SSR_CMD_DEBUG_XFER_DONE_RSP, SSR_EVENT_LEN, s->dbc, 0 };
+
+		s->c.dumps_done++;
+		ssr_send_raw(s, w[0], w[1], w[2], w[3], SSR_EVENT_LEN);
+		ssr_dump_over(s);
+		return;
+	}
+	}
+	s->c.bad_msgs++;
+	emu_log(s->dev, "SSR: host message cmd %#x (%zu bytes) during the dump dropped", cmd, len);
 }
 
 void emu_ssr_rx(struct emu_ssr *s, const void *msg, size_t len)
@@ -170,6 +261,10 @@ void emu_ssr_rx(struct emu_ssr *s, const void *msg, size_t len)
 	mlen = get_le32(p + 4);
 	dbc = get_le32(p + 8);
 	event = get_le32(p + 12);
+	if (s->dumping && mlen == len && dbc == s->dbc && cmd != SSR_CMD_EVENT_RSP) {
+		ssr_rx_dump(s, cmd, p, len);
+		return;
+	}
 	if (cmd != SSR_CMD_EVENT_RSP || mlen != len) {
 		s->c.bad_msgs++;
 		emu_log(s->dev, "SSR: host message cmd %#x len %u (%zu bytes) dropped",
@@ -193,6 +288,10 @@ void emu_ssr_rx(struct emu_ssr *s, const void *msg, size_t len)
 	if (ssr_events[s->step] == SSR_EV_AFTER_SHUTDOWN && s->stall) {
 		s->stalled = true;
 		emu_log(s->dev, "SSR: DBC%u: stalled after shutdown", dbc);
+		return;
+	}
+	if (ssr_events[s->step] == SSR_EV_BEFORE_POWER_UP && s->dump) {
+		ssr_send_dump_offer(s);
 		return;
 	}
 	if (s->step + 1 < NR_EVENTS) {
@@ -236,6 +335,8 @@ void emu_ssr_reset(struct emu_ssr *s)
 	s->stalled = false;
 	s->stall = false;
 	s->cycles_left = 0;
+	s->dump = false;
+	s->dumping = false;
 }
 
 void emu_ssr_counters_print(const struct emu_ssr *s, FILE *out)
@@ -248,4 +349,10 @@ void emu_ssr_counters_print(const struct emu_ssr *s, FILE *out)
 	fprintf(out, "ssr_bad_msgs %" PRIu64 "\n", s->c.bad_msgs);
 	fprintf(out, "ssr_garbage_sent %" PRIu64 "\n", s->c.garbage_sent);
 	fprintf(out, "ssr_flood_cycles %" PRIu64 "\n", s->c.flood_cycles);
+	fprintf(out, "ssr_dumps_offered %" PRIu64 "\n", s->c.dumps_offered);
+	fprintf(out, "ssr_dumps_declined %" PRIu64 "\n", s->c.dumps_declined);
+	fprintf(out, "ssr_dump_reads %" PRIu64 "\n", s->c.dump_reads);
+	fprintf(out, "ssr_dump_bytes %" PRIu64 "\n", s->c.dump_bytes);
+	fprintf(out, "ssr_dump_bad_reads %" PRIu64 "\n", s->c.dump_bad_reads);
+	fprintf(out, "ssr_dumps_done %" PRIu64 "\n", s->c.dumps_done);
 }

@@ -20,6 +20,17 @@
  *
  * One SSR runs at a time. A card reset forgets it.
  *
+ * EMU_SSR_DUMP offers the crashed subsystem's memory once the host
+ * acknowledged BEFORE_POWER_UP (Linux 6.19's host takes it then):
+ * DEBUG_XFER_INFO (a reserved u32, then the table's address and length,
+ * u64) names the good table of memdump.h; the host answers
+ * DEBUG_XFER_INFO_RSP (0: it takes the dump, else not) and asks for the
+ * table and the regions with MEMORY_READ (reserved, address, length),
+ * each answered by MEMORY_READ_RSP (reserved, then the bytes; the header
+ * alone for memory the card does not have), and ends with DEBUG_XFER_DONE,
+ * answered by DEBUG_XFER_DONE_RSP of status 0. AFTER_POWER_UP follows
+ * the host's DEBUG_XFER_DONE, or its refusal.
+ *
  * EMU_SSR_FLOOD is a card gone bad: the same DBC restarts again and again,
  * a new BEFORE_SHUTDOWN as soon as the host acknowledged AFTER_POWER_UP,
  * @cycles restarts in all, each as the host sees a real one; the DBC is
@@ -45,6 +56,10 @@ struct emu_ssr;
 /* Commands (hdr.cmd) */
 #define SSR_CMD_DEBUG_XFER_INFO		0x001
 #define SSR_CMD_DEBUG_XFER_INFO_RSP	0x002
+#define SSR_CMD_MEMORY_READ		0x004
+#define SSR_CMD_MEMORY_READ_RSP		0x008
+#define SSR_CMD_DEBUG_XFER_DONE		0x010
+#define SSR_CMD_DEBUG_XFER_DONE_RSP	0x020
 #define SSR_CMD_EVENT			0x100
 #define SSR_CMD_EVENT_RSP		0x200
 
@@ -56,6 +71,9 @@ struct emu_ssr;
 #define SSR_EV_AFTER_POWER_UP	0x10
 
 #define SSR_HDR_LEN		12
+/* DEBUG_XFER_INFO and MEMORY_READ; MEMORY_READ_RSP's header. */
+#define SSR_DUMP_MSG_LEN	32
+#define SSR_READ_RSP_HDR_LEN	16
 #define SSR_EVENT_LEN		16
 /* The host's receive buffers. */
 #define SSR_MAX_MSG		32
@@ -67,6 +85,7 @@ enum emu_ssr_mode {
 	EMU_SSR_GARBAGE,	/* malformed messages first, then NORMAL */
 	EMU_SSR_RESUME,		/* a stalled SSR goes on */
 	EMU_SSR_FLOOD,		/* NORMAL, @cycles times in a row */
+	EMU_SSR_DUMP,		/* NORMAL, offering a crash dump before power-up */
 	EMU_SSR_NR_MODES,
 };
 

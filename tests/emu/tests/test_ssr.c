@@ -13,15 +13,18 @@
 #include "emu_test.h"
 #include "le_bytes.h"
 #include "manager.h"
+#include "memdump.h"
 #include "ssr.h"
 
 static struct emu_device dev;	/* for emu_log(); not verbose */
 
 /* ---- the stand-in MHI: what the card sent, and restored() calls ---- */
 #define MAX_SENT	64
+/* Room for a crash dump's reads of up to 4 KiB (test_dump()). */
+#define REC_MSG_MAX	(SSR_READ_RSP_HDR_LEN + 4096)
 
 static struct {
-	uint8_t msg[MAX_SENT][SSR_MAX_MSG];
+	uint8_t msg[MAX_SENT][REC_MSG_MAX];
 	size_t len[MAX_SENT];
 	unsigned int n;		/* messages sent since the last take */
 	unsigned int overflow;	/* sent with no room left, or too long */
@@ -34,7 +37,7 @@ static void *rec_ctx_seen;
 static void fake_send(void *ctx, const void *msg, size_t len)
 {
 	rec_ctx_seen = ctx;
-	if (rec.n >= MAX_SENT || len > SSR_MAX_MSG) {
+	if (rec.n >= MAX_SENT || len > REC_MSG_MAX) {
 		rec.overflow++;
 		return;
 	}
@@ -80,7 +83,7 @@ static void keep_last(void)
 {
 	if (!rec.n)
 		return;
-	memmove(rec.msg[0], rec.msg[rec.n - 1], SSR_MAX_MSG);
+	memmove(rec.msg[0], rec.msg[rec.n - 1], REC_MSG_MAX);
 	rec.len[0] = rec.len[rec.n - 1];
 	rec.n = 1;
 }
@@ -749,6 +752,121 @@ static void test_reset(void)
 	CHECK_EQ(rec.restored, 1);
 }
 
+/* The host's MEMORY_READ of @len bytes at @addr, for DBC @dbc. */
+static void answer_read(unsigned int dbc, uint64_t addr, uint64_t len)
+{
+	uint8_t m[SSR_DUMP_MSG_LEN] = { 0 };
+
+	put_le32(m, SSR_CMD_MEMORY_READ);
+	put_le32(m + 4, SSR_DUMP_MSG_LEN);
+	put_le32(m + 8, dbc);
+	put_le64(m + 16, addr);
+	put_le64(m + 24, len);
+	emu_ssr_rx(s, m, sizeof(m));
+}
+
+/* One MEMORY_READ_RSP went out, with @len bytes of memory after its header. */
+static void check_read_rsp(unsigned int dbc, uint64_t len, int line)
+{
+	const uint8_t *m = rec.msg[0];
+
+	if (rec.n != 1 || rec.len[0] != SSR_READ_RSP_HDR_LEN + len ||
+	    get_le32(m) != SSR_CMD_MEMORY_READ_RSP ||
+	    get_le32(m + 4) != SSR_READ_RSP_HDR_LEN + len || get_le32(m + 8) != dbc) {
+		fprintf(stderr, "line %d: expected one MEMORY_READ_RSP of %llu bytes for DBC%u; got %u message(s), first %zu bytes cmd %#x\n",
+			line, (unsigned long long)len, dbc, rec.n, rec.n ? rec.len[0] : 0,
+			rec.n ? get_le32(m) : 0);
+		emu_test_failures++;
+	}
+}
+
+/*
+ * EMU_SSR_DUMP: the offer after BEFORE_POWER_UP, the table and the bytes
+ * of the regions as memdump.h has them, memory the card lacks, the end;
+ * then a host that declines.
+ */
+static void test_dump(void)
+{
+	const struct emu_memdump_region *r = &emu_memdump_regions[2];
+	const uint64_t table_len = EMU_MEMDUMP_NR_REGIONS * EMU_MEMDUMP_ENTRY_LEN;
+	const unsigned int dbc = 3;
+	const uint8_t *m;
+
+	setup();
+	CHECK_EQ(emu_ssr_start(s, dbc, EMU_SSR_DUMP), 0);
+	for (unsigned int i = 0; i < 3; i++) {
+		CHECK_EVENT(dbc, events[i]);
+		answer(dbc, events[i]);
+	}
+	m = rec.msg[0];
+	CHECK(rec.n == 1 && rec.len[0] == SSR_DUMP_MSG_LEN);
+	CHECK_EQ(get_le32(m), SSR_CMD_DEBUG_XFER_INFO);
+	CHECK_EQ(get_le32(m + 4), SSR_DUMP_MSG_LEN);
+	CHECK_EQ(get_le32(m + 8), dbc);
+	CHECK_EQ(get_le64(m + 16), EMU_MEMDUMP_TABLE_ADDR);
+	CHECK_EQ(get_le64(m + 24), table_len);
+	take();
+	answer_raw(SSR_CMD_DEBUG_XFER_INFO_RSP, SSR_EVENT_LEN, dbc, 0, SSR_EVENT_LEN);
+	CHECK_NOTHING_SENT();
+
+	/* The table: the third entry names the third region. */
+	answer_read(dbc, EMU_MEMDUMP_TABLE_ADDR, table_len);
+	check_read_rsp(dbc, table_len, __LINE__);
+	m = rec.msg[0] + SSR_READ_RSP_HDR_LEN + 2 * EMU_MEMDUMP_ENTRY_LEN;
+	CHECK_EQ(get_le64(m + 8), r->addr);
+	CHECK_EQ(get_le64(m + 16), r->len);
+	CHECK(!strcmp((const char *)m + 24, r->desc));
+	take();
+
+	/* A region's bytes, from an offset into it. */
+	answer_read(dbc, r->addr + 3, r->len - 3);
+	check_read_rsp(dbc, r->len - 3, __LINE__);
+	for (uint64_t i = 0; i < r->len - 3; i++)
+		CHECK_EQ(rec.msg[0][SSR_READ_RSP_HDR_LEN + i], emu_memdump_byte(2, i + 3));
+	take();
+
+	/* Past the region's end, and nowhere: the header alone. */
+	answer_read(dbc, r->addr, r->len + 1);
+	check_read_rsp(dbc, 0, __LINE__);
+	take();
+	answer_read(dbc, 0x1000, 8);
+	check_read_rsp(dbc, 0, __LINE__);
+	take();
+	CHECK_EQ(counter("ssr_dump_reads"), 2);
+	CHECK_EQ(counter("ssr_dump_bad_reads"), 2);
+	CHECK_EQ(counter("ssr_dump_bytes"), table_len + r->len - 3);
+
+	/* The end: DEBUG_XFER_DONE_RSP of status 0, then AFTER_POWER_UP. */
+	answer_raw(SSR_CMD_DEBUG_XFER_DONE, SSR_EVENT_LEN, dbc, 0, SSR_EVENT_LEN);
+	CHECK_EQ(rec.n, 2);
+	m = rec.msg[0];
+	CHECK(rec.len[0] == SSR_EVENT_LEN && get_le32(m) == SSR_CMD_DEBUG_XFER_DONE_RSP &&
+	      get_le32(m + 4) == SSR_EVENT_LEN && get_le32(m + 8) == dbc && !get_le32(m + 12));
+	keep_last();
+	CHECK_EVENT(dbc, SSR_EV_AFTER_POWER_UP);
+	answer(dbc, SSR_EV_AFTER_POWER_UP);
+	CHECK_EQ(rec.restored, 1);
+	CHECK_EQ(counter("ssr_dumps_offered"), 1);
+	CHECK_EQ(counter("ssr_dumps_done"), 1);
+	CHECK_EQ(counter("ssr_bad_msgs"), 0);
+
+	/* Declined: AFTER_POWER_UP at once, and reads are no longer served. */
+	CHECK_EQ(emu_ssr_start(s, dbc, EMU_SSR_DUMP), 0);
+	for (unsigned int i = 0; i < 3; i++) {
+		CHECK_EVENT(dbc, events[i]);
+		answer(dbc, events[i]);
+	}
+	take();
+	answer_raw(SSR_CMD_DEBUG_XFER_INFO_RSP, SSR_EVENT_LEN, dbc, 1, SSR_EVENT_LEN);
+	CHECK_EVENT(dbc, SSR_EV_AFTER_POWER_UP);
+	answer_read(dbc, EMU_MEMDUMP_TABLE_ADDR, 64);
+	CHECK_NOTHING_SENT();
+	CHECK_EQ(counter("ssr_dumps_declined"), 1);
+	answer(dbc, SSR_EV_AFTER_POWER_UP);
+	CHECK_EQ(rec.restored, 2);
+	CHECK_EQ(rec.overflow, 0);
+}
+
 static void test_counters_print(void)
 {
 	static const char *const keys[] = {
@@ -1130,6 +1248,7 @@ int main(void)
 	RUN(test_resume_nothing);
 	RUN(test_garbage);
 	RUN(test_reset);
+	RUN(test_dump);
 	RUN(test_counters_print);
 	RUN(test_pt_refused);
 	RUN(test_pt_ssr);
