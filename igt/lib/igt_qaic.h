@@ -141,6 +141,7 @@ void *igt_qaic_unmapped_ptr(void);
 #define IGT_QAIC_EMU_SSR_GARBAGE	2	/* malformed messages first */
 #define IGT_QAIC_EMU_SSR_RESUME		3	/* a stalled restart goes on */
 #define IGT_QAIC_EMU_SSR_FLOOD		4	/* NORMAL, many times in a row */
+#define IGT_QAIC_EMU_SSR_DUMP		5	/* NORMAL, offering a crash dump */
 #define IGT_QAIC_EMU_SSR_MAX_CYCLES	100000
 
 #define IGT_QAIC_EMU_PT_OK		0

@@ -56,6 +56,10 @@
  * Description: Check that a region larger than a dump may be is refused with one error, and the card boots and computes.
  * Run type: FULL
  *
+ * SUBTEST: ssr-dump
+ * Description: Check that the memory a crashed subsystem offers during its restart reaches devcoredump, every byte, and the DBC comes back.
+ * Run type: FULL
+ *
  * SUBTEST: memdump-short-read
  * Description: Check that a read the card answers one byte short abandons the dump with one error, and the card boots and computes.
  * Run type: FULL
@@ -530,6 +534,50 @@ static void test_memdump(unsigned int slot, enum md_expect expect, const char *w
 	close(fd);
 }
 
+/*
+ * A subsystem restart whose card offers the crashed subsystem's memory
+ * (qaic-emu's EMU_SSR_DUMP: the same good table as the card's memory
+ * dump) between BEFORE_POWER_UP and AFTER_POWER_UP.
+ */
+static void test_ssr_dump(void)
+{
+	char bdf[32], name[64];
+	uint32_t victim, again;
+	int fd = open_card(bdf, sizeof(bdf)), dumped, ret;
+	uint64_t start;
+	uint8_t *dump;
+	size_t len;
+
+	victim = igt_qaic_activate(fd, QUEUE_SIZE);
+	dumped = count_klog(bdf, "crash dump of ");
+	ret = __igt_qaic_emu_ssr(fd, victim, IGT_QAIC_EMU_SSR_DUMP);
+	igt_require_f(ret != IGT_QAIC_EMU_PT_E_UNKNOWN_OP, "the emulator has no EMU_PT_SSR\n");
+	igt_assert_eq(ret, 0);
+
+	start = igt_qaic_now_ms();
+	do {
+		find_dump(bdf, name, sizeof(name));
+	} while (!name[0] && igt_qaic_now_ms() - start < 10000 && !usleep(20000));
+	igt_assert_f(name[0], "no crash dump of %s\n", bdf);
+	dump = read_binary_dump(name, &len);
+	check_memdump(dump, len);
+	free(dump);
+	free_dump(name);
+	igt_assert_eq(count_klog(bdf, "crash dump of "), dumped + 1);
+	igt_assert_eq(count_klog(bdf, "crash dump abandoned"), 0);
+
+	/* The restart ends: the card grants the DBC again, and it computes */
+	start = igt_qaic_now_ms();
+	while ((ret = __igt_qaic_activate(fd, QUEUE_SIZE, &again)) == 0 && again != victim &&
+	       igt_qaic_now_ms() - start < 10000) {
+		igt_qaic_deactivate(fd, again);
+		usleep(20000);
+	}
+	igt_assert_eq(ret, 0);
+	igt_qaic_round_trip(fd, again, DEV_ADDR, SZ_4K, 90);
+	close(fd);
+}
+
 igt_main
 {
 	igt_describe("Check the dump a hung DBC leaves.");
@@ -543,6 +591,10 @@ igt_main
 	igt_describe("Check the dump a crashed card leaves.");
 	igt_subtest("card-crash")
 		test_card_crash();
+
+	igt_describe("Check the memory a crashed subsystem offers during its restart.");
+	igt_subtest("ssr-dump")
+		test_ssr_dump();
 
 	for (unsigned int i = 0; i < sizeof(memdumps) / sizeof(memdumps[0]); i++) {
 		igt_describe(memdumps[i].describe);

@@ -14,6 +14,7 @@
 
 #include <linux/device.h>
 #include <linux/mhi.h>
+#include <linux/minmax.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 
@@ -24,6 +25,8 @@
  * @mhi_dev: The channel's MHI device; its driver data is this.
  * @buf: The buffer; the card's while queued, @work's otherwise.
  * @size: Bytes at @buf.
+ * @queue_len: Bytes of @buf the card may write into: the longest message
+ *	       the client takes next (qaic_mhi_rx_set_len()).
  * @len: Bytes the card wrote into @buf, or a negative errno.
  * @work: Hands @buf to @fn, then queues it again.
  * @fn: The client's handler.
@@ -33,6 +36,7 @@ struct qaic_mhi_rx {
 	struct mhi_device *mhi_dev;
 	void *buf;
 	size_t size;
+	size_t queue_len;
 	int len;
 	struct work_struct work;
 	qaic_mhi_rx_fn fn;
@@ -45,7 +49,7 @@ static void qaic_mhi_rx_work(struct work_struct *work)
 	int ret;
 
 	rx->fn(rx->ctx, rx->buf, rx->len);
-	ret = mhi_queue_buf(rx->mhi_dev, DMA_FROM_DEVICE, rx->buf, rx->size, MHI_EOT);
+	ret = mhi_queue_buf(rx->mhi_dev, DMA_FROM_DEVICE, rx->buf, rx->queue_len, MHI_EOT);
 	if (ret)
 		dev_dbg(&rx->mhi_dev->dev, "receive buffer not queued again: %d\n", ret);
 }
@@ -81,7 +85,9 @@ void qaic_mhi_tx_free_cb(struct mhi_device *mhi_dev, struct mhi_result *result)
 /**
  * qaic_mhi_rx_start() - Start a channel and receive on it, from a probe.
  * @mhi_dev: The channel.
- * @size: Bytes of the receive buffer; a longer message fails its transfer.
+ * @len: The longest message taken, until qaic_mhi_rx_set_len(); a longer
+ *	 one fails its transfer.
+ * @size: Bytes of the receive buffer: the longest @len ever.
  * @fn: Called with each message, in process context.
  * @ctx: For @fn, and qaic_mhi_rx_ctx().
  *
@@ -90,7 +96,8 @@ void qaic_mhi_tx_free_cb(struct mhi_device *mhi_dev, struct mhi_result *result)
  *
  * Return: 0 or a negative errno; the channel is not started then.
  */
-int qaic_mhi_rx_start(struct mhi_device *mhi_dev, size_t size, qaic_mhi_rx_fn fn, void *ctx)
+int qaic_mhi_rx_start(struct mhi_device *mhi_dev, size_t len, size_t size, qaic_mhi_rx_fn fn,
+		      void *ctx)
 {
 	struct device *dev = &mhi_dev->dev;
 	struct qaic_mhi_rx *rx;
@@ -104,6 +111,7 @@ int qaic_mhi_rx_start(struct mhi_device *mhi_dev, size_t size, qaic_mhi_rx_fn fn
 		return -ENOMEM;
 	rx->mhi_dev = mhi_dev;
 	rx->size = size;
+	rx->queue_len = min(len, size);
 	rx->fn = fn;
 	rx->ctx = ctx;
 	INIT_WORK(&rx->work, qaic_mhi_rx_work);
@@ -112,10 +120,36 @@ int qaic_mhi_rx_start(struct mhi_device *mhi_dev, size_t size, qaic_mhi_rx_fn fn
 	ret = mhi_prepare_for_transfer(mhi_dev);
 	if (ret)
 		return ret;
-	ret = mhi_queue_buf(mhi_dev, DMA_FROM_DEVICE, rx->buf, size, MHI_EOT);
+	ret = mhi_queue_buf(mhi_dev, DMA_FROM_DEVICE, rx->buf, rx->queue_len, MHI_EOT);
 	if (ret)
 		mhi_unprepare_from_transfer(mhi_dev);
 	return ret;
+}
+
+/**
+ * qaic_mhi_rx_set_len() - The longest message the client takes next.
+ * @mhi_dev: A channel started by qaic_mhi_rx_start().
+ * @len: Bytes, at most its buffer's; from the handler only, for the
+ *	 messages after the one it handles.
+ */
+void qaic_mhi_rx_set_len(struct mhi_device *mhi_dev, size_t len)
+{
+	struct qaic_mhi_rx *rx = dev_get_drvdata(&mhi_dev->dev);
+
+	rx->queue_len = min(len, rx->size);
+}
+
+/**
+ * qaic_mhi_rx_ctx() - The context a channel was started with.
+ * @mhi_dev: A channel started by qaic_mhi_rx_start().
+ *
+ * Return: its @ctx.
+ */
+void *qaic_mhi_rx_ctx(struct mhi_device *mhi_dev)
+{
+	struct qaic_mhi_rx *rx = dev_get_drvdata(&mhi_dev->dev);
+
+	return rx->ctx;
 }
 
 /**

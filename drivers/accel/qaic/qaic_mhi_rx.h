@@ -18,8 +18,11 @@ struct mhi_result;
  */
 typedef void (*qaic_mhi_rx_fn)(void *ctx, const void *buf, int len);
 
-int qaic_mhi_rx_start(struct mhi_device *mhi_dev, size_t size, qaic_mhi_rx_fn fn, void *ctx);
+int qaic_mhi_rx_start(struct mhi_device *mhi_dev, size_t len, size_t size, qaic_mhi_rx_fn fn,
+		      void *ctx);
+void qaic_mhi_rx_set_len(struct mhi_device *mhi_dev, size_t len);
 void qaic_mhi_rx_stop(struct mhi_device *mhi_dev);
+void *qaic_mhi_rx_ctx(struct mhi_device *mhi_dev);
 void qaic_mhi_rx_xfer_cb(struct mhi_device *mhi_dev, struct mhi_result *result);
 void qaic_mhi_tx_free_cb(struct mhi_device *mhi_dev, struct mhi_result *result);
 

@@ -164,7 +164,7 @@ static int qaic_ras_probe(struct mhi_device *mhi_dev, const struct mhi_device_id
 
 	if (!qdev)
 		return -ENODEV;
-	return qaic_mhi_rx_start(mhi_dev, QAIC_RAS_RX_LEN, qaic_ras_handle, qdev);
+	return qaic_mhi_rx_start(mhi_dev, QAIC_RAS_RX_LEN, QAIC_RAS_RX_LEN, qaic_ras_handle, qdev);
 }
 
 /* The host sends nothing on QAIC_STATUS. */

@@ -16,9 +16,24 @@
  * cmd, len (of the whole message) and dbc_id, little-endian u32s; an event
  * (cmd 0x100) adds the event, one bit of 0x2, 0x4, 0x8, 0x10 for the four
  * steps, and the host answers with cmd 0x200 and the same event, or NACK
- * (0x1). A card that would send a crash dump first offers it (cmd 0x1):
- * the host declines (crash dumps are not collected yet), so the card does
- * not wait for one.
+ * (0x1).
+ *
+ * Between BEFORE_POWER_UP and AFTER_POWER_UP the card may offer the
+ * crashed subsystem's memory (DEBUG_XFER_INFO, cmd 0x1: the address and
+ * length of a table of regions, u64s after a reserved word). The host
+ * accepts (DEBUG_XFER_INFO_RSP, 0x2, status 0) and reads the table, then
+ * every region in pieces of at most 16 KiB: MEMORY_READ (0x4: address and
+ * length) answered by MEMORY_READ_RSP (0x8: a reserved word, then exactly
+ * the bytes asked for). Then it says DEBUG_XFER_DONE (0x10), and the
+ * card's DEBUG_XFER_DONE_RSP (0x20) of status 0 hands the dump to
+ * devcoredump: the layout, the table's rules and the bound of its size
+ * are those of the card's memory dump over Sahara (qaic_sahara_dump.c).
+ * The host declines an offer (status 1) for a DBC that is not between
+ * those two steps, while it reads another dump, or with a table that
+ * breaks a rule. An answer that breaks a rule abandons the dump with one
+ * line in the log; the host then says DEBUG_XFER_DONE, so that the card
+ * goes on with the restart, and ignores its answer. A step of the restart
+ * of the DBC being dumped abandons the dump too.
  *
  * The host's part of each step is qaic_owner_ssr_step(): at
  * BEFORE_SHUTDOWN the card has dropped the DBC's workload, so the DBC is
@@ -64,19 +79,34 @@
 #include "qaic_drv.h"
 #include "qaic_mhi.h"
 #include "qaic_mhi_rx.h"
+#include "qaic_sahara_dump.h"
 #include "qaic_ssr.h"
 
 #define QAIC_SSR_DEBUG_XFER_INFO	0x001
 #define QAIC_SSR_DEBUG_XFER_INFO_RSP	0x002
+#define QAIC_SSR_MEMORY_READ		0x004
+#define QAIC_SSR_MEMORY_READ_RSP	0x008
+#define QAIC_SSR_DEBUG_XFER_DONE	0x010
+#define QAIC_SSR_DEBUG_XFER_DONE_RSP	0x020
 #define QAIC_SSR_EVENT			0x100
 #define QAIC_SSR_EVENT_RSP		0x200
 
 #define QAIC_SSR_NACK			0x01
-/* DEBUG_XFER_INFO_RSP: the host will not take a crash dump. */
+/* DEBUG_XFER_INFO_RSP: the host takes the crash dump, or will not. */
+#define QAIC_SSR_DUMP_ACCEPTED		0
 #define QAIC_SSR_DUMP_DECLINED		1
 
-/* The card's messages fit the 32 bytes upstream's host gives it. */
-#define QAIC_SSR_RX_LEN			32
+/* No crash dump is being read. */
+#define QAIC_SSR_NO_DUMP		U32_MAX
+
+/*
+ * The card's messages fit the 32 bytes upstream's host gives it, but for
+ * MEMORY_READ_RSP: its header and reserved word, then the bytes of a read.
+ * The receive buffer takes one only while a read is outstanding.
+ */
+#define QAIC_SSR_MSG_LEN		32
+#define QAIC_SSR_READ_RSP_HDR_LEN	16
+#define QAIC_SSR_RX_LEN			(QAIC_SSR_READ_RSP_HDR_LEN + QAIC_SAHARA_DUMP_MAX_READ)
 
 struct qaic_ssr_hdr {
 	__le32 cmd;
@@ -84,10 +114,18 @@ struct qaic_ssr_hdr {
 	__le32 dbc_id;
 } __packed;
 
-/* An event, its answer, and the answer to a crash dump offer. */
+/* An event, its answer, the answer to a crash dump offer, the dump's end. */
 struct qaic_ssr_msg {
 	struct qaic_ssr_hdr hdr;
 	__le32 arg;
+} __packed;
+
+/* A crash dump's offer (DEBUG_XFER_INFO), and a read of it (MEMORY_READ). */
+struct qaic_ssr_mem_msg {
+	struct qaic_ssr_hdr hdr;
+	__le32 resv;
+	__le64 addr;
+	__le64 len;
 } __packed;
 
 static const struct {
@@ -104,10 +142,24 @@ static const struct {
  * struct qaic_ssr - The host end of one card's QAIC_SSR channel.
  * @mhi_dev: The channel's MHI device.
  * @qdev: The card.
+ * @dump_dbc: The DBC whose crash dump is being read, or %QAIC_SSR_NO_DUMP.
+ * @dump_table_addr: Where the card has the dump's table.
+ * @dump_table_len: Its length, until the table is in.
+ * @dump: The dump, once its table is in; NULL before.
+ * @dump_asked: Bytes of the outstanding MEMORY_READ; 0 once DEBUG_XFER_DONE
+ *		was sent.
+ *
+ * The dump fields are used only by the receive handler, which runs one
+ * message at a time, and by remove once the handler can run no more.
  */
 struct qaic_ssr {
 	struct mhi_device *mhi_dev;
 	struct qaic_device *qdev;
+	u32 dump_dbc;
+	u64 dump_table_addr;
+	u64 dump_table_len;
+	struct qaic_sahara_dump *dump;
+	u64 dump_asked;
 };
 
 /* Answers go out in buffers of their own, freed by qaic_mhi_tx_free_cb(). */
@@ -131,6 +183,157 @@ static void qaic_ssr_send(struct qaic_ssr *s, u32 cmd, u32 dbc_id, u32 arg)
 	}
 }
 
+static int qaic_ssr_send_read(struct qaic_ssr *s, u64 addr, u64 len)
+{
+	struct qaic_ssr_mem_msg *msg;
+	int ret;
+
+	msg = kzalloc_obj(*msg, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	msg->hdr.cmd = cpu_to_le32(QAIC_SSR_MEMORY_READ);
+	msg->hdr.len = cpu_to_le32(sizeof(*msg));
+	msg->hdr.dbc_id = cpu_to_le32(s->dump_dbc);
+	msg->addr = cpu_to_le64(addr);
+	msg->len = cpu_to_le64(len);
+	ret = mhi_queue_buf(s->mhi_dev, DMA_TO_DEVICE, msg, sizeof(*msg), MHI_EOT);
+	if (ret) {
+		kfree(msg);
+		return ret;
+	}
+	s->dump_asked = len;
+	qaic_mhi_rx_set_len(s->mhi_dev, QAIC_SSR_READ_RSP_HDR_LEN + len);
+	return 0;
+}
+
+static void qaic_ssr_dump_forget(struct qaic_ssr *s)
+{
+	qaic_sahara_dump_free(s->dump);
+	s->dump = NULL;
+	s->dump_asked = 0;
+	s->dump_dbc = QAIC_SSR_NO_DUMP;
+	qaic_mhi_rx_set_len(s->mhi_dev, QAIC_SSR_MSG_LEN);
+}
+
+/* Give the dump up with one line; the card is told the host is done. */
+static __printf(2, 3) void qaic_ssr_dump_abandon(struct qaic_ssr *s, const char *fmt, ...)
+{
+	struct va_format vaf;
+	va_list args;
+
+	va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	drm_warn(&s->qdev->drm, "DBC %u: crash dump abandoned: %pV\n", s->dump_dbc, &vaf);
+	va_end(args);
+	if (s->dump_asked)
+		qaic_ssr_send(s, QAIC_SSR_DEBUG_XFER_DONE, s->dump_dbc, 0);
+	qaic_ssr_dump_forget(s);
+}
+
+/* Ask for the dump's next piece, or say the host has it all. */
+static void qaic_ssr_dump_next(struct qaic_ssr *s)
+{
+	u64 addr, len;
+	int ret;
+
+	if (!qaic_sahara_dump_next(s->dump, &addr, &len)) {
+		s->dump_asked = 0;
+		qaic_mhi_rx_set_len(s->mhi_dev, QAIC_SSR_MSG_LEN);
+		qaic_ssr_send(s, QAIC_SSR_DEBUG_XFER_DONE, s->dump_dbc, 0);
+		return;
+	}
+	ret = qaic_ssr_send_read(s, addr, len);
+	if (ret)
+		qaic_ssr_dump_abandon(s, "read not sent: %d", ret);
+}
+
+static void qaic_ssr_dump_offer(struct qaic_ssr *s, u32 dbc_id, const void *buf, u32 mlen)
+{
+	const struct qaic_ssr_mem_msg *msg = buf;
+	struct qaic_device *qdev = s->qdev;
+	char why[96];
+	int ret;
+
+	if (mlen < sizeof(*msg)) {
+		drm_dbg(&qdev->drm, "ssr: DBC %u: crash dump offer of %u bytes declined\n", dbc_id,
+			mlen);
+		goto decline;
+	}
+	if (s->dump_dbc != QAIC_SSR_NO_DUMP ||
+	    READ_ONCE(qdev->dbc[dbc_id].ssr) != QAIC_DBC_BEFORE_POWER_UP) {
+		drm_dbg(&qdev->drm, "ssr: DBC %u: crash dump offered out of turn, declined\n",
+			dbc_id);
+		goto decline;
+	}
+	if (qaic_sahara_dump_check_table(le64_to_cpu(msg->len), why, sizeof(why))) {
+		drm_dbg(&qdev->drm, "ssr: DBC %u: crash dump declined: %s\n", dbc_id, why);
+		goto decline;
+	}
+	s->dump_dbc = dbc_id;
+	s->dump_table_addr = le64_to_cpu(msg->addr);
+	s->dump_table_len = le64_to_cpu(msg->len);
+	qaic_ssr_send(s, QAIC_SSR_DEBUG_XFER_INFO_RSP, dbc_id, QAIC_SSR_DUMP_ACCEPTED);
+	ret = qaic_ssr_send_read(s, s->dump_table_addr, s->dump_table_len);
+	if (ret)
+		qaic_ssr_dump_abandon(s, "table read not sent: %d", ret);
+	return;
+
+decline:
+	qaic_ssr_send(s, QAIC_SSR_DEBUG_XFER_INFO_RSP, dbc_id, QAIC_SSR_DUMP_DECLINED);
+}
+
+/* The card's answer to the outstanding read: the table, or a region's piece. */
+static void qaic_ssr_dump_data(struct qaic_ssr *s, u32 dbc_id, const void *buf, u32 mlen)
+{
+	const void *data = buf + QAIC_SSR_READ_RSP_HDR_LEN;
+	char why[96];
+	int ret;
+
+	if (dbc_id != s->dump_dbc || !s->dump_asked) {
+		drm_dbg(&s->qdev->drm, "ssr: DBC %u: memory unasked for dropped\n", dbc_id);
+		return;
+	}
+	if (mlen != QAIC_SSR_READ_RSP_HDR_LEN + s->dump_asked) {
+		qaic_ssr_dump_abandon(s, "%u bytes for a read of %llu", mlen -
+				      QAIC_SSR_READ_RSP_HDR_LEN, s->dump_asked);
+		return;
+	}
+	if (!s->dump) {
+		ret = qaic_sahara_dump_create(&s->dump, data, s->dump_table_len, why,
+					      sizeof(why));
+		if (ret) {
+			qaic_ssr_dump_abandon(s, "%s", why);
+			return;
+		}
+	} else {
+		qaic_sahara_dump_add(s->dump, data);
+	}
+	qaic_ssr_dump_next(s);
+}
+
+static void qaic_ssr_dump_end(struct qaic_ssr *s, u32 dbc_id, u32 status)
+{
+	struct qaic_device *qdev = s->qdev;
+	size_t size;
+
+	if (dbc_id != s->dump_dbc || !s->dump || s->dump_asked) {
+		drm_dbg(&qdev->drm, "ssr: DBC %u: DEBUG_XFER_DONE_RSP unasked for dropped\n",
+			dbc_id);
+		return;
+	}
+	if (status) {
+		qaic_ssr_dump_abandon(s, "the card ended it with status %#x", status);
+		return;
+	}
+	size = qaic_sahara_dump_size(s->dump);
+	drm_info(&qdev->drm, "DBC %u: crash dump of %zu bytes in %u regions\n", dbc_id, size,
+		 qaic_sahara_dump_regions(s->dump));
+	qaic_sahara_dump_commit(s->dump, qdev);
+	s->dump = NULL;
+	qaic_ssr_dump_forget(s);
+}
+
 static enum qaic_dbc_state qaic_ssr_step_of(u32 event)
 {
 	unsigned int i;
@@ -146,6 +349,8 @@ static void qaic_ssr_event(struct qaic_ssr *s, u32 dbc_id, u32 event)
 	struct qaic_device *qdev = s->qdev;
 	enum qaic_dbc_state step = qaic_ssr_step_of(event);
 
+	if (dbc_id == s->dump_dbc)
+		qaic_ssr_dump_abandon(s, "the restart went on (event %#x)", event);
 	if (step == QAIC_DBC_IDLE || !qaic_owner_ssr_step(qdev, dbc_id, step)) {
 		drm_dbg(&qdev->drm, "ssr: DBC %u: event %#x refused\n", dbc_id, event);
 		qaic_ssr_send(s, QAIC_SSR_EVENT_RSP, dbc_id, QAIC_SSR_NACK);
@@ -168,6 +373,8 @@ static void qaic_ssr_handle(void *ctx, const void *buf, int len)
 
 	if (len < 0) {
 		drm_dbg(drm, "ssr: receive failed: %d\n", len);
+		if (s->dump_asked)
+			qaic_ssr_dump_abandon(s, "its answer did not arrive: %d", len);
 		return;
 	}
 	if (len < (int)sizeof(msg->hdr)) {
@@ -191,8 +398,13 @@ static void qaic_ssr_handle(void *ctx, const void *buf, int len)
 		qaic_ssr_event(s, dbc_id, le32_to_cpu(msg->arg));
 		break;
 	case QAIC_SSR_DEBUG_XFER_INFO:
-		drm_dbg(drm, "ssr: DBC %u: crash dump declined\n", dbc_id);
-		qaic_ssr_send(s, QAIC_SSR_DEBUG_XFER_INFO_RSP, dbc_id, QAIC_SSR_DUMP_DECLINED);
+		qaic_ssr_dump_offer(s, dbc_id, buf, mlen);
+		break;
+	case QAIC_SSR_MEMORY_READ_RSP:
+		qaic_ssr_dump_data(s, dbc_id, buf, mlen);
+		break;
+	case QAIC_SSR_DEBUG_XFER_DONE_RSP:
+		qaic_ssr_dump_end(s, dbc_id, le32_to_cpu(msg->arg));
 		break;
 	default:
 		drm_dbg(drm, "ssr: unknown cmd %#x dropped\n", cmd);
@@ -213,7 +425,18 @@ static int qaic_ssr_probe(struct mhi_device *mhi_dev, const struct mhi_device_id
 		return -ENOMEM;
 	s->mhi_dev = mhi_dev;
 	s->qdev = qdev;
-	return qaic_mhi_rx_start(mhi_dev, QAIC_SSR_RX_LEN, qaic_ssr_handle, s);
+	s->dump_dbc = QAIC_SSR_NO_DUMP;
+	return qaic_mhi_rx_start(mhi_dev, QAIC_SSR_MSG_LEN, QAIC_SSR_RX_LEN, qaic_ssr_handle, s);
+}
+
+/* The card went away mid-dump (a reset, a crash): the dump goes with it. */
+static void qaic_ssr_remove(struct mhi_device *mhi_dev)
+{
+	struct qaic_ssr *s = qaic_mhi_rx_ctx(mhi_dev);
+
+	/* No message is handled once the channel stopped: the dump is ours. */
+	qaic_mhi_rx_stop(mhi_dev);
+	qaic_ssr_dump_forget(s);
 }
 
 static const struct mhi_device_id qaic_ssr_ids[] = {
@@ -224,7 +447,7 @@ static const struct mhi_device_id qaic_ssr_ids[] = {
 static struct mhi_driver qaic_ssr_driver = {
 	.id_table = qaic_ssr_ids,
 	.probe = qaic_ssr_probe,
-	.remove = qaic_mhi_rx_stop,
+	.remove = qaic_ssr_remove,
 	.ul_xfer_cb = qaic_mhi_tx_free_cb,
 	.dl_xfer_cb = qaic_mhi_rx_xfer_cb,
 	.driver = {

@@ -185,7 +185,7 @@ static int qaic_ts_boot_probe(struct mhi_device *mhi_dev, const struct mhi_devic
 		return -ENOMEM;
 	ts->mhi_dev = mhi_dev;
 	ts->qdev = qdev;
-	return qaic_mhi_rx_start(mhi_dev, QAIC_TS_RX_LEN, qaic_ts_boot_handle, ts);
+	return qaic_mhi_rx_start(mhi_dev, QAIC_TS_RX_LEN, QAIC_TS_RX_LEN, qaic_ts_boot_handle, ts);
 }
 
 static void qaic_ts_boot_remove(struct mhi_device *mhi_dev)
