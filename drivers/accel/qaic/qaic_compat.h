@@ -68,4 +68,15 @@ static inline void hrtimer_setup(struct hrtimer *timer,
 #define kmalloc_obj(P, GFP) kmalloc(sizeof(P), GFP)
 #endif
 
+/*
+ * Linux 6.15's MHI core loads the SBL of a card in PBL over BHIe when the
+ * controller gives a segment length (and no full-image download); older
+ * cores load it over BHI whatever the controller says, which a card whose
+ * PBL only takes BHIe (the AIC200) refuses. Not a shim: on an older kernel
+ * probe refuses such a card (qaic_drv.c).
+ */
+#if KERNEL_VERSION(6, 15, 0) > LINUX_VERSION_CODE
+#define QAIC_MHI_NO_BHIE_SBL
+#endif
+
 #endif /* _QAIC_COMPAT_H_ */

@@ -7,11 +7,13 @@
  * DOC: qaic driver overview
  *
  * The Qualcomm Cloud AI 100 (AIC100) is a PCIe inference card; the AIC080
- * (PCI device 0xa080) is the same host interface with another id, and this
- * driver serves both alike. Its host interface is two register BARs: BAR0
- * holds the MHI (Modem Host Interface) block through which the card's
- * manager is configured, BAR2 holds sixteen DMA Bridge Channels (DBCs)
- * through which buffers move between host memory and the card.
+ * (PCI device 0xa080) is the same host interface with another id, and the
+ * AIC200 (0xa110) differs in where its registers are and how it boots
+ * (&struct qaic_card). Their host interface is two register BARs: BAR0
+ * (BAR1 on an AIC200) holds the MHI (Modem Host Interface) block through
+ * which the card's manager is configured, BAR2 holds sixteen DMA Bridge
+ * Channels (DBCs) through which buffers move between host memory and the
+ * card.
  *
  * The driver registers one DRM accel device per card (/dev/accel/accelN).
  * All memory the driver allocates for a card is managed: devm for what only
@@ -159,7 +161,9 @@ static void __iomem *qaic_map_bar(struct pci_dev *pdev, int bar, resource_size_t
 
 static int qaic_pci_init(struct qaic_device *qdev)
 {
+	const struct qaic_card *card = qdev->card;
 	struct pci_dev *pdev = qdev->pdev;
+	unsigned int bar;
 	int bars;
 	int ret;
 
@@ -168,8 +172,9 @@ static int qaic_pci_init(struct qaic_device *qdev)
 		return ret;
 
 	bars = pci_select_bars(pdev, IORESOURCE_MEM);
-	if ((bars & QAIC_BAR_MASK) != QAIC_BAR_MASK) {
-		pci_err(pdev, "memory BARs %#x, need at least %#lx\n", bars, QAIC_BAR_MASK);
+	if ((bars & card->bars) != card->bars) {
+		pci_err(pdev, "%s: memory BARs %#x, need at least %#lx\n", card->name, bars,
+			card->bars);
 		return -ENODEV;
 	}
 
@@ -178,7 +183,7 @@ static int qaic_pci_init(struct qaic_device *qdev)
 		return ret;
 	dma_set_max_seg_size(&pdev->dev, UINT_MAX);
 
-	qdev->bar_mhi = qaic_map_bar(pdev, QAIC_BAR_MHI, QAIC_MHI_BAR_MIN);
+	qdev->bar_mhi = qaic_map_bar(pdev, card->mhi_bar, QAIC_MHI_BAR_MIN);
 	if (IS_ERR(qdev->bar_mhi))
 		return PTR_ERR(qdev->bar_mhi);
 
@@ -186,10 +191,14 @@ static int qaic_pci_init(struct qaic_device *qdev)
 	if (IS_ERR(qdev->bar_dbc))
 		return PTR_ERR(qdev->bar_dbc);
 
-	/* BAR4 is not used by the host; claim it so nobody else maps it. */
-	ret = pcim_request_region(pdev, 4, QAIC_NAME);
-	if (ret)
-		return ret;
+	/* The host uses no other BAR; claim them so nobody else maps them. */
+	for_each_set_bit(bar, &card->bars, PCI_STD_NUM_BARS) {
+		if (bar == card->mhi_bar || bar == QAIC_BAR_DBC)
+			continue;
+		ret = pcim_request_region(pdev, bar, QAIC_NAME);
+		if (ret)
+			return ret;
+	}
 
 	pci_set_master(pdev);
 	/* What PCI error recovery restores after a slot reset */
@@ -258,7 +267,15 @@ static int qaic_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		return PTR_ERR(qdev);
 
 	qdev->pdev = pdev;
+	qdev->card = (const struct qaic_card *)id->driver_data;
 	pci_set_drvdata(pdev, qdev);
+#ifdef QAIC_MHI_NO_BHIE_SBL
+	if (qdev->card->sbl_seg_len) {
+		pci_err(pdev, "%s: its SBL loads over BHIe, which this kernel's MHI core cannot do (Linux 6.15 and later can)\n",
+			qdev->card->name);
+		return -ENODEV;
+	}
+#endif
 
 	ret = qaic_pci_init(qdev);
 	if (ret)
@@ -367,9 +384,12 @@ static void qaic_pci_shutdown(struct pci_dev *pdev)
 }
 
 static const struct pci_device_id qaic_pci_ids[] = {
-	{ PCI_DEVICE(PCI_VENDOR_ID_QCOM, 0xa100), },	/* AIC100 */
-	/* AIC080: the AIC100's BARs, MHI and firmware */
-	{ PCI_DEVICE(PCI_VENDOR_ID_QCOM, 0xa080), },
+	{ PCI_DEVICE(PCI_VENDOR_ID_QCOM, QAIC_PCI_ID_AIC100),
+	  .driver_data = (kernel_ulong_t)&qaic_card_aic100 },
+	{ PCI_DEVICE(PCI_VENDOR_ID_QCOM, QAIC_PCI_ID_AIC080),
+	  .driver_data = (kernel_ulong_t)&qaic_card_aic080 },
+	{ PCI_DEVICE(PCI_VENDOR_ID_QCOM, QAIC_PCI_ID_AIC200),
+	  .driver_data = (kernel_ulong_t)&qaic_card_aic200 },
 	{ }
 };
 MODULE_DEVICE_TABLE(pci, qaic_pci_ids);

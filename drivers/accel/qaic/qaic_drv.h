@@ -21,10 +21,43 @@
 #define QAIC_NAME		"qaic"
 #define QAIC_DESC		"Qualcomm Cloud AI 100 accelerator"
 
-/* BARs the card must have: MHI registers, DBC registers, and a third one. */
-#define QAIC_BAR_MHI		0
+/* PCI device ids of the cards (vendor %PCI_VENDOR_ID_QCOM) */
+#define QAIC_PCI_ID_AIC080	0xa080
+#define QAIC_PCI_ID_AIC100	0xa100
+#define QAIC_PCI_ID_AIC200	0xa110
+
+/* Every card of the family has its DMA Bridge Channels in BAR2. */
 #define QAIC_BAR_DBC		2
-#define QAIC_BAR_MASK		(BIT(0) | BIT(2) | BIT(4))
+
+/**
+ * struct qaic_card - What tells the cards this driver serves apart.
+ * @name: The card's name in the log, and its MHI controller's name.
+ * @bars: Memory BARs the card has, as pci_select_bars() gives them; the
+ *	  host needs all of them (it claims the ones it does not map).
+ * @mhi_bar: The BAR of the MHI register block.
+ * @sbl: Firmware file of the secondary boot loader, which the MHI core
+ *	 loads into a card in PBL.
+ * @sbl_seg_len: 0 when PBL takes the SBL over BHI; else PBL takes it over
+ *		 BHIe, in segments of this many bytes (an MHI core of Linux
+ *		 6.15 or later can do that).
+ * @channels: The MHI channels the host serves on this card.
+ * @num_channels: Entries of @channels.
+ *
+ * The card's Sahara image table is qaic_sahara.c's, by PCI device id.
+ */
+struct qaic_card {
+	const char *name;
+	unsigned long bars;
+	int mhi_bar;
+	const char *sbl;
+	size_t sbl_seg_len;
+	const struct mhi_channel_config *channels;
+	unsigned int num_channels;
+};
+
+extern const struct qaic_card qaic_card_aic100;
+extern const struct qaic_card qaic_card_aic080;
+extern const struct qaic_card qaic_card_aic200;
 
 /*
  * Interrupts: vector 0 is MHI's, vector 1 + i is DMA Bridge Channel i's.
@@ -42,6 +75,7 @@
 #define QAIC_NUM_IRQS		(1 + QAIC_NUM_DBC)
 
 struct drm_printer;
+struct mhi_channel_config;
 struct mhi_controller;
 struct qaic_bootlog;
 struct qaic_cntl;
@@ -144,6 +178,7 @@ struct qaic_dbc {
  * @drm: DRM device; /dev/accel/accelN. Embedded: the device lives as long as
  *	 the last reference to it, past PCI remove.
  * @pdev: The PCI function.
+ * @card: Which card of the family this is; set at probe.
  * @bar_mhi: Mapped MHI register BAR; valid only inside drm_dev_enter().
  * @bar_dbc: Mapped DMA Bridge Channel register BAR; same rule.
  * @num_irqs: Interrupt vectors allocated: %QAIC_NUM_IRQS or 1.
@@ -206,6 +241,7 @@ struct qaic_dbc {
 struct qaic_device {
 	struct drm_device drm;
 	struct pci_dev *pdev;
+	const struct qaic_card *card;
 	void __iomem *bar_mhi;
 	void __iomem *bar_dbc;
 	unsigned int num_irqs;

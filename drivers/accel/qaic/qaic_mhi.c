@@ -6,7 +6,8 @@
 /**
  * DOC: qaic MHI controller
  *
- * BAR0 of the card is an MHI (Modem Host Interface) register block. The
+ * BAR0 of the card (BAR1 of an AIC200) is an MHI (Modem Host Interface)
+ * register block. The
  * driver registers it with the kernel's MHI bus as a controller; the MHI
  * core then runs the state machine, the command and event rings, and
  * creates one MHI device per channel pair the card offers in its current
@@ -20,11 +21,13 @@
  *
  * A card powers on in its primary boot loader (PBL). The controller's
  * firmware image is qcom/aic100/sbl.bin: the MHI core finds the card in
- * PBL and loads it through the BHI registers; the card then runs SBL, whose
+ * PBL and loads it through the BHI registers (an AIC200's PBL takes
+ * qcom/aic200/sbl.bin through the BHIe vector registers, in 512 KiB
+ * segments); the card then runs SBL, whose
  * QAIC_SAHARA channels (2 up, 3 down) qaic_sahara.c serves with the other
  * images, and enters mission mode (AMSS). SBL also writes its boot log on
  * QAIC_LOGGING (12, 13; qaic_bootlog.c) and asks for the time on
- * QAIC_TIMESYNC (20, 21); mission mode gets it on QAIC_TIMESYNC_PERIODIC
+ * QAIC_TIMESYNC (20, 21; not on an AIC200); mission mode gets it on QAIC_TIMESYNC_PERIODIC
  * (22, 23; both in qaic_timesync.c). A card already in AMSS (the
  * driver was bound again) goes straight to the READY and M0 states. A card
  * left in SBL by an earlier boot is reset (SOC_RESET_REQ) back to PBL
@@ -78,14 +81,13 @@ module_param(boot_timeout_s, uint, 0600);
 MODULE_PARM_DESC(boot_timeout_s,
 		 "Longest time from power-up to mission mode, in seconds (default 30)");
 
-/* What the MHI core loads through BHI into a card in PBL. */
-#define QAIC_MHI_SBL_IMAGE		"qcom/aic100/sbl.bin"
-
 /* BHI registers the boot watchdog reads (relative to the BHI block). */
 #define QAIC_BHI_ERRCODE		0x30
 #define QAIC_BHI_STATUS			0x2c
 #define QAIC_BHI_STATUS_MASK		GENMASK(31, 30)
 #define QAIC_BHI_STATUS_ERROR		3
+/* BHIe's status of a download (relative to the BHIe block); bits as STATUS. */
+#define QAIC_BHIE_TXVECSTATUS		0x44
 #define QAIC_BOOT_POLL			(HZ / 10)
 
 /*
@@ -221,6 +223,11 @@ struct qaic_mhi {
 		.doorbell = MHI_DB_BRST_DISABLE,		\
 	}
 
+/*
+ * The channels the host serves. The AIC100's SBL also sets the card's
+ * clock from the host's on QAIC_TIMESYNC, the last pair; the AIC200's SBL
+ * has no such channel, and the AIC200 takes all of them but that pair.
+ */
 static const struct mhi_channel_config qaic_mhi_channels[] = {
 	QAIC_MHI_SAHARA_CHAN(QAIC_MHI_SAHARA_UL, DMA_TO_DEVICE),
 	QAIC_MHI_SAHARA_CHAN(QAIC_MHI_SAHARA_DL, DMA_FROM_DEVICE),
@@ -232,15 +239,54 @@ static const struct mhi_channel_config qaic_mhi_channels[] = {
 	QAIC_MHI_CONTROL_CHAN(QAIC_MHI_CONTROL_DL, DMA_FROM_DEVICE),
 	QAIC_MHI_LOGGING_CHAN(QAIC_MHI_LOGGING_UL, DMA_TO_DEVICE),
 	QAIC_MHI_LOGGING_CHAN(QAIC_MHI_LOGGING_DL, DMA_FROM_DEVICE),
-	QAIC_MHI_TIMESYNC_CHAN("QAIC_TIMESYNC", QAIC_MHI_TIMESYNC_UL, DMA_TO_DEVICE,
-			       MHI_CH_EE_SBL),
-	QAIC_MHI_TIMESYNC_CHAN("QAIC_TIMESYNC", QAIC_MHI_TIMESYNC_DL, DMA_FROM_DEVICE,
-			       MHI_CH_EE_SBL),
 	QAIC_MHI_TIMESYNC_CHAN("QAIC_TIMESYNC_PERIODIC", QAIC_MHI_TIMESYNC_PERIODIC_UL,
 			       DMA_TO_DEVICE, MHI_CH_EE_AMSS),
 	QAIC_MHI_TIMESYNC_CHAN("QAIC_TIMESYNC_PERIODIC", QAIC_MHI_TIMESYNC_PERIODIC_DL,
 			       DMA_FROM_DEVICE, MHI_CH_EE_AMSS),
+	QAIC_MHI_TIMESYNC_CHAN("QAIC_TIMESYNC", QAIC_MHI_TIMESYNC_UL, DMA_TO_DEVICE,
+			       MHI_CH_EE_SBL),
+	QAIC_MHI_TIMESYNC_CHAN("QAIC_TIMESYNC", QAIC_MHI_TIMESYNC_DL, DMA_FROM_DEVICE,
+			       MHI_CH_EE_SBL),
 };
+
+#define QAIC_MHI_NUM_AIC200_CHANNELS	(ARRAY_SIZE(qaic_mhi_channels) - 2)
+
+/*
+ * The cards differ in where their MHI block is, how PBL takes the SBL, and
+ * what runs over MHI; their DBCs are alike (BAR2). The AIC080 is an AIC100
+ * with another PCI id. The AIC200 has two 32-bit BARs in slots 0 and 1 (so
+ * BAR0 is not MHI's) and takes its SBL over BHIe in 512 KiB segments.
+ */
+const struct qaic_card qaic_card_aic100 = {
+	.name = "AIC100",
+	.bars = BIT(0) | BIT(2) | BIT(4),
+	.mhi_bar = 0,
+	.sbl = "qcom/aic100/sbl.bin",
+	.channels = qaic_mhi_channels,
+	.num_channels = ARRAY_SIZE(qaic_mhi_channels),
+};
+
+const struct qaic_card qaic_card_aic080 = {
+	.name = "AIC080",
+	.bars = BIT(0) | BIT(2) | BIT(4),
+	.mhi_bar = 0,
+	.sbl = "qcom/aic100/sbl.bin",
+	.channels = qaic_mhi_channels,
+	.num_channels = ARRAY_SIZE(qaic_mhi_channels),
+};
+
+const struct qaic_card qaic_card_aic200 = {
+	.name = "AIC200",
+	.bars = BIT(0) | BIT(1) | BIT(2) | BIT(4),
+	.mhi_bar = 1,
+	.sbl = "qcom/aic200/sbl.bin",
+	.sbl_seg_len = SZ_512K,
+	.channels = qaic_mhi_channels,
+	.num_channels = QAIC_MHI_NUM_AIC200_CHANNELS,
+};
+
+MODULE_FIRMWARE("qcom/aic100/sbl.bin");
+MODULE_FIRMWARE("qcom/aic200/sbl.bin");
 
 /* One event ring for state changes and transfer completions alike. */
 static struct mhi_event_config qaic_mhi_events[] = {
@@ -312,8 +358,17 @@ static void qaic_mhi_boot_watch(struct work_struct *work)
 	if (status != U32_MAX &&
 	    FIELD_GET(QAIC_BHI_STATUS_MASK, status) == QAIC_BHI_STATUS_ERROR) {
 		qaic_mhi_boot_fail(qmhi->qdev, "the card refused %s over BHI (error code %#x)",
-				   QAIC_MHI_SBL_IMAGE,
-				   readl(mhi->bhi + QAIC_BHI_ERRCODE));
+				   mhi->fw_image, readl(mhi->bhi + QAIC_BHI_ERRCODE));
+		return;
+	}
+	/*
+	 * A BHIe download the card refused ends the MHI core's power-up
+	 * without a word to the controller: tell it here, as for BHI.
+	 */
+	status = mhi->seg_len && mhi->bhie ? readl(mhi->bhie + QAIC_BHIE_TXVECSTATUS) : 0;
+	if (status != U32_MAX &&
+	    FIELD_GET(QAIC_BHI_STATUS_MASK, status) == QAIC_BHI_STATUS_ERROR) {
+		qaic_mhi_boot_fail(qmhi->qdev, "the card refused %s over BHIe", mhi->fw_image);
 		return;
 	}
 	if (time_after(jiffies, qmhi->boot_start + boot_timeout_s * HZ)) {
@@ -579,8 +634,8 @@ int qaic_mhi_init(struct qaic_device *qdev)
 	struct mhi_controller_config config = {
 		.max_channels = 128,
 		.timeout_ms = mhi_timeout_ms,
-		.num_channels = ARRAY_SIZE(qaic_mhi_channels),
-		.ch_cfg = qaic_mhi_channels,
+		.num_channels = qdev->card->num_channels,
+		.ch_cfg = qdev->card->channels,
 		.num_events = ARRAY_SIZE(qaic_mhi_events),
 		.event_cfg = qaic_mhi_events,
 	};
@@ -611,8 +666,14 @@ int qaic_mhi_init(struct qaic_device *qdev)
 	mhi->runtime_put = qaic_mhi_runtime_put;
 	mhi->read_reg = qaic_mhi_read_reg;
 	mhi->write_reg = qaic_mhi_write_reg;
-	/* Loaded through BHI into a card in PBL; the rest is Sahara's. */
-	mhi->fw_image = QAIC_MHI_SBL_IMAGE;
+	/*
+	 * Loaded through BHI (or BHIe, when the card takes segments) into a
+	 * card in PBL; the rest is Sahara's, whose image table is chosen by
+	 * the card's PCI id.
+	 */
+	mhi->name = qdev->card->name;
+	mhi->fw_image = qdev->card->sbl;
+	mhi->seg_len = qdev->card->sbl_seg_len;
 
 	ret = mhi_register_controller(mhi, &config);
 	if (ret) {

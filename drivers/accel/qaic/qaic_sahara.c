@@ -6,13 +6,14 @@
 /**
  * DOC: qaic Sahara host
  *
- * An AIC100 powers on in its primary boot loader (PBL). The MHI core loads
+ * A card powers on in its primary boot loader (PBL). The MHI core loads
  * the secondary boot loader, qcom/aic100/sbl.bin, through the BHI registers
- * (qaic_mhi.c); SBL then asks the host for every other image over the
- * Sahara protocol on the QAIC_SAHARA channel pair, and starts the mission
- * mode firmware (AMSS) once it has them all. This file is the host side: an
- * MHI driver bound to QAIC_SAHARA that serves the images of the AIC100
- * table with request_firmware().
+ * (qcom/aic200/sbl.bin through BHIe on an AIC200; qaic_mhi.c); SBL then
+ * asks the host for every other image over the Sahara protocol on the
+ * QAIC_SAHARA channel pair, and starts the mission mode firmware (AMSS)
+ * once it has them all. This file is the host side: an MHI driver bound to
+ * QAIC_SAHARA that serves the images of the card's table
+ * (qaic_sahara_cards) with request_firmware().
  *
  * One image is one session: the card says HELLO, the host answers
  * HELLO_RESP; the card asks for pieces of the image (READ_DATA, or
@@ -33,7 +34,8 @@
  *
  * The card is not trusted. Every request is checked before anything is
  * sent: the image id must be in the table, only one image may be open at a
- * time, a read must be 1 to 0x80000 bytes and lie inside the image, a
+ * time, a read must be 1 to 0x80000 bytes (of any length on a card whose
+ * SBL streams, the AIC200's) and lie inside the image, a
  * DONE_RESP must answer a DONE and nothing else may, a RESET_RESP must
  * answer a RESET, an image the host had none of may not be asked for
  * again, and nothing may be asked once the card said the last image was
@@ -53,7 +55,8 @@
  * callback only queues a work item, which handles the packet under the
  * host's lock and then queues the buffer again. The bytes of a read are
  * copied from the firmware into buffers of 32 KiB chained into one
- * transfer.
+ * transfer; a streamed read larger than 0x80000 bytes takes one such
+ * transfer after another.
  */
 
 #include <linux/bitmap.h>
@@ -141,14 +144,49 @@ static const char * const qaic_sahara_aic100_images[] = {
 	[10] = "qcom/aic100/fw10.bin",
 };
 
+/* The AIC200 image table: image id -> firmware file. */
+static const char * const qaic_sahara_aic200_images[] = {
+	[5] = "qcom/aic200/uefi.elf",
+	[12] = "qcom/aic200/aic200-nsp.bin",
+	[23] = "qcom/aic200/aop.mbn",
+	[32] = "qcom/aic200/tz.mbn",
+	[33] = "qcom/aic200/hypvm.mbn",
+	[38] = "qcom/aic200/xbl_config.elf",
+	[39] = "qcom/aic200/aic200_abl.elf",
+	[40] = "qcom/aic200/apdp.mbn",
+	[41] = "qcom/aic200/devcfg.mbn",
+	[42] = "qcom/aic200/sec.elf",
+	[43] = "qcom/aic200/aic200-hlos.elf",
+	[49] = "qcom/aic200/shrm.elf",
+	[50] = "qcom/aic200/cpucp.elf",
+	[51] = "qcom/aic200/aop_devcfg.mbn",
+	[54] = "qcom/aic200/qupv3fw.elf",
+	[57] = "qcom/aic200/cpucp_dtbs.elf",
+	[62] = "qcom/aic200/uefi_dtbs.elf",
+	[63] = "qcom/aic200/xbl_ac_config.mbn",
+	[64] = "qcom/aic200/tz_ac_config.mbn",
+	[65] = "qcom/aic200/hyp_ac_config.mbn",
+	[66] = "qcom/aic200/pdp.elf",
+	[67] = "qcom/aic200/pdp_cdb.elf",
+	[68] = "qcom/aic200/sdi.mbn",
+	[69] = "qcom/aic200/dcd.mbn",
+	[73] = "qcom/aic200/gearvm.mbn",
+	[74] = "qcom/aic200/sti.bin",
+	[76] = "qcom/aic200/tz_qti_config.mbn",
+	[78] = "qcom/aic200/pvs.bin",
+};
+
 /**
  * struct qaic_sahara_table - The images a card's SBL may ask for.
  * @images: Firmware file of each image id; NULL where the card has none.
  * @count: Entries of @images: ids from 0 to @count - 1.
+ * @streams: A read may be of any length inside the image (the AIC200's
+ *	     SBL asks so); else it is at most %QAIC_SAHARA_MAX_READ bytes.
  */
 struct qaic_sahara_table {
 	const char * const *images;
 	unsigned int count;
+	bool streams;
 };
 
 /*
@@ -168,8 +206,12 @@ static const struct {
 	unsigned short device;
 	struct qaic_sahara_table table;
 } qaic_sahara_cards[] = {
-	{ 0xa100, { qaic_sahara_aic100_images, ARRAY_SIZE(qaic_sahara_aic100_images) } },
-	{ 0xa080, { qaic_sahara_aic100_images, ARRAY_SIZE(qaic_sahara_aic100_images) } },
+	{ QAIC_PCI_ID_AIC100,
+	  { qaic_sahara_aic100_images, ARRAY_SIZE(qaic_sahara_aic100_images) } },
+	{ QAIC_PCI_ID_AIC080,
+	  { qaic_sahara_aic100_images, ARRAY_SIZE(qaic_sahara_aic100_images) } },
+	{ QAIC_PCI_ID_AIC200,
+	  { qaic_sahara_aic200_images, ARRAY_SIZE(qaic_sahara_aic200_images), true } },
 };
 
 static const struct qaic_sahara_table *qaic_sahara_table_of(unsigned short device)
@@ -476,10 +518,33 @@ static int qaic_sahara_open_image_locked(struct qaic_sahara *s, u64 id)
 	return 0;
 }
 
+/*
+ * Send @len bytes (at most %QAIC_SAHARA_MAX_READ) as one transfer, once the
+ * card took everything sent before.
+ */
+static int qaic_sahara_send_window_locked(struct qaic_sahara *s, const u8 *data, size_t len)
+{
+	size_t done, n;
+	unsigned int i;
+	int ret;
+
+	ret = qaic_sahara_wait_tx_locked(s);
+	if (ret)
+		return ret;
+	for (i = 0, done = 0; done < len; i++, done += n) {
+		n = min_t(size_t, len - done, QAIC_SAHARA_TX_CHUNK);
+		memcpy(s->tx[i], data + done, n);
+		ret = qaic_sahara_queue_locked(s, s->tx[i], n,
+					       done + n == len ? MHI_EOT : MHI_CHAIN);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 static void qaic_sahara_read_locked(struct qaic_sahara *s, u64 id, u64 offset, u64 len)
 {
 	size_t size, done, n;
-	unsigned int i;
 
 	lockdep_assert_held(&s->lock);
 	if (s->finished) {
@@ -495,9 +560,10 @@ static void qaic_sahara_read_locked(struct qaic_sahara *s, u64 id, u64 offset, u
 	if (qaic_sahara_open_image_locked(s, id))
 		return;
 	size = s->fw->size;
-	if (!len || len > QAIC_SAHARA_MAX_READ) {
+	if (!len || (!s->table->streams && len > QAIC_SAHARA_MAX_READ)) {
 		qaic_sahara_fail_locked(s, "read of %llu bytes of image %llu (1 to %u allowed)",
-					len, id, QAIC_SAHARA_MAX_READ);
+					len, id,
+					s->table->streams ? U32_MAX : QAIC_SAHARA_MAX_READ);
 		return;
 	}
 	if (offset > size || len > size - offset) {
@@ -506,13 +572,14 @@ static void qaic_sahara_read_locked(struct qaic_sahara *s, u64 id, u64 offset, u
 					len, offset, id, size);
 		return;
 	}
-	if (qaic_sahara_wait_tx_locked(s))
-		return;
-	for (i = 0, done = 0; done < len; i++, done += n) {
-		n = min_t(size_t, len - done, QAIC_SAHARA_TX_CHUNK);
-		memcpy(s->tx[i], s->fw->data + offset + done, n);
-		if (qaic_sahara_queue_locked(s, s->tx[i], n,
-					     done + n == len ? MHI_EOT : MHI_CHAIN))
+	/*
+	 * A read larger than the buffers goes out in windows, each one
+	 * transfer, the next once the card took the last: the card gathers
+	 * the bytes of its read whatever transfers bring them.
+	 */
+	for (done = 0; done < len; done += n) {
+		n = min_t(size_t, len - done, QAIC_SAHARA_MAX_READ);
+		if (qaic_sahara_send_window_locked(s, s->fw->data + offset + done, n))
 			return;
 	}
 	s->bytes += len;
@@ -839,8 +906,9 @@ static int qaic_sahara_probe(struct mhi_device *mhi_dev, const struct mhi_device
 
 	if (!qdev)
 		return -ENODEV;
-	/* QAIC_SAHARA runs in SBL only: the MHI core loaded it over BHI. */
-	drm_info(&qdev->drm, "card runs SBL, loaded over BHI; serving its images over Sahara\n");
+	/* QAIC_SAHARA runs in SBL only: the MHI core loaded it. */
+	drm_info(&qdev->drm, "card runs SBL, loaded over %s; serving its images over Sahara\n",
+		 qdev->card->sbl_seg_len ? "BHIe" : "BHI");
 
 	s = devm_kzalloc(dev, sizeof(*s), GFP_KERNEL);
 	if (!s)
