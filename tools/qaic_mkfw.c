@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * qaic-mkfw: make the test firmware of the emulated AIC100.
+ * qaic-mkfw: make the test firmware of the emulated cards.
  *
  *   qaic-mkfw [--omit NAME]... DIR
  *
@@ -13,8 +13,13 @@
  * then a payload of deterministic bytes, of sizes chosen to exercise the
  * card's reads (empty, one byte, around 64 KiB, over 512 KiB).
  *
- * --omit NAME (e.g. fw6.bin) leaves that file out, for tests of a missing
- * image. Files are written to a temporary name and renamed, so that runs
+ * It also writes DIR/qcom/aic200/sbl.bin (over 512 KiB: BHIe takes it in
+ * two segments) and the 28 images of the AIC200 table, under the names
+ * Linux 7.2 uses (tests/emu/sahara_images.h), one of them over 1 MiB (an
+ * AIC200 reads any length at once), the others 0 bytes to 64 KiB.
+ *
+ * --omit NAME (e.g. fw6.bin, or aic200/pvs.bin) leaves that file out, for
+ * tests of a missing image. Files are written to a temporary name and renamed, so that runs
  * reading DIR concurrently never see half an image; an existing identical
  * file is left alone.
  *
@@ -28,6 +33,7 @@
 #include <unistd.h>
 
 #include "fw_image.h"
+#include "sahara_images.h"
 
 struct image {
 	const char *name;
@@ -36,16 +42,41 @@ struct image {
 };
 
 static const struct image images[] = {
-	{ "sbl.bin", FW_IMAGE_ID_SBL, 48 * 1024 },
-	{ "fw1.bin", 1, 1024 * 1024 + 123 },
-	{ "fw2.bin", 2, 300000 },
-	{ "fw4.bin", 4, 4096 },
-	{ "fw5.bin", 5, 70000 },
-	{ "fw6.bin", 6, 1 },
-	{ "fw8.bin", 8, 65535 },
-	{ "fw9.bin", 9, 65536 },
-	{ "fw10.bin", 10, 0 },
+	{ "aic100/sbl.bin", FW_IMAGE_ID_SBL, 48 * 1024 },
+	{ "aic100/fw1.bin", 1, 1024 * 1024 + 123 },
+	{ "aic100/fw2.bin", 2, 300000 },
+	{ "aic100/fw4.bin", 4, 4096 },
+	{ "aic100/fw5.bin", 5, 70000 },
+	{ "aic100/fw6.bin", 6, 1 },
+	{ "aic100/fw8.bin", 8, 65535 },
+	{ "aic100/fw9.bin", 9, 65536 },
+	{ "aic100/fw10.bin", 10, 0 },
 };
+
+/* The AIC200's payload sizes: the first image's over 1 MiB, the others' in turn. */
+#define AIC200_FIRST_PAYLOAD	(1024 * 1024 + 5)
+static const uint32_t aic200_payloads[] = {
+	65535, 0, 1, 4096, 65536, 30000, 100,
+};
+#define NR_AIC100	(sizeof(images) / sizeof(images[0]))
+
+/* Every file: the AIC100's, then the AIC200's SBL and table. */
+static struct image all[NR_AIC100 + 1 + 32];
+static size_t nr_all;
+
+static void list_images(void)
+{
+	const struct emu_sahara_table *t = &emu_sahara_aic200_table;
+
+	for (size_t k = 0; k < NR_AIC100; k++)
+		all[nr_all++] = images[k];
+	all[nr_all++] = (struct image){ "aic200/sbl.bin", FW_IMAGE_ID_SBL, 600 * 1024 + 7 };
+	for (unsigned int k = 0; k < t->nr && nr_all < sizeof(all) / sizeof(all[0]); k++)
+		all[nr_all++] = (struct image){ t->images[k].file, t->images[k].id,
+			k ? aic200_payloads[(k - 1) % (sizeof(aic200_payloads) /
+						       sizeof(aic200_payloads[0]))] :
+			    AIC200_FIRST_PAYLOAD };
+}
 
 static int mkdir_p(char *path)
 {
@@ -129,22 +160,28 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: qaic-mkfw [--omit NAME]... DIR\n");
 		return 2;
 	}
-	if (snprintf(dir, sizeof(dir), "%s/qcom/aic100", argv[i]) >= (int)sizeof(dir) ||
-	    mkdir_p(dir)) {
-		fprintf(stderr, "qaic-mkfw: %s: %s\n", dir, strerror(errno));
-		return 1;
+	for (const char *const *d = (const char *const[]){ "aic100", "aic200", NULL }; *d; d++) {
+		if (snprintf(dir, sizeof(dir), "%s/qcom/%s", argv[i], *d) >= (int)sizeof(dir) ||
+		    mkdir_p(dir)) {
+			fprintf(stderr, "qaic-mkfw: %s: %s\n", dir, strerror(errno));
+			return 1;
+		}
 	}
-	for (size_t k = 0; k < sizeof(images) / sizeof(images[0]); k++) {
+	snprintf(dir, sizeof(dir), "%s/qcom", argv[i]);
+	list_images();
+	for (size_t k = 0; k < nr_all; k++) {
 		unsigned int o;
 
 		for (o = 0; o < nr_omit; o++)
-			if (!strcmp(omit[o], images[k].name))
+			if (!strcmp(omit[o], all[k].name) ||
+			    (!strchr(omit[o], '/') && !strncmp(all[k].name, "aic100/", 7) &&
+			     !strcmp(omit[o], all[k].name + 7)))
 				break;
 		if (o < nr_omit)
 			continue;
-		if (write_image(dir, &images[k])) {
+		if (write_image(dir, &all[k])) {
 			fprintf(stderr, "qaic-mkfw: %s/%s: %s\n", dir,
-				images[k].name, strerror(errno));
+				all[k].name, strerror(errno));
 			return 1;
 		}
 	}

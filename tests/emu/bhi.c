@@ -111,6 +111,8 @@ static enum emu_bhi_event download(struct emu_bhi *b)
 
 	if (b->ee != EMU_EE_PBL)
 		return refuse(b, EMU_BHI_ERR_NOT_PBL, b->ee);
+	if (b->bhie_only)
+		return refuse(b, EMU_BHI_ERR_BHIE_ONLY, b->imgsize);
 	if (b->imgsize < FW_IMAGE_HDR_LEN || b->imgsize > EMU_BHI_MAX_IMAGE)
 		return refuse(b, EMU_BHI_ERR_SIZE, b->imgsize);
 	img = malloc(b->imgsize);

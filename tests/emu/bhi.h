@@ -55,6 +55,7 @@ struct emu_device;
 #define EMU_BHI_ERR_SIZE	2u	/* size 0 or too large (ERRDBG1: size) */
 #define EMU_BHI_ERR_DMA		3u	/* the image could not be read */
 #define EMU_BHI_ERR_IMAGE	4u	/* bad header, length or checksum */
+#define EMU_BHI_ERR_BHIE_ONLY	5u	/* this PBL takes the SBL over BHIe only */
 
 /* Largest image accepted over BHI. */
 #define EMU_BHI_MAX_IMAGE	(16u << 20)
@@ -75,6 +76,7 @@ struct emu_bhi {
 	uint32_t txdb;
 	uint32_t serial;
 	bool corrupt_next;		/* fault: flip a bit of the next image */
+	bool bhie_only;			/* PBL refuses BHI downloads (bhie.h) */
 	/* A systematic case (bhi_cases.h): armed for the next boot, this boot's. */
 	const struct emu_bhi_case *armed, *kase;
 	bool downloaded;		/* IMGTXDB rung since power-on */

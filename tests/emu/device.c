@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "card.h"
 #include "device.h"
 #include "malice.h"
 
@@ -217,7 +218,7 @@ static int mmio_check(struct emu_device *dev, unsigned int bar, uint64_t off,
 		dev->counters.dead_accesses++;
 		return -1;
 	}
-	if (bar >= EMU_PCI_NUM_BARS || !dev->bars[bar].size || !len ||
+	if (bar >= EMU_PCI_NUM_BARS || !emu_pci_card_bar_size(&dev->pci, bar) || !len ||
 	    off >= dev->bars[bar].size || len > dev->bars[bar].size - off) {
 		emu_log(dev, "MMIO rejected: bar %u off %#" PRIx64 " len %" PRIu64,
 			bar, off, len);
@@ -255,10 +256,10 @@ void emu_mmio_read(struct emu_device *dev, unsigned int bar, uint64_t off,
 		return;
 	}
 	dev->counters.mmio_reads[bar]++;
-	if (bar == 0 && dev->garbage_reads) {
+	if (bar == emu_card_of(&dev->pci)->mhi_bar && dev->garbage_reads) {
 		dev->garbage_reads--;
 		dev->counters.garbage_reads++;
-		emu_log(dev, "fault: BAR0 read at %#" PRIx64 " answered all-ones", off);
+		emu_log(dev, "fault: MHI BAR read at %#" PRIx64 " answered all-ones", off);
 		memset(buf, 0xff, len);
 		return;
 	}

@@ -12,7 +12,7 @@
  *            [--sahara-case C[,C...]] [--sahara-case-file PATH]
  *            [--bootlog-fault garbage] [--timesync-fault garbage]
  *            [--memdump MODE] [--garbage-reads N] [--lose-decode-writes N]
- *            [--card aic100|aic080]
+ *            [--card aic100|aic080|aic200]
  *
  * The card powers on in PBL, as a real one does (the host loads SBL over
  * BHI, then the images over Sahara); --boot amss starts it in mission mode.
@@ -42,6 +42,7 @@
 #include <unistd.h>
 
 #include "dbc.h"
+#include "card.h"
 #include "device.h"
 #include "malice.h"
 #include "manager.h"
@@ -115,7 +116,7 @@ static void usage(FILE *out)
 		"                [--sahara-fault F[,F...]] [--bhi-fault corrupt] [--flr]\n"
 		"                [--bootlog-fault garbage] [--timesync-fault garbage]\n"
 		"                [--memdump MODE] [--garbage-reads N] [--lose-decode-writes N]\n"
-		"                [--card aic100|aic080]\n"
+		"                [--card aic100|aic080|aic200]\n"
 		"                [--sahara-case C[,C...]] [--sahara-case-file PATH] [--verbose]\n"
 		"       qaic-emu --list-sahara-cases\n"
 		"Sahara faults: none unknown-image out-of-range zero-length oversize\n"
@@ -339,12 +340,9 @@ static int parse_options(int argc, char **argv, struct emu_options *o)
 			o->timesync_garbage = true;
 			break;
 		case 'A':
-			if (!strcmp(optarg, "aic100"))
-				o->device_id = EMU_PCI_DEVICE_ID;
-			else if (!strcmp(optarg, "aic080"))
-				o->device_id = EMU_PCI_DEVICE_ID_AIC080;
-			else
+			if (!emu_card_by_name(optarg))
 				return -1;
+			o->device_id = emu_card_by_name(optarg)->device_id;
 			break;
 		case 'G':
 			if (parse_count(optarg, 1000, &n))
@@ -599,6 +597,9 @@ static struct emu *emu_create(const struct emu_options *o)
 		free(emu);
 		return NULL;
 	}
+	/* The card first: its BARs and boot are what the models attach to. */
+	if (o->device_id)
+		emu_pci_set_device_id(&emu->dev.pci, o->device_id);
 	emu->mgr = emu_manager_create(&emu->dev);
 	emu->mhi = emu->mgr ? emu_mhi_create(&emu->dev, emu->mgr) : NULL;
 	emu->dbc = emu->mhi ? emu_dbc_create(&emu->dev) : NULL;
@@ -659,8 +660,6 @@ static struct emu *emu_create(const struct emu_options *o)
 	emu->dev.verbose = o->verbose;
 	emu->dev.garbage_reads = o->garbage_reads;
 	emu->dev.lose_decode_writes = o->lose_decode_writes;
-	if (o->device_id)
-		emu_pci_set_device_id(&emu->dev.pci, o->device_id);
 	emu->vu.verbose = o->verbose;
 	return emu;
 }

@@ -24,6 +24,8 @@
 
 #include "bhi.h"
 #include "mhi_cases.h"
+#include "bhie.h"
+#include "card.h"
 #include "device.h"
 #include "manager.h"
 #include "mhi.h"
@@ -66,7 +68,6 @@
 
 /* BHI registers (bhi.h), relative to EMU_MHI_BHI_OFF. */
 #define BHI_SIZE		EMU_BHI_SIZE
-#define BHIE_SIZE		0x80
 
 #define MHICTRL_RESET		(1u << 1)
 #define MHICTRL_STATE_SHIFT	8
@@ -197,7 +198,7 @@ struct emu_mhi {
 	uint32_t erdb[EMU_MHI_MAX_EV_RINGS][2];
 	bool erdb_rung[EMU_MHI_MAX_EV_RINGS];	/* since the last reset */
 	struct emu_bhi bhi;		/* BHI registers and the EE */
-	uint32_t bhie[BHIE_SIZE / 4];
+	struct emu_bhie bhie;
 	enum emu_mhi_boot boot;		/* where power-on starts */
 	struct emu_sahara *sahara;	/* QAIC_SAHARA, in SBL */
 	struct emu_memdump *md;		/* a crash's memory, over Sahara */
@@ -628,6 +629,7 @@ static void power_on(struct emu_mhi *mhi)
 	mhi->amss_pending = false;
 	emu_bhi_power_on(&mhi->bhi, mhi->boot == EMU_MHI_BOOT_PBL ?
 			 EMU_EE_PBL : EMU_EE_AMSS);
+	emu_bhie_power_on(&mhi->bhie);
 	if (mhi->sahara)
 		emu_sahara_power_on(mhi->sahara);
 	if (mhi->ts)
@@ -709,12 +711,13 @@ static void enter_amss(struct emu_mhi *mhi);
 
 static int64_t ms_until(const struct timespec *t);
 
-/* The host started the boot log and time sync channels of SBL. */
+/* The host started the boot log and time sync channels of SBL (card.h). */
 static bool sbl_host_listens(const struct emu_mhi *mhi)
 {
 	return mhi->ch[EMU_BOOTLOG_CH_DL].state == CH_RUNNING &&
-	       mhi->ch[EMU_TIMESYNC_CH_UL].state == CH_RUNNING &&
-	       mhi->ch[EMU_TIMESYNC_CH_DL].state == CH_RUNNING;
+	       (!emu_card_of(&mhi->dev->pci)->sbl_timesync ||
+		(mhi->ch[EMU_TIMESYNC_CH_UL].state == CH_RUNNING &&
+		 mhi->ch[EMU_TIMESYNC_CH_DL].state == CH_RUNNING));
 }
 
 /*
@@ -1010,7 +1013,7 @@ static void sbl_chan_started(struct emu_mhi *mhi, unsigned int chid)
 		emu_bootlog_listen(mhi->bootlog, true);
 		dl_deliver(mhi, EMU_BOOTLOG_CH_DL);
 	}
-	if (chan_q(chid) == Q_TIMESYNC &&
+	if (chan_q(chid) == Q_TIMESYNC && emu_card_of(&mhi->dev->pci)->sbl_timesync &&
 	    mhi->ch[EMU_TIMESYNC_CH_UL].state == CH_RUNNING &&
 	    mhi->ch[EMU_TIMESYNC_CH_DL].state == CH_RUNNING &&
 	    !emu_timesync_waiting(mhi->ts))
@@ -1116,8 +1119,8 @@ static uint32_t reg_read(struct emu_mhi *mhi, uint32_t off)
 {
 	if (off >= EMU_MHI_BHI_OFF && off < EMU_MHI_BHI_OFF + BHI_SIZE)
 		return emu_bhi_read(&mhi->bhi, off - EMU_MHI_BHI_OFF);
-	if (off >= EMU_MHI_BHIE_OFF && off < EMU_MHI_BHIE_OFF + BHIE_SIZE)
-		return mhi->bhie[(off - EMU_MHI_BHIE_OFF) / 4];
+	if (off >= EMU_MHI_BHIE_OFF && off < EMU_MHI_BHIE_OFF + EMU_BHIE_SIZE)
+		return emu_bhie_read(&mhi->bhie, off - EMU_MHI_BHIE_OFF);
 	if (off >= EMU_MHI_CHDB_OFF &&
 	    off < EMU_MHI_CHDB_OFF + 8 * EMU_MHI_MAX_CHANNELS)
 		return mhi->chdb[(off - EMU_MHI_CHDB_OFF) / 8][(off / 4) & 1];
@@ -1164,10 +1167,10 @@ static uint32_t reg_read(struct emu_mhi *mhi, uint32_t off)
 	}
 }
 
-/* BHI: a loaded SBL brings MHI up (READY); either way the host is told. */
-static void bhi_write(struct emu_mhi *mhi, uint32_t off, uint32_t val)
+/* BHI or BHIe: a loaded SBL brings MHI up (READY); either way the host is told. */
+static void bhi_event(struct emu_mhi *mhi, enum emu_bhi_event ev)
 {
-	switch (emu_bhi_write(&mhi->bhi, off, val)) {
+	switch (ev) {
 	case EMU_BHI_LOADED:
 		mhi->state = ST_READY;
 		mhi->ee_sent = false;
@@ -1189,11 +1192,11 @@ static void bhi_write(struct emu_mhi *mhi, uint32_t off, uint32_t val)
 static void reg_write(struct emu_mhi *mhi, uint32_t off, uint32_t val)
 {
 	if (off >= EMU_MHI_BHI_OFF && off < EMU_MHI_BHI_OFF + BHI_SIZE) {
-		bhi_write(mhi, off - EMU_MHI_BHI_OFF, val);
+		bhi_event(mhi, emu_bhi_write(&mhi->bhi, off - EMU_MHI_BHI_OFF, val));
 		return;
 	}
-	if (off >= EMU_MHI_BHIE_OFF && off < EMU_MHI_BHIE_OFF + BHIE_SIZE) {
-		mhi->bhie[(off - EMU_MHI_BHIE_OFF) / 4] = val;
+	if (off >= EMU_MHI_BHIE_OFF && off < EMU_MHI_BHIE_OFF + EMU_BHIE_SIZE) {
+		bhi_event(mhi, emu_bhie_write(&mhi->bhie, &mhi->bhi, off - EMU_MHI_BHIE_OFF, val));
 		return;
 	}
 	if (off >= EMU_MHI_CHDB_OFF &&
@@ -1427,12 +1430,14 @@ static void sahara_booted(void *ctx)
 {
 	struct emu_mhi *mhi = ctx;
 
-	for (unsigned int i = 0; i < EMU_SAHARA_NR_IMAGES; i++)
+	const struct emu_sahara_table *t = emu_card_of(&mhi->dev->pci)->sahara;
+
+	for (unsigned int i = 0; i < t->nr; i++)
 		emu_bootlog_printf(mhi->bootlog,
 				   emu_sahara_image_skipped(mhi->sahara, i) ?
 				   "SBL: image %u left out: the host has none" :
 				   "SBL: image %u loaded over Sahara",
-				   emu_sahara_image_ids[i]);
+				   t->images[i].id);
 	emu_bootlog_printf(mhi->bootlog, "SBL: boot %u: entering mission mode",
 			   emu_bootlog_boots(mhi->bootlog));
 	dl_deliver(mhi, EMU_BOOTLOG_CH_DL);
@@ -1581,6 +1586,8 @@ struct emu_mhi *emu_mhi_create(struct emu_device *dev, struct emu_manager *mgr)
 	mhi->mgr = mgr;
 	emu_sahara_set_memdump(mhi->sahara, mhi->md);
 	emu_bhi_init(&mhi->bhi, dev, EMU_MHI_DEFAULT_SERIAL);
+	mhi->bhi.bhie_only = emu_card_of(&dev->pci)->sbl_over_bhie;
+	emu_bhie_init(&mhi->bhie, dev, emu_card_of(&dev->pci)->sbl_over_bhie);
 	mhi->ner = EMU_MHI_MAX_EV_RINGS;
 	mhi->boot = EMU_MHI_BOOT_AMSS;
 	mhi->sbl_host_wait_ms = SBL_HOST_WAIT_MS;
@@ -1747,7 +1754,8 @@ struct emu_bhi *emu_mhi_bhi(struct emu_mhi *mhi)
 
 void emu_mhi_attach(struct emu_mhi *mhi)
 {
-	emu_device_set_bar_ops(mhi->dev, 0, &mhi_bar_ops, mhi);
+	emu_device_set_bar_ops(mhi->dev, emu_card_of(&mhi->dev->pci)->mhi_bar, &mhi_bar_ops,
+			       mhi);
 }
 
 void emu_mhi_set_serial(struct emu_mhi *mhi, uint32_t serial)
@@ -1860,6 +1868,7 @@ void emu_mhi_counters_print(const struct emu_mhi *mhi, FILE *out)
 	fprintf(out, "control_msgs_dropped %" PRIu64 "\n",
 		c->control_msgs_dropped);
 	emu_bhi_counters_print(&mhi->bhi, out);
+	emu_bhie_counters_print(&mhi->bhie, out);
 	emu_sahara_counters_print(mhi->sahara, out);
 	emu_memdump_counters_print(mhi->md, out);
 	emu_ssr_counters_print(mhi->ssr, out);

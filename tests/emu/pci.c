@@ -12,11 +12,14 @@
 #include <linux/pci_regs.h>
 #include <string.h>
 
+#include "card.h"
 #include "pci.h"
 #include "le_bytes.h"
 
+/* Every BAR some card has (card.h): the device keeps registers for each. */
 static const uint64_t bar_sizes[EMU_PCI_NUM_BARS] = {
 	[0] = EMU_BAR0_SIZE,
+	[1] = EMU_BAR0_SIZE,
 	[2] = EMU_BAR2_SIZE,
 	[4] = EMU_BAR4_SIZE,
 };
@@ -54,20 +57,28 @@ static void init_header(struct emu_pci *pci)
 	cfg_reg(pci, PCI_INTERRUPT_PIN, 1, 0, 0);
 }
 
-/* Each BAR is 64-bit, so it uses its own slot and the next one. */
+/*
+ * The card's BARs: a 64-bit BAR uses its own slot and the next one, a
+ * 32-bit BAR its own. Slots of no BAR read 0 and take no writes.
+ */
 static void init_bars(struct emu_pci *pci)
 {
+	const struct emu_card *card = emu_card_of(pci);
 	unsigned int bar;
 	unsigned int off;
 
-	for (bar = 0; bar < EMU_PCI_NUM_BARS; bar += 2) {
-		if (!bar_sizes[bar])
+	for (bar = 0; bar < EMU_PCI_NUM_BARS; bar++)
+		cfg_reg(pci, PCI_BASE_ADDRESS_0 + 4 * bar, 4, 0, 0);
+	for (bar = 0; bar < EMU_PCI_NUM_BARS; bar++) {
+		if (!card->bar_size[bar])
 			continue;
 		off = PCI_BASE_ADDRESS_0 + 4 * bar;
-		cfg_reg(pci, off, 4, PCI_BASE_ADDRESS_MEM_TYPE_64,
-			(uint32_t)~(bar_sizes[bar] - 1) &
+		cfg_reg(pci, off, 4, card->bar_32bit[bar] ? PCI_BASE_ADDRESS_MEM_TYPE_32 :
+			PCI_BASE_ADDRESS_MEM_TYPE_64,
+			(uint32_t)~(card->bar_size[bar] - 1) &
 			PCI_BASE_ADDRESS_MEM_MASK);
-		cfg_reg(pci, off + 4, 4, 0, 0xffffffff);
+		if (!card->bar_32bit[bar])
+			cfg_reg(pci, off + 4, 4, 0, 0xffffffff);
 	}
 }
 
@@ -164,6 +175,7 @@ void emu_pci_init(struct emu_pci *pci, bool has_msix)
 {
 	memset(pci, 0, sizeof(*pci));
 	pci->has_msix = has_msix;
+	pci->card = &emu_card_aic100;
 	init_header(pci);
 	init_bars(pci);
 	init_msi_cap(pci, EMU_CAP_PCIE);
@@ -194,6 +206,10 @@ void emu_pci_set_device_id(struct emu_pci *pci, uint16_t id)
 {
 	cfg_reg(pci, PCI_DEVICE_ID, 2, id, 0);
 	cfg_reg(pci, PCI_SUBSYSTEM_ID, 2, id, 0);
+	if (pci->card != emu_card_by_id(id)) {
+		pci->card = emu_card_by_id(id);
+		init_bars(pci);
+	}
 }
 
 uint16_t emu_pci_device_id(const struct emu_pci *pci)
@@ -248,6 +264,11 @@ bool emu_pci_cfg_write(struct emu_pci *pci, uint64_t off, uint32_t size,
 uint64_t emu_pci_bar_size(unsigned int bar)
 {
 	return bar < EMU_PCI_NUM_BARS ? bar_sizes[bar] : 0;
+}
+
+uint64_t emu_pci_card_bar_size(const struct emu_pci *pci, unsigned int bar)
+{
+	return bar < EMU_PCI_NUM_BARS ? emu_card_of(pci)->bar_size[bar] : 0;
 }
 
 static uint16_t cfg16(const struct emu_pci *pci, unsigned int off)

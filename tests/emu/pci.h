@@ -16,6 +16,7 @@
 #define EMU_PCI_VENDOR_ID	0x17cb	/* Qualcomm */
 #define EMU_PCI_DEVICE_ID	0xa100	/* AIC100 */
 #define EMU_PCI_DEVICE_ID_AIC080	0xa080	/* AIC080: the AIC100's layout */
+#define EMU_PCI_DEVICE_ID_AIC200	0xa110	/* AIC200: card.h */
 #define EMU_PCI_REVISION	0x00
 #define EMU_PCI_CLASS		0x120000 /* processing accelerator */
 #define EMU_PCI_SUBSYS_ID	0xa100
@@ -47,7 +48,10 @@
 #define EMU_CAP_PCIE		0x60
 #define EMU_CAP_MSIX		0xb0
 
+struct emu_card;
+
 struct emu_pci {
+	const struct emu_card *card;	/* the card of the device id (card.h) */
 	uint8_t cfg[EMU_PCI_CFG_SIZE];
 	uint8_t wmask[EMU_PCI_CFG_SIZE];	/* bits the guest may write */
 	uint8_t w1cmask[EMU_PCI_CFG_SIZE];	/* bits cleared by writing 1 */
@@ -83,8 +87,8 @@ void emu_pci_init(struct emu_pci *pci, bool has_msix);
 
 /*
  * The card the function says it is: its device and subsystem ids, read
- * only (EMU_PCI_DEVICE_ID, or EMU_PCI_DEVICE_ID_AIC080 for an AIC080,
- * which has the AIC100's BARs, MHI and DBCs).
+ * only, and the card's BARs (card.h: emu_card_by_id(); an AIC080 has the
+ * AIC100's BARs, MHI and DBCs, an AIC200 its own BARs).
  */
 void emu_pci_set_device_id(struct emu_pci *pci, uint16_t id);
 uint16_t emu_pci_device_id(const struct emu_pci *pci);
@@ -121,7 +125,10 @@ bool emu_pci_cfg_read(const struct emu_pci *pci, uint64_t off, uint32_t size,
 bool emu_pci_cfg_write(struct emu_pci *pci, uint64_t off, uint32_t size,
 		       uint64_t val);
 
+/* Size of BAR @bar of any card (the device keeps registers for each). */
 uint64_t emu_pci_bar_size(unsigned int bar);
+/* Size of BAR @bar of this function's card; 0 for a BAR it does not have. */
+uint64_t emu_pci_card_bar_size(const struct emu_pci *pci, unsigned int bar);
 /* The command register, as the host last wrote it. */
 uint16_t emu_pci_command(const struct emu_pci *pci);
 bool emu_pci_mem_enabled(const struct emu_pci *pci);

@@ -28,17 +28,19 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "card.h"
 #include "device.h"
 #include "fw_image.h"
 #include "le_bytes.h"
 #include "memdump.h"
 #include "sahara.h"
 #include "sahara_cases.h"
+#include "sahara_images.h"
 
 #define MAX_FAULTS		16
 #define MAX_CASES		256
 #define MAX_RESETS		8
-/* Bit i: the boot went on without image emu_sahara_image_ids[i]. */
+/* Bit i: the boot went on without the card's image i. */
 #define SKIPPED(i)		(1u << (i))
 /* An image id the table does not have. */
 #define UNKNOWN_IMAGE_ID	3
@@ -47,6 +49,10 @@
 
 static const uint32_t piece_sizes[] = {
 	SAHARA_MAX_READ, 4096, 65535, 1, 100000, 65536, 777, 0x7ffff,
+};
+/* A streaming SBL's (emu_sahara_table.streams): UINT32_MAX is the rest. */
+static const uint32_t stream_piece_sizes[] = {
+	UINT32_MAX, 4096, SAHARA_MAX_READ + 1, 1, 0x100000, 65535,
 };
 
 static const char *const fault_names[SAHARA_FAULT_COUNT] = {
@@ -91,17 +97,29 @@ struct emu_sahara {
 	const struct emu_sahara_case *kase;	/* this boot's, until sent */
 
 	enum state st;
-	unsigned int idx;		/* into emu_sahara_image_ids */
+	unsigned int idx;		/* into the card's table */
 	uint8_t *img;			/* the image being read */
 	uint64_t size;			/* its size; 0 until its header is in */
 	uint64_t end;			/* bytes from here on are in */
 	unsigned int piece;		/* reads of this image so far */
 	uint32_t host_version;		/* from HELLO_RESP */
 	uint64_t want_off, want_len;	/* the read outstanding */
+	uint64_t got;			/* bytes of it in (a streaming SBL's) */
 	bool fault_read;		/* it is a fault: its bytes are dropped */
 
 	struct emu_sahara_counters c;
 };
+
+static const struct emu_sahara_table *table_of(const struct emu_sahara *s)
+{
+	return emu_card_of(&s->dev->pci)->sahara;
+}
+
+/* Id of image @idx of the card's table. */
+static uint32_t image_id(const struct emu_sahara *s, unsigned int idx)
+{
+	return table_of(s)->images[idx].id;
+}
 
 int emu_sahara_fault_parse(const char *name)
 {
@@ -254,7 +272,7 @@ static void send_hello(struct emu_sahara *s)
 {
 	uint32_t w[] = { SAHARA_HELLO, SAHARA_HELLO_LEN, SAHARA_VERSION,
 			 SAHARA_VERSION_COMPAT, SAHARA_HELLO_LEN, 0 };
-	uint32_t id = emu_sahara_image_ids[s->idx];
+	uint32_t id = image_id(s, s->idx);
 
 	image_forget(s);
 	s->st = ST_HELLO;
@@ -272,6 +290,7 @@ static void send_read(struct emu_sahara *s, uint32_t image, uint64_t off,
 	s->st = ST_READ;
 	s->want_off = off;
 	s->want_len = len;
+	s->got = 0;
 	s->c.sahara_reads++;
 	if (wide) {
 		uint8_t pkt[SAHARA_READ_DATA64_LEN];
@@ -293,7 +312,7 @@ static void send_read(struct emu_sahara *s, uint32_t image, uint64_t off,
 static void send_eoi(struct emu_sahara *s, uint32_t status)
 {
 	uint32_t w[] = { SAHARA_END_OF_IMAGE, SAHARA_END_OF_IMAGE_LEN,
-			 emu_sahara_image_ids[s->idx], status };
+			 image_id(s, s->idx), status };
 
 	if (status || s->idx || !case_at(s, EMU_SAHARA_AT_EOI) ||
 	    !case_send(s, w[2], false))
@@ -302,7 +321,7 @@ static void send_eoi(struct emu_sahara *s, uint32_t status)
 		s->c.sahara_images_bad++;
 		s->st = ST_STOPPED;
 		emu_log(s->dev, "Sahara: image %u refused",
-			emu_sahara_image_ids[s->idx]);
+			image_id(s, s->idx));
 	} else {
 		s->c.sahara_images_ok++;
 		s->st = ST_EOI;
@@ -349,7 +368,7 @@ static bool fault_eoi(struct emu_sahara *s)
 /* Ask for the next piece of the current image, or finish it. */
 static void next_read(struct emu_sahara *s)
 {
-	uint32_t id = emu_sahara_image_ids[s->idx];
+	uint32_t id = image_id(s, s->idx);
 	uint64_t piece;
 	bool ok;
 
@@ -372,11 +391,16 @@ static void next_read(struct emu_sahara *s)
 		return;
 	}
 	if (s->end > FW_IMAGE_HDR_LEN) {
-		piece = piece_sizes[s->piece % (sizeof(piece_sizes) / sizeof(piece_sizes[0]))];
+		if (table_of(s)->streams)
+			piece = stream_piece_sizes[s->piece % (sizeof(stream_piece_sizes) /
+							       sizeof(stream_piece_sizes[0]))];
+		else
+			piece = piece_sizes[s->piece % (sizeof(piece_sizes) /
+							sizeof(piece_sizes[0]))];
 		if (piece > s->end - FW_IMAGE_HDR_LEN)
 			piece = s->end - FW_IMAGE_HDR_LEN;
 		send_read(s, id, s->end - piece, piece,
-			  s->host_version >= 3 && (s->piece & 1));
+			  !table_of(s)->streams && s->host_version >= 3 && (s->piece & 1));
 		s->piece++;
 		return;
 	}
@@ -389,7 +413,7 @@ static void next_read(struct emu_sahara *s)
 /* The bytes of the outstanding read. */
 static void rx_data(struct emu_sahara *s, const uint8_t *msg, size_t len)
 {
-	uint32_t id = emu_sahara_image_ids[s->idx];
+	uint32_t id = image_id(s, s->idx);
 	int64_t payload;
 
 	if (s->fault_read) {
@@ -398,10 +422,21 @@ static void rx_data(struct emu_sahara *s, const uint8_t *msg, size_t len)
 		next_read(s);
 		return;
 	}
-	if (len != s->want_len) {
+	/*
+	 * A streaming SBL gathers a read's bytes from as many transfers as
+	 * the host makes of it (Linux 7.2's: 0xffff bytes each; ours: up to
+	 * SAHARA_MAX_READ); the header's read is always one.
+	 */
+	if (table_of(s)->streams && s->size && len < s->want_len - s->got) {
+		memcpy(s->img + s->want_off + s->got, msg, len);
+		s->got += len;
+		s->c.sahara_bytes += len;
+		return;
+	}
+	if (len != s->want_len - s->got) {
 		s->c.sahara_bad_msgs++;
-		emu_log(s->dev, "Sahara: %zu bytes for a read of %" PRIu64, len,
-			s->want_len);
+		emu_log(s->dev, "Sahara: %zu bytes for a read of %" PRIu64 " (%" PRIu64 " in)",
+			len, s->want_len, s->got);
 		send_eoi(s, SAHARA_STATUS_BAD_IMAGE);
 		return;
 	}
@@ -422,7 +457,7 @@ static void rx_data(struct emu_sahara *s, const uint8_t *msg, size_t len)
 		memcpy(s->img, msg, FW_IMAGE_HDR_LEN);
 		s->end = s->size;
 	} else {
-		memcpy(s->img + s->want_off, msg, len);
+		memcpy(s->img + s->want_off + s->got, msg, len);
 		s->end = s->want_off;
 	}
 	next_read(s);
@@ -430,8 +465,8 @@ static void rx_data(struct emu_sahara *s, const uint8_t *msg, size_t len)
 
 static void rx_done(struct emu_sahara *s)
 {
-	bool last = s->idx + 1 == EMU_SAHARA_NR_IMAGES;
-	uint32_t id = emu_sahara_image_ids[s->idx];
+	bool last = s->idx + 1 == table_of(s)->nr;
+	uint32_t id = image_id(s, s->idx);
 	uint32_t w[] = { SAHARA_DONE_RESP, SAHARA_DONE_RESP_LEN,
 			 last ? SAHARA_TX_COMPLETE : SAHARA_TX_PENDING };
 
@@ -445,7 +480,7 @@ static void rx_done(struct emu_sahara *s)
 		return;
 	}
 	if (fault_now(s, SAHARA_FAULT_AFTER_DONE)) {
-		send_read(s, emu_sahara_image_ids[0], 0, FW_IMAGE_HDR_LEN, false);
+		send_read(s, image_id(s, 0), 0, FW_IMAGE_HDR_LEN, false);
 		s->st = ST_STOPPED;
 		return;
 	}
@@ -466,11 +501,11 @@ static void rx_done(struct emu_sahara *s)
  */
 static void host_has_none(struct emu_sahara *s)
 {
-	uint32_t id = emu_sahara_image_ids[s->idx];
+	uint32_t id = image_id(s, s->idx);
 	uint32_t w[] = { SAHARA_END_OF_IMAGE, SAHARA_END_OF_IMAGE_LEN, id, 0 };
 
 	image_forget(s);
-	if (!emu_sahara_image_optional(id)) {
+	if (!table_of(s)->images[s->idx].optional) {
 		w[3] = SAHARA_STATUS_NO_IMAGE;
 		send_words(s, w, 4);
 		s->c.sahara_images_missing++;
@@ -637,7 +672,7 @@ void emu_sahara_destroy(struct emu_sahara *s)
 
 bool emu_sahara_image_skipped(const struct emu_sahara *s, unsigned int idx)
 {
-	return idx < EMU_SAHARA_NR_IMAGES && (s->skipped & SKIPPED(idx));
+	return idx < table_of(s)->nr && (s->skipped & SKIPPED(idx));
 }
 
 const struct emu_sahara_counters *emu_sahara_counters(const struct emu_sahara *s)

@@ -26,7 +26,33 @@
 #define EMU_SAHARA_NR_IMAGES	8
 extern const uint32_t emu_sahara_image_ids[EMU_SAHARA_NR_IMAGES];
 
-/* Whether the card boots without image @id when the host has none. */
+/* Whether the AIC100 boots without image @id when the host has none. */
 bool emu_sahara_image_optional(uint32_t id);
+
+/* One image of a card's table. */
+struct emu_sahara_image {
+	uint32_t id;
+	const char *file;	/* under qcom/, as Linux names it */
+	bool optional;		/* the card boots without it */
+};
+
+/*
+ * A card's table, in the order its SBL asks. @streams: the SBL reads with
+ * READ_DATA only, in reads of any length (the AIC200's XBL), where the
+ * AIC100's alternates READ_DATA64 (for a host of version 3) and keeps to
+ * SAHARA_MAX_READ. At most 32 images.
+ */
+struct emu_sahara_table {
+	const struct emu_sahara_image *images;
+	unsigned int nr;
+	bool streams;
+};
+
+extern const struct emu_sahara_table emu_sahara_aic100_table;
+/*
+ * The AIC200's 28 images (upstream Linux 7.2's table); 63
+ * (xbl_ac_config.mbn) and 78 (pvs.bin, the last) are optional (ours).
+ */
+extern const struct emu_sahara_table emu_sahara_aic200_table;
 
 #endif /* QAIC_EMU_SAHARA_IMAGES_H */

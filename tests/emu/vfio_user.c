@@ -504,7 +504,7 @@ static int do_get_info(struct vfu_server *s, struct vfu_msg *m,
 static uint64_t region_size(const struct vfu_server *s, uint32_t index)
 {
 	if (index <= VFIO_PCI_BAR5_REGION_INDEX)
-		return s->dev->bars[index].size;
+		return emu_pci_card_bar_size(&s->dev->pci, index);
 	if (index == VFIO_PCI_CONFIG_REGION_INDEX)
 		return EMU_PCI_CFG_SIZE;	/* PCIe: QEMU keeps the Express cap */
 	return 0;

@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #include "bhi.h"
+#include "bhie.h"
+#include "card.h"
 #include "device.h"
 #include "emu_test.h"
 #include "fw_image.h"
@@ -47,6 +49,7 @@
 
 static struct emu_device dev;
 static struct guest_mem gm;
+static unsigned int mhi_bar;		/* the card's MHI BAR (card.h) */
 static struct emu_mhi *mhi;
 static uint8_t *g;
 static unsigned int irqs;
@@ -77,13 +80,13 @@ static uint32_t rd(uint32_t off)
 {
 	uint32_t v;
 
-	emu_mmio_read(&dev, 0, off, &v, 4);
+	emu_mmio_read(&dev, mhi_bar, off, &v, 4);
 	return v;
 }
 
 static void wr(uint32_t off, uint32_t v)
 {
-	emu_mmio_write(&dev, 0, off, &v, 4);
+	emu_mmio_write(&dev, mhi_bar, off, &v, 4);
 }
 
 static void db(uint32_t off, uint64_t v)
@@ -195,7 +198,8 @@ static void make_images(void)
 	}
 }
 
-static void setup(enum emu_mhi_boot boot)
+/* A card of PCI device id @id (card.h), powered on in @boot. */
+static void setup_card(enum emu_mhi_boot boot, uint16_t id)
 {
 	struct emu_irq_sink sink = { .send = record_msi };
 	int fd;
@@ -206,6 +210,8 @@ static void setup(enum emu_mhi_boot boot)
 	guest_mem_reset(&gm);
 	if (emu_device_init(&dev, true))
 		abort();
+	emu_pci_set_device_id(&dev.pci, id);
+	mhi_bar = emu_card_by_id(id)->mhi_bar;
 	emu_device_set_irq_sink(&dev, &sink);
 	fd = memfd_create("guest", MFD_CLOEXEC);
 	if (fd < 0 || ftruncate(fd, G_SIZE) ||
@@ -227,6 +233,11 @@ static void setup(enum emu_mhi_boot boot)
 	emu_mhi_set_sbl_host_wait(mhi, 0);
 	emu_mhi_set_boot(mhi, boot);
 	irqs = 0;
+}
+
+static void setup(enum emu_mhi_boot boot)
+{
+	setup_card(boot, EMU_PCI_DEVICE_ID);
 }
 
 /* mhi_fw_load_bhi(): the BHI status it ends with. */
@@ -525,6 +536,83 @@ static void test_bhi_refused(void)
 	CHECK_EQ(bhi_load(fw[0], fw_len[0]), EMU_BHI_STATUS_ERROR);
 	CHECK_EQ(rd(BHI(EMU_BHI_ERRCODE)), EMU_BHI_ERR_NOT_PBL);
 	CHECK_EQ(rd(BHI(EMU_BHI_EXECENV)), EMU_EE_SBL);
+	free(bad);
+}
+
+#define VEC_TABLE	(G_BASE + 0x300000)
+#define SEG0		(G_BASE + 0x310000)
+#define SEG1		(G_BASE + 0x340000)
+#define BHIE(off)	(rd(0x2c) + (off))
+
+/* mhi_fw_load_bhie(): the SBL in two segments; TXVECSTATUS at the end. */
+static uint32_t bhie_load(const uint8_t *img, size_t len, size_t first, uint32_t seq)
+{
+	memcpy(gp(SEG0), img, first);
+	memcpy(gp(SEG1), img + first, len - first);
+	w64(VEC_TABLE, SEG0);
+	w64(VEC_TABLE + 8, first);
+	w64(VEC_TABLE + 16, SEG1);
+	w64(VEC_TABLE + 24, len - first);
+	wr(BHIE(EMU_BHIE_TXVECADDR_HIGH), (uint32_t)(VEC_TABLE >> 32));
+	wr(BHIE(EMU_BHIE_TXVECADDR_LOW), (uint32_t)VEC_TABLE);
+	wr(BHIE(EMU_BHIE_TXVECSIZE), 32);
+	wr(BHIE(EMU_BHIE_TXVECDB), (rd(BHIE(EMU_BHIE_TXVECDB)) & ~EMU_BHIE_SEQ_MASK) | seq);
+	return rd(BHIE(EMU_BHIE_TXVECSTATUS));
+}
+
+/*
+ * An AIC200: 32-bit BARs 0 and 1, MHI in BAR1; its PBL refuses BHI and
+ * takes the SBL over BHIe, in segments; an AIC100 ignores BHIe's doorbell.
+ */
+static void test_aic200_bhie(void)
+{
+	uint8_t *bad = malloc(fw_len[0]);
+
+	setup_card(EMU_MHI_BOOT_PBL, EMU_PCI_DEVICE_ID_AIC200);
+	CHECK_EQ(emu_cfg_read(&dev, PCI_DEVICE_ID, 2), 0xa110);
+	emu_cfg_write(&dev, PCI_BASE_ADDRESS_0, 4, 0xffffffff);
+	emu_cfg_write(&dev, PCI_BASE_ADDRESS_1, 4, 0xffffffff);
+	emu_cfg_write(&dev, PCI_BASE_ADDRESS_2, 4, 0xffffffff);
+	emu_cfg_write(&dev, PCI_BASE_ADDRESS_3, 4, 0xffffffff);
+	CHECK_EQ(emu_cfg_read(&dev, PCI_BASE_ADDRESS_0, 4), 0xfffff000);	/* 32-bit, 4 KiB */
+	CHECK_EQ(emu_cfg_read(&dev, PCI_BASE_ADDRESS_1, 4), 0xfffff000);
+	CHECK_EQ(emu_cfg_read(&dev, PCI_BASE_ADDRESS_2, 4), 0xffe00000 | 4);	/* 64-bit, 2 MiB */
+	CHECK_EQ(emu_cfg_read(&dev, PCI_BASE_ADDRESS_3, 4), 0xffffffff);
+	CHECK_EQ(emu_cfg_read(&dev, PCI_BASE_ADDRESS_5, 4), 0);
+	CHECK_EQ(rd(BHI(EMU_BHI_EXECENV)), EMU_EE_PBL);
+
+	wr(BHI(EMU_BHI_INTVEC), 0);
+	CHECK_EQ(bhi_load(fw[0], fw_len[0]), EMU_BHI_STATUS_ERROR);
+	CHECK_EQ(rd(BHI(EMU_BHI_ERRCODE)), EMU_BHI_ERR_BHIE_ONLY);
+	CHECK_EQ(rd(BHI(EMU_BHI_EXECENV)), EMU_EE_PBL);
+
+	/* A bad image, an empty table, a segment outside memory: ERROR, and the interrupt. */
+	memcpy(bad, fw[0], fw_len[0]);
+	bad[fw_len[0] - 1] ^= 1;
+	irqs = 0;
+	CHECK_EQ(bhie_load(bad, fw_len[0], 4096, 7), EMU_BHIE_ERROR << 30 | 7);
+	CHECK_EQ(irqs, 1);
+	wr(BHIE(EMU_BHIE_TXVECSIZE), 0);
+	wr(BHIE(EMU_BHIE_TXVECDB), 8);
+	CHECK_EQ(rd(BHIE(EMU_BHIE_TXVECSTATUS)), EMU_BHIE_ERROR << 30 | 8);
+	w64(VEC_TABLE, 0x10ull << 32);
+	wr(BHIE(EMU_BHIE_TXVECSIZE), 32);
+	wr(BHIE(EMU_BHIE_TXVECDB), 9);
+	CHECK_EQ(rd(BHIE(EMU_BHIE_TXVECSTATUS)), EMU_BHIE_ERROR << 30 | 9);
+	CHECK_EQ(rd(BHI(EMU_BHI_EXECENV)), EMU_EE_PBL);
+
+	/* The good one: XFER_COMPL with the sequence number, SBL runs. */
+	CHECK_EQ(bhie_load(fw[0], fw_len[0], 4096, 0x2345), EMU_BHIE_XFER_COMPL << 30 | 0x2345);
+	CHECK_EQ(rd(BHIE(EMU_BHIE_TXVECDB)) & EMU_BHIE_SEQ_MASK, 0x2345);
+	CHECK_EQ(rd(BHI(EMU_BHI_EXECENV)), EMU_EE_SBL);
+	CHECK_EQ(rd(0x48) >> 8 & 0xff, 1);		/* READY */
+	/* Not again in SBL. */
+	CHECK_EQ(bhie_load(fw[0], fw_len[0], 4096, 3) >> 30, EMU_BHIE_ERROR);
+
+	/* An AIC100 keeps the block as plain registers: no download. */
+	setup(EMU_MHI_BOOT_PBL);
+	CHECK_EQ(bhie_load(fw[0], fw_len[0], 4096, 5), 0);
+	CHECK_EQ(rd(BHI(EMU_BHI_EXECENV)), EMU_EE_PBL);
 	free(bad);
 }
 
@@ -1113,6 +1201,7 @@ int main(void)
 	make_images();
 	RUN(test_pbl_power_on);
 	RUN(test_bhi_refused);
+	RUN(test_aic200_bhie);
 	RUN(test_boot_good);
 	RUN(test_sbl_waits_for_host);
 	RUN(test_faults);
