@@ -91,6 +91,30 @@ int igt_qaic_log_lines(unsigned int card, const char *what, char *last, size_t l
 }
 
 /**
+ * igt_qaic_card_device:
+ * @card: the card's number (igt_qaic_card_addr())
+ *
+ * Returns: the card's PCI device id (0xa100 AIC100, 0xa080 AIC080, 0xa110
+ * AIC200), or 0 if there is no such card.
+ */
+unsigned int igt_qaic_card_device(unsigned int card)
+{
+	char bdf[32], path[128], buf[16] = "";
+	FILE *f;
+
+	if (!igt_qaic_card_addr(card, bdf, sizeof(bdf)))
+		return 0;
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/device", bdf);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = '\0';
+	fclose(f);
+	return (unsigned int)strtoul(buf, NULL, 16);
+}
+
+/**
  * igt_qaic_card_present:
  * @card: the card's number (igt_qaic_card_addr())
  *

@@ -18,6 +18,7 @@ const char *igt_qaic_kernel_log(void);
 void igt_qaic_kernel_log_free(void);
 int igt_qaic_log_lines(unsigned int card, const char *what, char *last, size_t len);
 bool igt_qaic_card_present(unsigned int card);
+unsigned int igt_qaic_card_device(unsigned int card);
 bool igt_qaic_boot_verdict_ours(void);
 bool igt_qaic_wait_boot(unsigned int card, int failed_before, int up_before,
 			char *line, size_t len);

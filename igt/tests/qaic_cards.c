@@ -9,8 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/utsname.h>
 
 #include "igt_qaic.h"
+#include "igt_qaic_boot.h"
 
 /**
  * TEST: qaic cards
@@ -25,6 +27,10 @@
  * SUBTEST: aic080
  * Description: Check that an AIC080 (17cb:a080) with plain MSI, as real AIC080 cards have, binds to qaic, boots and moves data through a DBC.
  * Run type: BAT
+ *
+ * SUBTEST: aic200
+ * Description: Check that an AIC200 (17cb:a110; MHI on BAR1, SBL over BHIe, its own Sahara table) binds to qaic, boots and moves data through a DBC on Linux 6.15 and later, and is refused at probe before.
+ * Run type: BAT
  */
 
 IGT_TEST_DESCRIPTION("Every card of the family the driver serves binds, boots and runs work.");
@@ -32,7 +38,7 @@ IGT_TEST_DESCRIPTION("Every card of the family the driver serves binds, boots an
 /*
  * The bench igt/run gives this test: card N (igt_qaic_card_addr()) at PCI
  * slot N, card 0 an AIC100 with MSI-X, card 1 an AIC080 with plain MSI
- * (qaic-emu --card aic080 --no-msix).
+ * (qaic-emu --card aic080 --no-msix), card 2 an AIC200 with MSI-X.
  */
 #define SZ_4K		4096ull
 #define DEV_ADDR	(8ull << 20)
@@ -43,10 +49,23 @@ static const struct {
 	unsigned int card;
 	unsigned int device;	/* PCI device id */
 	bool msix;		/* the bench gives it MSI-X, else plain MSI */
+	bool bhie;		/* PBL takes the SBL over BHIe only */
 } cards[] = {
-	{ "aic100", 0, 0xa100, true },
-	{ "aic080", 1, 0xa080, false },
+	{ "aic100", 0, 0xa100, true, false },
+	{ "aic080", 1, 0xa080, false, false },
+	{ "aic200", 2, 0xa110, true, true },
 };
+
+/* Whether the running kernel's MHI core loads an SBL over BHIe (6.15 on). */
+static bool kernel_loads_bhie(void)
+{
+	unsigned int major = 0, minor = 0;
+	struct utsname u;
+
+	igt_assert_eq(uname(&u), 0);
+	igt_assert_eq(sscanf(u.release, "%u.%u", &major, &minor), 2);
+	return major > 6 || (major == 6 && minor >= 15);
+}
 
 /* A hex number from sysfs file @name of the PCI function @bdf; -1 if none */
 static long pci_attr(const char *bdf, const char *name)
@@ -94,6 +113,14 @@ static void test_card(unsigned int i)
 
 	snprintf(link, sizeof(link), "/sys/bus/pci/devices/%s/driver", bdf);
 	n = readlink(link, driver, sizeof(driver) - 1);
+	if (cards[i].bhie && !kernel_loads_bhie()) {
+		/* Refused at probe, with its one line (qaic.rst, Probe) */
+		igt_assert_f(n < 0, "%s (%s) is bound on a kernel that cannot boot it\n", bdf,
+			     cards[i].name);
+		igt_assert_eq(igt_qaic_log_lines(cards[i].card, "its SBL loads over BHIe", NULL, 0),
+			      1);
+		return;
+	}
 	igt_assert_f(n > 0, "%s is bound to no driver\n", bdf);
 	driver[n] = '\0';
 	igt_assert_f(!strcmp(strrchr(driver, '/') + 1, "qaic"), "%s is bound to %s\n", bdf,
