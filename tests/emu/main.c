@@ -12,13 +12,14 @@
  *            [--sahara-case C[,C...]] [--sahara-case-file PATH]
  *            [--bootlog-fault garbage] [--timesync-fault garbage]
  *            [--memdump MODE] [--garbage-reads N] [--lose-decode-writes N]
- *            [--card aic100|aic080|aic200]
+ *            [--card aic100|aic080|aic200] [--qrtr-node N]
  *
  * The card powers on in PBL, as a real one does (the host loads SBL over
  * BHI, then the images over Sahara); --boot amss starts it in mission mode.
  * A crash in mission mode reboots it from PBL, and SBL offers the crash's
  * memory dump over Sahara first (memdump.h): --memdump off, on (the
- * default) or one of its faults.
+ * default) or one of its faults. --qrtr-node is the node id of the card's
+ * IPC router (qrtr.h); each card of a host needs its own.
  *
  * qaic-emu --list-sahara-cases prints the systematic Sahara cases
  * (sahara_cases.h), "N name verdict" a line, and exits.
@@ -50,6 +51,7 @@
 #include "bhi.h"
 #include "bootlog.h"
 #include "memdump.h"
+#include "qrtr.h"
 #include "sahara.h"
 #include "sahara_cases.h"
 #include "timesync.h"
@@ -85,6 +87,7 @@ struct emu_options {
 	unsigned int garbage_reads;	/* first BAR0 reads answered all-ones */
 	unsigned int lose_decode_writes;	/* first writes enabling decoding lost */
 	uint16_t device_id;		/* --card; 0: the AIC100 */
+	uint32_t qrtr_node;		/* --qrtr-node; 0: the default */
 	bool verbose;
 };
 
@@ -116,7 +119,7 @@ static void usage(FILE *out)
 		"                [--sahara-fault F[,F...]] [--bhi-fault corrupt] [--flr]\n"
 		"                [--bootlog-fault garbage] [--timesync-fault garbage]\n"
 		"                [--memdump MODE] [--garbage-reads N] [--lose-decode-writes N]\n"
-		"                [--card aic100|aic080|aic200]\n"
+		"                [--card aic100|aic080|aic200] [--qrtr-node N]\n"
 		"                [--sahara-case C[,C...]] [--sahara-case-file PATH] [--verbose]\n"
 		"       qaic-emu --list-sahara-cases\n"
 		"Sahara faults: none unknown-image out-of-range zero-length oversize\n"
@@ -253,6 +256,7 @@ static int parse_options(int argc, char **argv, struct emu_options *o)
 		{ "garbage-reads", required_argument, NULL, 'G' },
 		{ "lose-decode-writes", required_argument, NULL, 'W' },
 		{ "card", required_argument, NULL, 'A' },
+		{ "qrtr-node", required_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -343,6 +347,12 @@ static int parse_options(int argc, char **argv, struct emu_options *o)
 			if (!emu_card_by_name(optarg))
 				return -1;
 			o->device_id = emu_card_by_name(optarg)->device_id;
+			break;
+		case 'N':
+			/* Not 0, and below QRTR's broadcast and its "any". */
+			if (parse_count(optarg, 0xfffffffdul, &n) || !n)
+				return -1;
+			o->qrtr_node = (uint32_t)n;
 			break;
 		case 'G':
 			if (parse_count(optarg, 1000, &n))
@@ -634,6 +644,8 @@ static struct emu *emu_create(const struct emu_options *o)
 	emu_bootlog_set_garbage(emu_mhi_bootlog(emu->mhi), o->bootlog_garbage);
 	emu_timesync_set_garbage(emu_mhi_timesync_dev(emu->mhi), o->timesync_garbage);
 	emu_memdump_set_mode(emu_mhi_memdump(emu->mhi), o->memdump);
+	if (o->qrtr_node)
+		emu_qrtr_set_node(emu_mhi_qrtr(emu->mhi), o->qrtr_node);
 	emu_mhi_set_boot(emu->mhi, o->boot);
 	emu_mhi_set_syserr_after(emu->mhi, o->syserr_after_ms);
 	emu_manager_set_card_ops(emu->mgr, &emu_card_ops, emu);

@@ -35,6 +35,7 @@
 #include "memdump.h"
 #include "sahara.h"
 #include "ras.h"
+#include "qrtr.h"
 #include "ssr.h"
 #include "timesync.h"
 
@@ -172,7 +173,8 @@ struct ul_msg {
 /* How long SBL, its images sent, waits by default for the host's channels */
 #define SBL_HOST_WAIT_MS	1000
 
-enum { Q_CONTROL, Q_SAHARA, Q_SSR, Q_RAS, Q_BOOTLOG, Q_TIMESYNC, Q_TIMESYNC_P, NR_Q };
+enum { Q_CONTROL, Q_SAHARA, Q_SSR, Q_RAS, Q_BOOTLOG, Q_TIMESYNC, Q_TIMESYNC_P, Q_IPCR,
+       NR_Q };
 
 struct channel {
 	unsigned int state;	/* CH_DISABLED, CH_RUNNING, CH_STOP */
@@ -206,6 +208,7 @@ struct emu_mhi {
 	struct emu_ras *ras;		/* QAIC_STATUS, in AMSS */
 	struct emu_bootlog *bootlog;	/* QAIC_LOGGING, in SBL */
 	struct emu_timesync *ts;	/* QAIC_TIMESYNC{,_PERIODIC} */
+	struct emu_qrtr *qrtr;		/* IPCR, in AMSS */
 
 	bool ee_sent;			/* EE event sent since reset */
 	bool amss_pending;		/* AMSS once Sahara's last packet is out */
@@ -583,6 +586,9 @@ static int chan_q(unsigned int chid)
 	case EMU_TIMESYNC_PERIODIC_CH_UL:
 	case EMU_TIMESYNC_PERIODIC_CH_DL:
 		return Q_TIMESYNC_P;
+	case EMU_QRTR_CH_UL:
+	case EMU_QRTR_CH_DL:
+		return Q_IPCR;
 	default:
 		return -1;
 	}
@@ -854,6 +860,9 @@ static void ul_message(struct emu_mhi *mhi, unsigned int chid)
 		emu_timesync_periodic_rx(mhi->ts, m->buf, m->bad ? 0 : m->len);
 	} else if (chid == EMU_BOOTLOG_CH_UL) {
 		/* The host has nothing to say on the boot log. */
+	} else if (chid == EMU_QRTR_CH_UL) {
+		if (!m->bad)
+			emu_qrtr_rx(mhi->qrtr, m->buf, m->len);
 	} else if (!m->bad && mhi->sahara) {
 		emu_sahara_rx(mhi->sahara, m->buf, m->len);
 	}
@@ -1004,6 +1013,16 @@ static void sahara_maybe_start(struct emu_mhi *mhi, unsigned int chid)
 	emu_sahara_start(mhi->sahara);
 }
 
+/* Mission mode's IPC router says hello once the host started IPCR. */
+static void ipcr_maybe_start(struct emu_mhi *mhi, unsigned int chid)
+{
+	if (chan_q(chid) != Q_IPCR || mhi->bhi.ee != EMU_EE_AMSS ||
+	    mhi->ch[EMU_QRTR_CH_UL].state != CH_RUNNING ||
+	    mhi->ch[EMU_QRTR_CH_DL].state != CH_RUNNING)
+		return;
+	emu_qrtr_start(mhi->qrtr);
+}
+
 /* The other SBL channels: the boot log is sent, the time asked for. */
 static void sbl_chan_started(struct emu_mhi *mhi, unsigned int chid)
 {
@@ -1072,6 +1091,7 @@ static void cmd_one(struct emu_mhi *mhi, uint64_t addr, const struct mhi_el *el)
 		if (code == CC_SUCCESS) {
 			sahara_maybe_start(mhi, chid);
 			sbl_chan_started(mhi, chid);
+			ipcr_maybe_start(mhi, chid);
 		}
 	} else if (type == PKT_STOP_CHAN) {
 		code = cmd_stop(mhi, chid);
@@ -1546,6 +1566,21 @@ static const struct emu_timesync_ops mhi_timesync_ops = {
 	.send = timesync_send,
 };
 
+static void qrtr_send(void *ctx, const void *pkt, size_t len)
+{
+	struct emu_mhi *mhi = ctx;
+
+	if (!held_push(mhi, Q_IPCR, pkt, len)) {
+		emu_log(mhi->dev, "MHI: QRTR packet dropped");
+		return;
+	}
+	dl_deliver(mhi, EMU_QRTR_CH_DL);
+}
+
+static const struct emu_qrtr_ops mhi_qrtr_ops = {
+	.send = qrtr_send,
+};
+
 struct emu_mhi *emu_mhi_create(struct emu_device *dev, struct emu_manager *mgr)
 {
 	struct emu_mhi *mhi = calloc(1, sizeof(*mhi));
@@ -1567,6 +1602,8 @@ struct emu_mhi *emu_mhi_create(struct emu_device *dev, struct emu_manager *mgr)
 	mhi->ul[Q_TIMESYNC].cap = 4 * TS_MAX_MSG;
 	mhi->ul[Q_TIMESYNC_P].buf = malloc(4 * TS_MAX_MSG);
 	mhi->ul[Q_TIMESYNC_P].cap = 4 * TS_MAX_MSG;
+	mhi->ul[Q_IPCR].buf = malloc(EMU_QRTR_MAX_PKT);
+	mhi->ul[Q_IPCR].cap = EMU_QRTR_MAX_PKT;
 	mhi->answer = malloc(EMU_MHI_MAX_ANSWER);
 	mhi->sahara = emu_sahara_create(dev, &mhi_sahara_ops, mhi);
 	mhi->md = emu_memdump_create(dev, &mhi_memdump_ops, mhi);
@@ -1574,11 +1611,13 @@ struct emu_mhi *emu_mhi_create(struct emu_device *dev, struct emu_manager *mgr)
 	mhi->ras = emu_ras_create(dev, &mhi_ras_ops, mhi);
 	mhi->bootlog = emu_bootlog_create(dev, &mhi_bootlog_ops, mhi);
 	mhi->ts = emu_timesync_create(dev, &mhi_timesync_ops, mhi);
+	mhi->qrtr = emu_qrtr_create(dev, &mhi_qrtr_ops, mhi);
 	if (!mhi->ul[Q_CONTROL].buf || !mhi->ul[Q_SAHARA].buf ||
 	    !mhi->ul[Q_SSR].buf || !mhi->ul[Q_RAS].buf || !mhi->answer ||
 	    !mhi->sahara || !mhi->md || !mhi->ssr || !mhi->ras ||
 	    !mhi->ul[Q_BOOTLOG].buf || !mhi->ul[Q_TIMESYNC].buf ||
-	    !mhi->ul[Q_TIMESYNC_P].buf || !mhi->bootlog || !mhi->ts) {
+	    !mhi->ul[Q_TIMESYNC_P].buf || !mhi->bootlog || !mhi->ts ||
+	    !mhi->ul[Q_IPCR].buf || !mhi->qrtr) {
 		emu_mhi_destroy(mhi);
 		return NULL;
 	}
@@ -1611,6 +1650,7 @@ void emu_mhi_destroy(struct emu_mhi *mhi)
 	emu_ras_destroy(mhi->ras);
 	emu_bootlog_destroy(mhi->bootlog);
 	emu_timesync_destroy(mhi->ts);
+	emu_qrtr_destroy(mhi->qrtr);
 	free(mhi->answer);
 	free(mhi);
 }
@@ -1735,6 +1775,11 @@ struct emu_bootlog *emu_mhi_bootlog(struct emu_mhi *mhi)
 struct emu_timesync *emu_mhi_timesync_dev(struct emu_mhi *mhi)
 {
 	return mhi->ts;
+}
+
+struct emu_qrtr *emu_mhi_qrtr(struct emu_mhi *mhi)
+{
+	return mhi->qrtr;
 }
 
 struct emu_sahara *emu_mhi_sahara(struct emu_mhi *mhi)
@@ -1875,6 +1920,7 @@ void emu_mhi_counters_print(const struct emu_mhi *mhi, FILE *out)
 	emu_ras_counters_print(mhi->ras, out);
 	emu_bootlog_counters_print(mhi->bootlog, out);
 	emu_timesync_counters_print(mhi->ts, out);
+	emu_qrtr_counters_print(mhi->qrtr, out);
 }
 
 const struct emu_timesync_counters *emu_mhi_timesync(const struct emu_mhi *mhi)

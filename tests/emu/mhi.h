@@ -13,8 +13,10 @@
  * pair carries the on-card manager (manager.h): each
  * message the host queues on the uplink channel is handed to it and its
  * answer is written into the next buffer the host queued on the downlink
- * channel. Every other channel starts, stops, completes uplink buffers and
- * keeps downlink buffers, and says nothing.
+ * channel. QAIC_SSR (ssr.h), QAIC_STATUS (ras.h), QAIC_LOGGING (bootlog.h),
+ * the time sync pairs (timesync.h) and IPCR (qrtr.h) carry the protocols
+ * of their files. Every other channel starts, stops, completes uplink
+ * buffers and keeps downlink buffers, and says nothing.
  *
  * Everything the host writes (context arrays, ring bases and sizes, write
  * pointers, ring elements) is untrusted: bad values are counted and skipped,
@@ -39,6 +41,7 @@ struct emu_device;
 struct emu_manager;
 struct emu_memdump;
 struct emu_mhi;
+struct emu_qrtr;
 struct emu_sahara;
 
 /* Where the card starts at power-on and after a SoC reset. */
@@ -137,6 +140,7 @@ struct emu_memdump *emu_mhi_memdump(struct emu_mhi *mhi);
 struct emu_bootlog *emu_mhi_bootlog(struct emu_mhi *mhi);
 struct emu_timesync *emu_mhi_timesync_dev(struct emu_mhi *mhi);
 struct emu_bhi *emu_mhi_bhi(struct emu_mhi *mhi);
+struct emu_qrtr *emu_mhi_qrtr(struct emu_mhi *mhi);
 
 /*
  * Who answers QAIC_CONTROL messages: by default the manager given at
