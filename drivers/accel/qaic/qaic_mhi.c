@@ -28,7 +28,10 @@
  * images, and enters mission mode (AMSS). SBL also writes its boot log on
  * QAIC_LOGGING (12, 13; qaic_bootlog.c) and asks for the time on
  * QAIC_TIMESYNC (20, 21; not on an AIC200); mission mode gets it on QAIC_TIMESYNC_PERIODIC
- * (22, 23; both in qaic_timesync.c). A card already in AMSS (the
+ * (22, 23; both in qaic_timesync.c). Mission mode also offers the card's
+ * IPC router on IPCR (24, 25), which no part of this driver serves: the
+ * kernel's QRTR MHI transport (CONFIG_QRTR_MHI) binds it by name, and
+ * userspace reaches the card's services through AF_QIPCRTR sockets. A card already in AMSS (the
  * driver was bound again) goes straight to the READY and M0 states. A card
  * left in SBL by an earlier boot is reset (SOC_RESET_REQ) back to PBL
  * first. A power-up that fails before the card answered sensibly (its
@@ -124,6 +127,14 @@ MODULE_PARM_DESC(boot_timeout_s,
 #define QAIC_MHI_LOGGING_DL		13
 #define QAIC_MHI_LOGGING_ELEMS		32
 
+/*
+ * IPCR, in mission mode: the card's IPC router. The kernel's QRTR MHI
+ * transport binds it by name and gives userspace AF_QIPCRTR sockets.
+ */
+#define QAIC_MHI_IPCR_UL		24
+#define QAIC_MHI_IPCR_DL		25
+#define QAIC_MHI_IPCR_ELEMS		32
+
 /* QAIC_TIMESYNC in SBL, QAIC_TIMESYNC_PERIODIC in mission mode. */
 #define QAIC_MHI_TIMESYNC_UL		20
 #define QAIC_MHI_TIMESYNC_DL		21
@@ -212,6 +223,17 @@ struct qaic_mhi {
 		.doorbell = MHI_DB_BRST_DISABLE,		\
 	}
 
+#define QAIC_MHI_IPCR_CHAN(_num, _dir)				\
+	{							\
+		.name = "IPCR",					\
+		.num = (_num),					\
+		.num_elements = QAIC_MHI_IPCR_ELEMS,		\
+		.event_ring = 0,				\
+		.dir = (_dir),					\
+		.ee_mask = MHI_CH_EE_AMSS,			\
+		.doorbell = MHI_DB_BRST_DISABLE,		\
+	}
+
 #define QAIC_MHI_TIMESYNC_CHAN(_name, _num, _dir, _ee)		\
 	{							\
 		.name = (_name),				\
@@ -243,6 +265,8 @@ static const struct mhi_channel_config qaic_mhi_channels[] = {
 			       DMA_TO_DEVICE, MHI_CH_EE_AMSS),
 	QAIC_MHI_TIMESYNC_CHAN("QAIC_TIMESYNC_PERIODIC", QAIC_MHI_TIMESYNC_PERIODIC_DL,
 			       DMA_FROM_DEVICE, MHI_CH_EE_AMSS),
+	QAIC_MHI_IPCR_CHAN(QAIC_MHI_IPCR_UL, DMA_TO_DEVICE),
+	QAIC_MHI_IPCR_CHAN(QAIC_MHI_IPCR_DL, DMA_FROM_DEVICE),
 	QAIC_MHI_TIMESYNC_CHAN("QAIC_TIMESYNC", QAIC_MHI_TIMESYNC_UL, DMA_TO_DEVICE,
 			       MHI_CH_EE_SBL),
 	QAIC_MHI_TIMESYNC_CHAN("QAIC_TIMESYNC", QAIC_MHI_TIMESYNC_DL, DMA_FROM_DEVICE,
