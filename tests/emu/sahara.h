@@ -138,8 +138,8 @@ void emu_sahara_stop(struct emu_sahara *s);
 void emu_sahara_rx(struct emu_sahara *s, const uint8_t *msg, size_t len);
 
 /*
- * Whether this boot went on without image emu_sahara_image_ids[@idx],
- * an optional one the host had none of.
+ * Whether this boot went on without image @idx of the card's table
+ * (sahara_images.h), an optional one the host had none of.
  */
 bool emu_sahara_image_skipped(const struct emu_sahara *s, unsigned int idx);
 

@@ -6,15 +6,6 @@
  */
 #include "sahara_images.h"
 
-const uint32_t emu_sahara_image_ids[EMU_SAHARA_NR_IMAGES] = {
-	1, 2, 4, 5, 6, 8, 9, 10,
-};
-
-bool emu_sahara_image_optional(uint32_t id)
-{
-	return id == 5 || id == 10;
-}
-
 static const struct emu_sahara_image aic100_images[] = {
 	{ 1, "aic100/fw1.bin", false }, { 2, "aic100/fw2.bin", false }, { 4, "aic100/fw4.bin", false },
 	{ 5, "aic100/fw5.bin", true }, { 6, "aic100/fw6.bin", false }, { 8, "aic100/fw8.bin", false },

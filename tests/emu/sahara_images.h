@@ -22,13 +22,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* The AIC100 image table: ids the card asks for, in this order. */
-#define EMU_SAHARA_NR_IMAGES	8
-extern const uint32_t emu_sahara_image_ids[EMU_SAHARA_NR_IMAGES];
-
-/* Whether the AIC100 boots without image @id when the host has none. */
-bool emu_sahara_image_optional(uint32_t id);
-
 /* One image of a card's table. */
 struct emu_sahara_image {
 	uint32_t id;

@@ -23,6 +23,7 @@
 #include "mhi.h"
 #include "sahara.h"
 #include "sahara_cases.h"
+#include "sahara_images.h"
 
 #define G_BASE		0x40000000ull
 #define G_SIZE		0x400000ull
@@ -46,6 +47,22 @@
 #define CH_UL		EMU_SAHARA_CH_UL
 #define CH_DL		EMU_SAHARA_CH_DL
 #define BHI(off)	(rd(0x28) + (off))
+
+/* The AIC100's Sahara table, which these tests boot (sahara_images.h). */
+#define NR_IMAGES	(emu_sahara_aic100_table.nr)
+
+static uint32_t image_id(unsigned int i)
+{
+	return emu_sahara_aic100_table.images[i].id;
+}
+
+static bool image_optional(uint32_t id)
+{
+	for (unsigned int i = 0; i < NR_IMAGES; i++)
+		if (image_id(i) == id)
+			return emu_sahara_aic100_table.images[i].optional;
+	return false;
+}
 
 static struct emu_device dev;
 static struct guest_mem gm;
@@ -626,20 +643,20 @@ static void test_boot_good(void)
 	boot_to_sbl();
 	host_sahara(&s, 0);
 	c = emu_sahara_counters(emu_mhi_sahara(mhi));
-	CHECK_EQ(s.hellos, EMU_SAHARA_NR_IMAGES);
-	CHECK_EQ(s.eoi_ok, EMU_SAHARA_NR_IMAGES);
-	CHECK_EQ(s.done_resp, EMU_SAHARA_NR_IMAGES);
+	CHECK_EQ(s.hellos, NR_IMAGES);
+	CHECK_EQ(s.eoi_ok, NR_IMAGES);
+	CHECK_EQ(s.done_resp, NR_IMAGES);
 	CHECK(s.complete);
 	CHECK_EQ(s.amss_ee, 1);
 	CHECK_EQ(s.bad_reads, 0);
 	CHECK(s.reads32 > 0);
 	CHECK(s.reads64 > 0);
 	CHECK(s.backwards);
-	for (unsigned int i = 0; i < EMU_SAHARA_NR_IMAGES; i++)
-		total += fw_len[emu_sahara_image_ids[i]];
+	for (unsigned int i = 0; i < NR_IMAGES; i++)
+		total += fw_len[image_id(i)];
 	CHECK_EQ(s.bytes, total);
 	CHECK_EQ(c->sahara_bytes, total);
-	CHECK_EQ(c->sahara_images_ok, EMU_SAHARA_NR_IMAGES);
+	CHECK_EQ(c->sahara_images_ok, NR_IMAGES);
 	CHECK_EQ(c->sahara_boots, 1);
 	CHECK_EQ(c->sahara_bad_msgs, 0);
 	CHECK_EQ(rd(BHI(EMU_BHI_EXECENV)), EMU_EE_AMSS);
@@ -822,8 +839,8 @@ static void test_sahara_cases(void)
 			    c->at == EMU_SAHARA_AT_AFTER_LAST;
 		bool dump = c->at == EMU_SAHARA_AT_DUMP_DEBUG;
 		bool open = c->at == EMU_SAHARA_AT_READ_OPEN || c->at == EMU_SAHARA_AT_EOI;
-		uint32_t image = emu_sahara_image_ids[last ? EMU_SAHARA_NR_IMAGES - 1 :
-						      c->at == EMU_SAHARA_AT_NEXT_HELLO];
+		uint32_t image = image_id(last ? NR_IMAGES - 1 :
+						      c->at == EMU_SAHARA_AT_NEXT_HELLO);
 		uint64_t size = open ? fw_len[image] : 0;
 		int n = (int)i, at = case_index(c, good, ngood), before = emu_test_failures;
 		struct rec want = { 0 };
@@ -1047,7 +1064,7 @@ static void test_host_reset(void)
 	boot_to_sbl();
 	host_sahara(&s, 3);
 	CHECK_EQ(s.resets_resp, 1);
-	CHECK_EQ(s.hellos, EMU_SAHARA_NR_IMAGES + 1);
+	CHECK_EQ(s.hellos, NR_IMAGES + 1);
 	CHECK(s.complete);
 	CHECK_EQ(s.amss_ee, 1);
 }
@@ -1065,8 +1082,8 @@ static void test_host_missing_image(void)
 	unsigned int optional = 0;
 	struct seen s;
 
-	for (unsigned int i = 0; i < EMU_SAHARA_NR_IMAGES; i++) {
-		uint32_t id = emu_sahara_image_ids[i];
+	for (unsigned int i = 0; i < NR_IMAGES; i++) {
+		uint32_t id = image_id(i);
 		uint64_t total = 0;
 
 		host_missing = 1u << id;
@@ -1078,7 +1095,7 @@ static void test_host_missing_image(void)
 		CHECK_EQ(s.resets_resp, 1);
 		CHECK_EQ(s.bad_reads, 0);
 		CHECK_EQ(c->sahara_resets, 1);
-		if (!emu_sahara_image_optional(id)) {
+		if (!image_optional(id)) {
 			/* Asked once, refused, nothing after. */
 			CHECK_EQ(s.eoi_bad, 1);
 			CHECK_EQ(s.eoi_image, id);
@@ -1094,35 +1111,35 @@ static void test_host_missing_image(void)
 			continue;
 		}
 		optional++;
-		for (unsigned int k = 0; k < EMU_SAHARA_NR_IMAGES; k++)
+		for (unsigned int k = 0; k < NR_IMAGES; k++)
 			if (k != i)
-				total += fw_len[emu_sahara_image_ids[k]];
+				total += fw_len[image_id(k)];
 		CHECK_EQ(s.eoi_bad, 0);
-		CHECK_EQ(s.hellos, EMU_SAHARA_NR_IMAGES);
-		CHECK_EQ(s.eoi_ok, EMU_SAHARA_NR_IMAGES);
-		CHECK_EQ(s.done_resp, EMU_SAHARA_NR_IMAGES);
+		CHECK_EQ(s.hellos, NR_IMAGES);
+		CHECK_EQ(s.eoi_ok, NR_IMAGES);
+		CHECK_EQ(s.done_resp, NR_IMAGES);
 		CHECK(s.complete);
 		CHECK_EQ(s.amss_ee, 1);
 		CHECK_EQ(s.bytes, total);
 		CHECK_EQ(c->sahara_bytes, total);
-		CHECK_EQ(c->sahara_images_ok, EMU_SAHARA_NR_IMAGES - 1);
+		CHECK_EQ(c->sahara_images_ok, NR_IMAGES - 1);
 		CHECK_EQ(c->sahara_images_skipped, 1);
 		CHECK_EQ(c->sahara_images_missing, 0);
 		CHECK_EQ(c->sahara_boots, 1);
 		CHECK_EQ(c->sahara_bad_msgs, 0);
-		for (unsigned int k = 0; k < EMU_SAHARA_NR_IMAGES; k++)
+		for (unsigned int k = 0; k < NR_IMAGES; k++)
 			CHECK_EQ(emu_sahara_image_skipped(emu_mhi_sahara(mhi), k), k == i);
 		CHECK_EQ(rd(BHI(EMU_BHI_EXECENV)), EMU_EE_AMSS);
 	}
 	/* The bench has both kinds: a middle image and the last are optional. */
 	CHECK_EQ(optional, 2);
-	CHECK(emu_sahara_image_optional(emu_sahara_image_ids[EMU_SAHARA_NR_IMAGES - 1]));
+	CHECK(image_optional(image_id(NR_IMAGES - 1)));
 
 	/* Every optional image missing at once; the next boot has them all. */
 	host_missing = 0;
-	for (unsigned int i = 0; i < EMU_SAHARA_NR_IMAGES; i++)
-		if (emu_sahara_image_optional(emu_sahara_image_ids[i]))
-			host_missing |= 1u << emu_sahara_image_ids[i];
+	for (unsigned int i = 0; i < NR_IMAGES; i++)
+		if (image_optional(image_id(i)))
+			host_missing |= 1u << image_id(i);
 	setup(EMU_MHI_BOOT_PBL);
 	boot_to_sbl();
 	host_sahara(&s, 0);
@@ -1131,15 +1148,15 @@ static void test_host_missing_image(void)
 	CHECK(s.complete);
 	CHECK_EQ(s.amss_ee, 1);
 	CHECK_EQ(c->sahara_images_skipped, 2);
-	CHECK_EQ(c->sahara_images_ok, EMU_SAHARA_NR_IMAGES - 2);
+	CHECK_EQ(c->sahara_images_ok, NR_IMAGES - 2);
 	host_missing = 0;
 	wr(0xb0, 1);
 	boot_to_sbl();
 	host_sahara(&s, 0);
 	CHECK(s.complete);
 	CHECK_EQ(s.resets_sent, 0);
-	CHECK_EQ(c->sahara_images_ok, 2 * EMU_SAHARA_NR_IMAGES - 2);
-	for (unsigned int k = 0; k < EMU_SAHARA_NR_IMAGES; k++)
+	CHECK_EQ(c->sahara_images_ok, 2 * NR_IMAGES - 2);
+	for (unsigned int k = 0; k < NR_IMAGES; k++)
 		CHECK(!emu_sahara_image_skipped(emu_mhi_sahara(mhi), k));
 }
 
@@ -1159,12 +1176,12 @@ static void test_reset_after_fault(void)
 	host_sahara(&s, 0);
 	host_missing = 0;
 	CHECK_EQ(s.resets_sent, 1);
-	CHECK_EQ(s.hellos, EMU_SAHARA_NR_IMAGES + 1);
+	CHECK_EQ(s.hellos, NR_IMAGES + 1);
 	CHECK(s.complete);
 	CHECK_EQ(s.amss_ee, 1);
 	CHECK_EQ(emu_sahara_counters(emu_mhi_sahara(mhi))->sahara_images_skipped, 0);
 	CHECK_EQ(emu_sahara_counters(emu_mhi_sahara(mhi))->sahara_images_ok,
-		 EMU_SAHARA_NR_IMAGES);
+		 NR_IMAGES);
 }
 
 /* Garbage from the host is counted and changes nothing. */
