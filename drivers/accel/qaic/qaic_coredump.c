@@ -23,7 +23,7 @@
  *
  * One "dbc" pair per DBC the dump covers (the hung one, or every active
  * one when the card crashed; a crash with none active leaves no dump: the
- * host saw nothing, and the card's own memory dump, qaic_sahara_dump.c,
+ * host saw nothing, and the card's own memory dump, qaic_memdump.c,
  * is about to come), its jobs on the ring, then the requests the
  * card had not consumed by the driver's count (req_head to req_tail, at
  * most %QAIC_DUMP_MAX_REQS) and the responses it had not retired. The

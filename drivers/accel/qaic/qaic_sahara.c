@@ -47,7 +47,7 @@
  *
  * After a crash the card's SBL first offers the card's memory (HELLO in
  * memory-debug mode): the host reads it into a devcoredump
- * (qaic_sahara_dump.c), sends RESET, and the card goes on with the images.
+ * (qaic_memdump.c), sends RESET, and the card goes on with the images.
  * A dump that breaks a rule is abandoned with one error in the log; the
  * boot goes on. Anything else out of order there ends the boot as above.
  *
@@ -79,9 +79,9 @@
 #include <drm/drm_print.h>
 
 #include "qaic_drv.h"
+#include "qaic_memdump.h"
 #include "qaic_mhi.h"
 #include "qaic_sahara.h"
-#include "qaic_sahara_dump.h"
 
 static unsigned int sahara_timeout_ms = 5000;
 module_param(sahara_timeout_ms, uint, 0600);
@@ -128,7 +128,7 @@ MODULE_PARM_DESC(sahara_timeout_ms,
 #define QAIC_SAHARA_TX_CHUNK		SZ_32K
 #define QAIC_SAHARA_NR_TX		(QAIC_SAHARA_MAX_READ / QAIC_SAHARA_TX_CHUNK)
 /* The receive buffer: a packet of the card, or the bytes of a dump's read. */
-#define QAIC_SAHARA_RX_LEN		QAIC_SAHARA_DUMP_MAX_READ
+#define QAIC_SAHARA_RX_LEN		QAIC_MEMDUMP_MAX_READ
 
 #define QAIC_SAHARA_NO_IMAGE		U32_MAX
 
@@ -225,19 +225,19 @@ static const struct qaic_sahara_table *qaic_sahara_table_of(unsigned short devic
 }
 
 /**
- * enum qaic_sahara_dump_state - Where the card's memory dump is.
- * @QAIC_SAHARA_DUMP_NONE: The card offered none (yet).
- * @QAIC_SAHARA_DUMP_HELLO: Memory-debug HELLO answered, its table not named.
- * @QAIC_SAHARA_DUMP_READING: A read is outstanding: the next packet is data.
- * @QAIC_SAHARA_DUMP_RESET: Dump over or abandoned: RESET sent.
- * @QAIC_SAHARA_DUMP_OVER: The card took the RESET: the images follow.
+ * enum qaic_memdump_state - Where the card's memory dump is.
+ * @QAIC_MEMDUMP_NONE: The card offered none (yet).
+ * @QAIC_MEMDUMP_HELLO: Memory-debug HELLO answered, its table not named.
+ * @QAIC_MEMDUMP_READING: A read is outstanding: the next packet is data.
+ * @QAIC_MEMDUMP_RESET: Dump over or abandoned: RESET sent.
+ * @QAIC_MEMDUMP_OVER: The card took the RESET: the images follow.
  */
-enum qaic_sahara_dump_state {
-	QAIC_SAHARA_DUMP_NONE,
-	QAIC_SAHARA_DUMP_HELLO,
-	QAIC_SAHARA_DUMP_READING,
-	QAIC_SAHARA_DUMP_RESET,
-	QAIC_SAHARA_DUMP_OVER,
+enum qaic_memdump_state {
+	QAIC_MEMDUMP_NONE,
+	QAIC_MEMDUMP_HELLO,
+	QAIC_MEMDUMP_READING,
+	QAIC_MEMDUMP_RESET,
+	QAIC_MEMDUMP_OVER,
 };
 
 /**
@@ -294,8 +294,8 @@ struct qaic_sahara {
 	bool finished;
 	bool failed;
 	bool stopping;
-	enum qaic_sahara_dump_state dump_state;
-	struct qaic_sahara_dump *dump;
+	enum qaic_memdump_state dump_state;
+	struct qaic_memdump *dump;
 	u64 dump_addr;
 	u64 dump_asked;
 	void *rx;
@@ -343,7 +343,7 @@ static __printf(2, 3) void qaic_sahara_fail_locked(struct qaic_sahara *s,
 
 	s->failed = true;
 	qaic_sahara_close_image_locked(s);
-	qaic_sahara_dump_free(s->dump);
+	qaic_memdump_free(s->dump);
 	s->dump = NULL;
 	cancel_delayed_work(&s->timeout_work);
 	qaic_mhi_boot_fail(s->qdev, "Sahara: %s", why);
@@ -424,21 +424,21 @@ static void qaic_sahara_hello_locked(struct qaic_sahara *s, const void *pkt, siz
 		return;
 	}
 	if (mode == SAHARA_MODE_MEMORY_DEBUG) {
-		if (s->dump_state != QAIC_SAHARA_DUMP_NONE || s->images ||
+		if (s->dump_state != QAIC_MEMDUMP_NONE || s->images ||
 		    s->active != QAIC_SAHARA_NO_IMAGE ||
 		    !bitmap_empty(s->declined_ids, s->table->count)) {
 			qaic_sahara_fail_locked(s, "memory-debug HELLO after the boot began");
 			return;
 		}
-		s->dump_state = QAIC_SAHARA_DUMP_HELLO;
+		s->dump_state = QAIC_MEMDUMP_HELLO;
 	} else if (mode != SAHARA_MODE_IMAGE_PENDING && mode != SAHARA_MODE_IMAGE_COMPLETE) {
 		qaic_sahara_fail_locked(s, "HELLO in mode %u", mode);
 		return;
-	} else if (s->dump_state == QAIC_SAHARA_DUMP_RESET) {
+	} else if (s->dump_state == QAIC_MEMDUMP_RESET) {
 		/* The card went on without a RESET_RESP. */
-		s->dump_state = QAIC_SAHARA_DUMP_OVER;
-	} else if (s->dump_state != QAIC_SAHARA_DUMP_NONE &&
-		   s->dump_state != QAIC_SAHARA_DUMP_OVER) {
+		s->dump_state = QAIC_MEMDUMP_OVER;
+	} else if (s->dump_state != QAIC_MEMDUMP_NONE &&
+		   s->dump_state != QAIC_MEMDUMP_OVER) {
 		qaic_sahara_fail_locked(s, "HELLO in mode %u during the memory dump", mode);
 		return;
 	}
@@ -552,7 +552,7 @@ static void qaic_sahara_read_locked(struct qaic_sahara *s, u64 id, u64 offset, u
 					id);
 		return;
 	}
-	if (s->dump_state != QAIC_SAHARA_DUMP_NONE && s->dump_state != QAIC_SAHARA_DUMP_OVER) {
+	if (s->dump_state != QAIC_MEMDUMP_NONE && s->dump_state != QAIC_MEMDUMP_OVER) {
 		qaic_sahara_fail_locked(s, "the card asked for image %llu during the memory dump",
 					id);
 		return;
@@ -660,10 +660,10 @@ static void qaic_sahara_done_resp_locked(struct qaic_sahara *s, const void *pkt,
 }
 
 /* Ask the card for @len bytes at @addr of its memory. */
-static void qaic_sahara_dump_read_locked(struct qaic_sahara *s, u64 addr, u64 len)
+static void qaic_memdump_read_locked(struct qaic_sahara *s, u64 addr, u64 len)
 {
 	lockdep_assert_held(&s->lock);
-	s->dump_state = QAIC_SAHARA_DUMP_READING;
+	s->dump_state = QAIC_MEMDUMP_READING;
 	s->dump_addr = addr;
 	s->dump_asked = len;
 	qaic_sahara_send_cmd_locked(s, (const u32[]){ SAHARA_MEMORY_READ64,
@@ -673,15 +673,15 @@ static void qaic_sahara_dump_read_locked(struct qaic_sahara *s, u64 addr, u64 le
 }
 
 /* The dump is over, taken or not: the card goes on once it has RESET. */
-static void qaic_sahara_dump_reset_locked(struct qaic_sahara *s)
+static void qaic_memdump_reset_locked(struct qaic_sahara *s)
 {
 	lockdep_assert_held(&s->lock);
-	s->dump_state = QAIC_SAHARA_DUMP_RESET;
+	s->dump_state = QAIC_MEMDUMP_RESET;
 	qaic_sahara_send_cmd_locked(s, (const u32[]){ SAHARA_RESET, SAHARA_RESET_LEN }, 2);
 }
 
 /* The card broke a rule of the dump: one line, no dump, the boot goes on. */
-static __printf(2, 3) void qaic_sahara_dump_abandon_locked(struct qaic_sahara *s,
+static __printf(2, 3) void qaic_memdump_abandon_locked(struct qaic_sahara *s,
 							   const char *fmt, ...)
 {
 	struct va_format vaf;
@@ -694,9 +694,9 @@ static __printf(2, 3) void qaic_sahara_dump_abandon_locked(struct qaic_sahara *s
 	drm_err(&s->qdev->drm, "Sahara: memory dump abandoned: %pV\n", &vaf);
 	va_end(args);
 
-	qaic_sahara_dump_free(s->dump);
+	qaic_memdump_free(s->dump);
 	s->dump = NULL;
-	qaic_sahara_dump_reset_locked(s);
+	qaic_memdump_reset_locked(s);
 }
 
 static void qaic_sahara_memory_debug_locked(struct qaic_sahara *s, const void *pkt, size_t len)
@@ -709,20 +709,20 @@ static void qaic_sahara_memory_debug_locked(struct qaic_sahara *s, const void *p
 		qaic_sahara_fail_locked(s, "MEMORY_DEBUG64 of %zu bytes", len);
 		return;
 	}
-	if (s->dump_state != QAIC_SAHARA_DUMP_HELLO) {
+	if (s->dump_state != QAIC_MEMDUMP_HELLO) {
 		qaic_sahara_fail_locked(s, "MEMORY_DEBUG64 outside memory-debug mode");
 		return;
 	}
 	table_len = qaic_sahara_get64(pkt, 16);
-	if (qaic_sahara_dump_check_table(table_len, why, sizeof(why))) {
-		qaic_sahara_dump_abandon_locked(s, "%s", why);
+	if (qaic_memdump_check_table(table_len, why, sizeof(why))) {
+		qaic_memdump_abandon_locked(s, "%s", why);
 		return;
 	}
-	qaic_sahara_dump_read_locked(s, qaic_sahara_get64(pkt, 8), table_len);
+	qaic_memdump_read_locked(s, qaic_sahara_get64(pkt, 8), table_len);
 }
 
 /* The card's answer to a read of the dump: the table, or a region's bytes. */
-static void qaic_sahara_dump_data_locked(struct qaic_sahara *s, const void *data, int len)
+static void qaic_memdump_data_locked(struct qaic_sahara *s, const void *data, int len)
 {
 	char why[128];
 	u64 addr, n;
@@ -730,34 +730,34 @@ static void qaic_sahara_dump_data_locked(struct qaic_sahara *s, const void *data
 	lockdep_assert_held(&s->lock);
 	if (len == SAHARA_END_OF_IMAGE_LEN && s->dump_asked != SAHARA_END_OF_IMAGE_LEN &&
 	    qaic_sahara_get(data, 0) == SAHARA_END_OF_IMAGE) {
-		qaic_sahara_dump_abandon_locked(s,
-						"the card refused %llu bytes at %#llx: status %#x",
+		qaic_memdump_abandon_locked(s,
+					    "the card refused %llu bytes at %#llx: status %#x",
 						s->dump_asked, s->dump_addr,
 						qaic_sahara_get(data, 3));
 		return;
 	}
 	if (len != s->dump_asked) {
-		qaic_sahara_dump_abandon_locked(s, "%d bytes for a read of %llu at %#llx", len,
-						s->dump_asked, s->dump_addr);
+		qaic_memdump_abandon_locked(s, "%d bytes for a read of %llu at %#llx", len,
+					    s->dump_asked, s->dump_addr);
 		return;
 	}
 	if (!s->dump) {
-		if (qaic_sahara_dump_create(&s->dump, data, len, why, sizeof(why))) {
-			qaic_sahara_dump_abandon_locked(s, "%s", why);
+		if (qaic_memdump_create(&s->dump, data, len, why, sizeof(why))) {
+			qaic_memdump_abandon_locked(s, "%s", why);
 			return;
 		}
 	} else {
-		qaic_sahara_dump_add(s->dump, data);
+		qaic_memdump_add(s->dump, data);
 	}
-	if (qaic_sahara_dump_next(s->dump, &addr, &n)) {
-		qaic_sahara_dump_read_locked(s, addr, n);
+	if (qaic_memdump_next(s->dump, &addr, &n)) {
+		qaic_memdump_read_locked(s, addr, n);
 		return;
 	}
 	drm_info(&s->qdev->drm, "Sahara: memory dump of %u regions, %zu bytes, in devcoredump\n",
-		 qaic_sahara_dump_regions(s->dump), qaic_sahara_dump_size(s->dump));
-	qaic_sahara_dump_commit(s->dump, s->qdev);
+		 qaic_memdump_regions(s->dump), qaic_memdump_size(s->dump));
+	qaic_memdump_commit(s->dump, s->qdev);
 	s->dump = NULL;
-	qaic_sahara_dump_reset_locked(s);
+	qaic_memdump_reset_locked(s);
 }
 
 static void qaic_sahara_handle_locked(struct qaic_sahara *s, const void *pkt, int len)
@@ -811,14 +811,14 @@ static void qaic_sahara_handle_locked(struct qaic_sahara *s, const void *pkt, in
 		break;
 	case SAHARA_RESET_RESP:
 		if (len != SAHARA_RESET_LEN ||
-		    (!s->reset_resp_due && s->dump_state != QAIC_SAHARA_DUMP_RESET)) {
+		    (!s->reset_resp_due && s->dump_state != QAIC_MEMDUMP_RESET)) {
 			qaic_sahara_fail_locked(s, "unexpected RESET_RESP of %d bytes", len);
 			break;
 		}
 		if (s->reset_resp_due)
 			s->reset_resp_due = false;
 		else
-			s->dump_state = QAIC_SAHARA_DUMP_OVER;
+			s->dump_state = QAIC_MEMDUMP_OVER;
 		break;
 	default:
 		qaic_sahara_fail_locked(s, "unexpected command %#x", cmd);
@@ -836,8 +836,8 @@ static void qaic_sahara_rx_work(struct work_struct *work)
 		return;
 	if (s->rx_len < 0)
 		qaic_sahara_fail_locked(s, "packet over %u bytes", QAIC_SAHARA_RX_LEN);
-	else if (s->dump_state == QAIC_SAHARA_DUMP_READING)
-		qaic_sahara_dump_data_locked(s, s->rx, s->rx_len);
+	else if (s->dump_state == QAIC_MEMDUMP_READING)
+		qaic_memdump_data_locked(s, s->rx, s->rx_len);
 	else
 		qaic_sahara_handle_locked(s, s->rx, s->rx_len);
 	if (s->failed)
@@ -976,7 +976,7 @@ static void qaic_sahara_remove(struct mhi_device *mhi_dev)
 
 	mutex_lock(&s->lock);
 	qaic_sahara_close_image_locked(s);
-	qaic_sahara_dump_free(s->dump);
+	qaic_memdump_free(s->dump);
 	s->dump = NULL;
 	mutex_unlock(&s->lock);
 }

@@ -27,7 +27,7 @@
  * the bytes asked for). Then it says DEBUG_XFER_DONE (0x10), and the
  * card's DEBUG_XFER_DONE_RSP (0x20) of status 0 hands the dump to
  * devcoredump: the layout, the table's rules and the bound of its size
- * are those of the card's memory dump over Sahara (qaic_sahara_dump.c).
+ * are those of the card's memory dump over Sahara (qaic_memdump.c).
  * The host declines an offer (status 1) for a DBC that is not between
  * those two steps, while it reads another dump, or with a table that
  * breaks a rule. An answer that breaks a rule abandons the dump with one
@@ -77,9 +77,9 @@
 
 #include "qaic_compat.h"
 #include "qaic_drv.h"
+#include "qaic_memdump.h"
 #include "qaic_mhi.h"
 #include "qaic_mhi_rx.h"
-#include "qaic_sahara_dump.h"
 #include "qaic_ssr.h"
 
 #define QAIC_SSR_DEBUG_XFER_INFO	0x001
@@ -106,7 +106,7 @@
  */
 #define QAIC_SSR_MSG_LEN		32
 #define QAIC_SSR_READ_RSP_HDR_LEN	16
-#define QAIC_SSR_RX_LEN			(QAIC_SSR_READ_RSP_HDR_LEN + QAIC_SAHARA_DUMP_MAX_READ)
+#define QAIC_SSR_RX_LEN			(QAIC_SSR_READ_RSP_HDR_LEN + QAIC_MEMDUMP_MAX_READ)
 
 struct qaic_ssr_hdr {
 	__le32 cmd;
@@ -158,7 +158,7 @@ struct qaic_ssr {
 	u32 dump_dbc;
 	u64 dump_table_addr;
 	u64 dump_table_len;
-	struct qaic_sahara_dump *dump;
+	struct qaic_memdump *dump;
 	u64 dump_asked;
 };
 
@@ -208,7 +208,7 @@ static int qaic_ssr_send_read(struct qaic_ssr *s, u64 addr, u64 len)
 
 static void qaic_ssr_dump_forget(struct qaic_ssr *s)
 {
-	qaic_sahara_dump_free(s->dump);
+	qaic_memdump_free(s->dump);
 	s->dump = NULL;
 	s->dump_asked = 0;
 	s->dump_dbc = QAIC_SSR_NO_DUMP;
@@ -237,7 +237,7 @@ static void qaic_ssr_dump_next(struct qaic_ssr *s)
 	u64 addr, len;
 	int ret;
 
-	if (!qaic_sahara_dump_next(s->dump, &addr, &len)) {
+	if (!qaic_memdump_next(s->dump, &addr, &len)) {
 		s->dump_asked = 0;
 		qaic_mhi_rx_set_len(s->mhi_dev, QAIC_SSR_MSG_LEN);
 		qaic_ssr_send(s, QAIC_SSR_DEBUG_XFER_DONE, s->dump_dbc, 0);
@@ -266,7 +266,7 @@ static void qaic_ssr_dump_offer(struct qaic_ssr *s, u32 dbc_id, const void *buf,
 			dbc_id);
 		goto decline;
 	}
-	if (qaic_sahara_dump_check_table(le64_to_cpu(msg->len), why, sizeof(why))) {
+	if (qaic_memdump_check_table(le64_to_cpu(msg->len), why, sizeof(why))) {
 		drm_dbg(&qdev->drm, "ssr: DBC %u: crash dump declined: %s\n", dbc_id, why);
 		goto decline;
 	}
@@ -300,14 +300,14 @@ static void qaic_ssr_dump_data(struct qaic_ssr *s, u32 dbc_id, const void *buf, 
 		return;
 	}
 	if (!s->dump) {
-		ret = qaic_sahara_dump_create(&s->dump, data, s->dump_table_len, why,
-					      sizeof(why));
+		ret = qaic_memdump_create(&s->dump, data, s->dump_table_len, why,
+					  sizeof(why));
 		if (ret) {
 			qaic_ssr_dump_abandon(s, "%s", why);
 			return;
 		}
 	} else {
-		qaic_sahara_dump_add(s->dump, data);
+		qaic_memdump_add(s->dump, data);
 	}
 	qaic_ssr_dump_next(s);
 }
@@ -326,10 +326,10 @@ static void qaic_ssr_dump_end(struct qaic_ssr *s, u32 dbc_id, u32 status)
 		qaic_ssr_dump_abandon(s, "the card ended it with status %#x", status);
 		return;
 	}
-	size = qaic_sahara_dump_size(s->dump);
+	size = qaic_memdump_size(s->dump);
 	drm_info(&qdev->drm, "DBC %u: crash dump of %zu bytes in %u regions\n", dbc_id, size,
-		 qaic_sahara_dump_regions(s->dump));
-	qaic_sahara_dump_commit(s->dump, qdev);
+		 qaic_memdump_regions(s->dump));
+	qaic_memdump_commit(s->dump, qdev);
 	s->dump = NULL;
 	qaic_ssr_dump_forget(s);
 }

@@ -4,7 +4,7 @@
  */
 
 /*
- * KUnit tests of the card's memory dump (qaic_sahara_dump.c): the rules a
+ * KUnit tests of the card's memory dump (qaic_memdump.c): the rules a
  * table of the card must keep, each broken alone, and the reads a good
  * table turns into (at most 16 KiB each, never 16 bytes, back to back).
  */
@@ -16,7 +16,7 @@
 #include <linux/string.h>
 #include <asm/byteorder.h>
 
-#include "../qaic_sahara_dump.h"
+#include "../qaic_memdump.h"
 
 /* One entry of the card's table, as it sends it. */
 struct table_entry {
@@ -27,7 +27,7 @@ struct table_entry {
 	char file[20];
 };
 
-static_assert(sizeof(struct table_entry) == QAIC_SAHARA_DUMP_ENTRY_LEN);
+static_assert(sizeof(struct table_entry) == QAIC_MEMDUMP_ENTRY_LEN);
 
 static void set_entry(struct table_entry *e, u64 addr, u64 len)
 {
@@ -40,13 +40,13 @@ static void set_entry(struct table_entry *e, u64 addr, u64 len)
 	memset(e->file, 'f', sizeof(e->file));
 }
 
-static int create(struct kunit *test, struct qaic_sahara_dump **d,
+static int create(struct kunit *test, struct qaic_memdump **d,
 		  const struct table_entry *t, unsigned int nr)
 {
 	char why[128] = "";
 	int ret;
 
-	ret = qaic_sahara_dump_create(d, t, nr * sizeof(*t), why, sizeof(why));
+	ret = qaic_memdump_create(d, t, nr * sizeof(*t), why, sizeof(why));
 	if (ret)
 		KUNIT_EXPECT_NE(test, why[0], '\0');
 	return ret;
@@ -56,22 +56,22 @@ static void check_table_len(struct kunit *test)
 {
 	char why[128];
 
-	KUNIT_EXPECT_EQ(test, qaic_sahara_dump_check_table(64, why, sizeof(why)), 0);
-	KUNIT_EXPECT_EQ(test, qaic_sahara_dump_check_table(QAIC_SAHARA_DUMP_MAX_ENTRIES * 64,
-							   why, sizeof(why)), 0);
-	KUNIT_EXPECT_EQ(test, qaic_sahara_dump_check_table(0, why, sizeof(why)), -EINVAL);
-	KUNIT_EXPECT_EQ(test, qaic_sahara_dump_check_table(65, why, sizeof(why)), -EINVAL);
-	KUNIT_EXPECT_EQ(test, qaic_sahara_dump_check_table(3 * 64 + 8, why, sizeof(why)),
+	KUNIT_EXPECT_EQ(test, qaic_memdump_check_table(64, why, sizeof(why)), 0);
+	KUNIT_EXPECT_EQ(test, qaic_memdump_check_table(QAIC_MEMDUMP_MAX_ENTRIES * 64,
+						       why, sizeof(why)), 0);
+	KUNIT_EXPECT_EQ(test, qaic_memdump_check_table(0, why, sizeof(why)), -EINVAL);
+	KUNIT_EXPECT_EQ(test, qaic_memdump_check_table(65, why, sizeof(why)), -EINVAL);
+	KUNIT_EXPECT_EQ(test, qaic_memdump_check_table(3 * 64 + 8, why, sizeof(why)),
 			-EINVAL);
-	KUNIT_EXPECT_EQ(test, qaic_sahara_dump_check_table((QAIC_SAHARA_DUMP_MAX_ENTRIES + 1) * 64,
-							   why, sizeof(why)), -EINVAL);
-	KUNIT_EXPECT_EQ(test, qaic_sahara_dump_check_table(U64_MAX - 63, why, sizeof(why)),
+	KUNIT_EXPECT_EQ(test, qaic_memdump_check_table((QAIC_MEMDUMP_MAX_ENTRIES + 1) * 64,
+						       why, sizeof(why)), -EINVAL);
+	KUNIT_EXPECT_EQ(test, qaic_memdump_check_table(U64_MAX - 63, why, sizeof(why)),
 			-EINVAL);
 }
 
 static void bad_regions(struct kunit *test)
 {
-	struct qaic_sahara_dump *d = NULL;
+	struct qaic_memdump *d = NULL;
 	struct table_entry t[2];
 	char why[128];
 
@@ -82,14 +82,14 @@ static void bad_regions(struct kunit *test)
 	set_entry(&t[0], U64_MAX, 2);
 	KUNIT_EXPECT_EQ(test, create(test, &d, t, 1), -EINVAL);
 	/* Larger than a dump may be */
-	set_entry(&t[0], 0x1000, qaic_sahara_dump_max_size());
+	set_entry(&t[0], 0x1000, qaic_memdump_max_size());
 	KUNIT_EXPECT_EQ(test, create(test, &d, t, 1), -EINVAL);
 	/* Two that fit alone, not together */
-	set_entry(&t[0], 0x1000, qaic_sahara_dump_max_size() / 2 + SZ_4K);
-	set_entry(&t[1], 0x1000, qaic_sahara_dump_max_size() / 2 + SZ_4K);
+	set_entry(&t[0], 0x1000, qaic_memdump_max_size() / 2 + SZ_4K);
+	set_entry(&t[1], 0x1000, qaic_memdump_max_size() / 2 + SZ_4K);
 	KUNIT_EXPECT_EQ(test, create(test, &d, t, 2), -EINVAL);
 	/* A table of a broken length */
-	KUNIT_EXPECT_EQ(test, qaic_sahara_dump_create(&d, t, sizeof(t) - 1, why, sizeof(why)),
+	KUNIT_EXPECT_EQ(test, qaic_memdump_create(&d, t, sizeof(t) - 1, why, sizeof(why)),
 			-EINVAL);
 	KUNIT_EXPECT_NULL(test, d);
 }
@@ -97,16 +97,16 @@ static void bad_regions(struct kunit *test)
 /* The last byte of the address space is a region's last byte: allowed. */
 static void region_at_top(struct kunit *test)
 {
-	struct qaic_sahara_dump *d = NULL;
+	struct qaic_memdump *d = NULL;
 	struct table_entry t;
 	u64 addr, len;
 
 	set_entry(&t, U64_MAX, 1);
 	KUNIT_ASSERT_EQ(test, create(test, &d, &t, 1), 0);
-	KUNIT_EXPECT_TRUE(test, qaic_sahara_dump_next(d, &addr, &len));
+	KUNIT_EXPECT_TRUE(test, qaic_memdump_next(d, &addr, &len));
 	KUNIT_EXPECT_EQ(test, addr, U64_MAX);
 	KUNIT_EXPECT_EQ(test, len, 1);
-	qaic_sahara_dump_free(d);
+	qaic_memdump_free(d);
 }
 
 /* Every read of a table: addresses, lengths, and the dump's size. */
@@ -117,7 +117,7 @@ static void reads(struct kunit *test)
 		{ 0x80008008, 8 }, { 0x1a000000, 0x3001 }, { 0x0c300000, 8 },
 		{ 0x0c300008, 8 }, { 0x0c400000, 1 },
 	};
-	struct qaic_sahara_dump *d = NULL;
+	struct qaic_memdump *d = NULL;
 	struct table_entry t[4];
 	static u8 data[SZ_16K];
 	unsigned int i = 0;
@@ -128,45 +128,45 @@ static void reads(struct kunit *test)
 	set_entry(&t[2], 0x0c300000, 16);
 	set_entry(&t[3], 0x0c400000, 1);
 	KUNIT_ASSERT_EQ(test, create(test, &d, t, 4), 0);
-	KUNIT_EXPECT_EQ(test, qaic_sahara_dump_size(d),
+	KUNIT_EXPECT_EQ(test, qaic_memdump_size(d),
 			32 + sizeof(t) + 2 * SZ_16K + 16 + 0x3001 + 16 + 1);
-	while (qaic_sahara_dump_next(d, &addr, &len)) {
+	while (qaic_memdump_next(d, &addr, &len)) {
 		KUNIT_ASSERT_LT(test, i, ARRAY_SIZE(want));
 		KUNIT_EXPECT_EQ(test, addr, want[i].addr);
 		KUNIT_EXPECT_EQ(test, len, want[i].len);
 		KUNIT_EXPECT_NE(test, len, 16);
-		qaic_sahara_dump_add(d, data);
+		qaic_memdump_add(d, data);
 		i++;
 	}
 	KUNIT_EXPECT_EQ(test, i, ARRAY_SIZE(want));
-	qaic_sahara_dump_free(d);
+	qaic_memdump_free(d);
 }
 
 /* The most entries, each a byte: one read each. */
 static void most_entries(struct kunit *test)
 {
-	struct qaic_sahara_dump *d = NULL;
+	struct qaic_memdump *d = NULL;
 	struct table_entry *t;
 	unsigned int i, n = 0;
 	u64 addr, len;
 	u8 byte = 0;
 
-	t = kunit_kcalloc(test, QAIC_SAHARA_DUMP_MAX_ENTRIES, sizeof(*t), GFP_KERNEL);
+	t = kunit_kcalloc(test, QAIC_MEMDUMP_MAX_ENTRIES, sizeof(*t), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, t);
-	for (i = 0; i < QAIC_SAHARA_DUMP_MAX_ENTRIES; i++)
+	for (i = 0; i < QAIC_MEMDUMP_MAX_ENTRIES; i++)
 		set_entry(&t[i], 0x1000 * i, 1);
-	KUNIT_ASSERT_EQ(test, create(test, &d, t, QAIC_SAHARA_DUMP_MAX_ENTRIES), 0);
-	while (qaic_sahara_dump_next(d, &addr, &len)) {
+	KUNIT_ASSERT_EQ(test, create(test, &d, t, QAIC_MEMDUMP_MAX_ENTRIES), 0);
+	while (qaic_memdump_next(d, &addr, &len)) {
 		KUNIT_EXPECT_EQ(test, addr, 0x1000ULL * n);
 		KUNIT_EXPECT_EQ(test, len, 1);
-		qaic_sahara_dump_add(d, &byte);
+		qaic_memdump_add(d, &byte);
 		n++;
 	}
-	KUNIT_EXPECT_EQ(test, n, QAIC_SAHARA_DUMP_MAX_ENTRIES);
-	qaic_sahara_dump_free(d);
+	KUNIT_EXPECT_EQ(test, n, QAIC_MEMDUMP_MAX_ENTRIES);
+	qaic_memdump_free(d);
 }
 
-static struct kunit_case qaic_sahara_dump_cases[] = {
+static struct kunit_case qaic_memdump_cases[] = {
 	KUNIT_CASE(check_table_len),
 	KUNIT_CASE(bad_regions),
 	KUNIT_CASE(region_at_top),
@@ -175,11 +175,11 @@ static struct kunit_case qaic_sahara_dump_cases[] = {
 	{}
 };
 
-static struct kunit_suite qaic_sahara_dump_suite = {
-	.name = "qaic_sahara_dump",
-	.test_cases = qaic_sahara_dump_cases,
+static struct kunit_suite qaic_memdump_suite = {
+	.name = "qaic_memdump",
+	.test_cases = qaic_memdump_cases,
 };
 
-kunit_test_suites(&qaic_sahara_dump_suite);
+kunit_test_suites(&qaic_memdump_suite);
 
 /* MODULE_LICENSE() and the namespace import are in qaic_nnc_test.c. */
