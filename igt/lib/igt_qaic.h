@@ -142,6 +142,13 @@ void *igt_qaic_unmapped_ptr(void);
 #define IGT_QAIC_EMU_SSR_RESUME		3	/* a stalled restart goes on */
 #define IGT_QAIC_EMU_SSR_FLOOD		4	/* NORMAL, many times in a row */
 #define IGT_QAIC_EMU_SSR_DUMP		5	/* NORMAL, offering a crash dump */
+/* IGT_QAIC_EMU_SSR_DUMP with one fault (qaic-emu's ssr.h) */
+#define IGT_QAIC_EMU_SSR_DUMP_BAD_LENGTH	6	/* table: its entries and 8 bytes */
+#define IGT_QAIC_EMU_SSR_DUMP_TOO_MANY	7	/* table of 300 entries */
+#define IGT_QAIC_EMU_SSR_DUMP_HUGE	8	/* first region 1 GiB */
+#define IGT_QAIC_EMU_SSR_DUMP_SHORT_READ	9	/* second region read a byte short */
+#define IGT_QAIC_EMU_SSR_DUMP_LONG_READ	10	/* ... a byte long */
+#define IGT_QAIC_EMU_SSR_DUMP_DONE_FAILS	11	/* DEBUG_XFER_DONE_RSP status 1 */
 #define IGT_QAIC_EMU_SSR_MAX_CYCLES	100000
 
 #define IGT_QAIC_EMU_PT_OK		0

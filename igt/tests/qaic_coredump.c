@@ -60,6 +60,19 @@
  * Description: Check that the memory a crashed subsystem offers during its restart reaches devcoredump, every byte, and the DBC comes back.
  * Run type: FULL
  *
+ * SUBTEST: ssr-dump-%s
+ * Description: Check that a crash dump offered during a subsystem restart with %arg[1] leaves no dump, the restart ends and the DBC computes again.
+ * Run type: FULL
+ *
+ * arg[1]:
+ *
+ * @bad-length:		a table length that is not a whole number of entries (declined)
+ * @too-many:		a table of more entries than the driver takes (declined)
+ * @huge:		a region larger than a dump may be (abandoned)
+ * @short-read:		a read answered one byte short (abandoned)
+ * @long-read:		a read answered one byte long, past the host's buffer (abandoned)
+ * @done-fails:		the card's end of the dump with a non-zero status (abandoned)
+ *
  * SUBTEST: memdump-short-read
  * Description: Check that a read the card answers one byte short abandons the dump with one error, and the card boots and computes.
  * Run type: FULL
@@ -135,26 +148,38 @@ static void find_dump(const char *bdf, char *name, size_t len)
 	find_dumps(bdf, name, len);
 }
 
-/* Frees a dump: devcoredump drops it once its data is written to */
+/*
+ * Frees a dump: devcoredump drops it once its data is written to, from a
+ * work item, so the dump may still be listed a moment; a write to one it
+ * is already dropping fails with ENODEV (Linux 7.x).
+ */
 static void free_dump(const char *name)
 {
 	char path[PATH_MAX];
+	ssize_t n;
 	int fd;
 
 	snprintf(path, sizeof(path), DEVCD "/%s/data", name);
 	fd = open(path, O_WRONLY);
 	if (fd < 0)
 		return;
-	igt_assert_eq(write(fd, "1", 1), 1);
+	n = write(fd, "1", 1);
+	igt_assert_f(n == 1 || (n < 0 && errno == ENODEV), "freeing %s: %s\n", name,
+		     n < 0 ? strerror(errno) : "short write");
 	close(fd);
 }
 
+/* Frees every dump of the card, and waits (up to 2 s) until none is left. */
 static void free_dumps(const char *bdf)
 {
+	uint64_t start = igt_qaic_now_ms();
 	char name[64];
 
-	for (find_dump(bdf, name, sizeof(name)); name[0]; find_dump(bdf, name, sizeof(name)))
+	for (find_dump(bdf, name, sizeof(name)); name[0]; find_dump(bdf, name, sizeof(name))) {
+		igt_assert_f(igt_qaic_now_ms() - start < 2000, "%s stays in devcoredump\n", name);
 		free_dump(name);
+		usleep(10000);
+	}
 }
 
 /* Waits for the card's dump; returns its text (free() it) */
@@ -578,6 +603,58 @@ static void test_ssr_dump(void)
 	close(fd);
 }
 
+/* Crash dumps offered during a restart with one fault each. */
+static const struct {
+	const char *name;
+	uint32_t mode;		/* IGT_QAIC_EMU_SSR_DUMP_* */
+	const char *why;	/* in the line that abandons it; NULL: declined */
+} ssr_dump_faults[] = {
+	{ "bad-length", IGT_QAIC_EMU_SSR_DUMP_BAD_LENGTH, NULL },
+	{ "too-many", IGT_QAIC_EMU_SSR_DUMP_TOO_MANY, NULL },
+	{ "huge", IGT_QAIC_EMU_SSR_DUMP_HUGE, "region 0: 1073741824 bytes" },
+	{ "short-read", IGT_QAIC_EMU_SSR_DUMP_SHORT_READ, "16383 bytes for a read of 16384" },
+	{ "long-read", IGT_QAIC_EMU_SSR_DUMP_LONG_READ, "its answer did not arrive: -75" },
+	{ "done-fails", IGT_QAIC_EMU_SSR_DUMP_DONE_FAILS, "the card ended it with status 0x1" },
+};
+
+static void test_ssr_dump_fault(unsigned int i)
+{
+	char bdf[32], name[64];
+	int fd = open_card(bdf, sizeof(bdf)), dumped, abandoned, ret;
+	uint32_t victim, again;
+	uint64_t start;
+
+	victim = igt_qaic_activate(fd, QUEUE_SIZE);
+	dumped = count_klog(bdf, "crash dump of ");
+	abandoned = count_klog(bdf, "crash dump abandoned");
+	ret = __igt_qaic_emu_ssr(fd, victim, ssr_dump_faults[i].mode);
+	igt_require_f(ret != IGT_QAIC_EMU_PT_E_UNKNOWN_OP && ret != IGT_QAIC_EMU_PT_E_RANGE,
+		      "the emulator has no SSR dump mode %u\n", ssr_dump_faults[i].mode);
+	igt_assert_eq(ret, 0);
+
+	/* The restart ends: the card grants the DBC again, and it computes */
+	start = igt_qaic_now_ms();
+	while ((ret = __igt_qaic_activate(fd, QUEUE_SIZE, &again)) == 0 && again != victim &&
+	       igt_qaic_now_ms() - start < 10000) {
+		igt_qaic_deactivate(fd, again);
+		usleep(20000);
+	}
+	igt_assert_eq(ret, 0);
+	igt_assert_f(again == victim, "DBC %u is not back after its restart\n", victim);
+	igt_qaic_round_trip(fd, again, DEV_ADDR, SZ_4K, 91 + i);
+
+	/* No dump, and one line if it was abandoned */
+	find_dump(bdf, name, sizeof(name));
+	igt_assert_f(!name[0], "a dump of %s: %s\n", bdf, name);
+	igt_assert_eq(count_klog(bdf, "crash dump of "), dumped);
+	igt_assert_eq(count_klog(bdf, "crash dump abandoned"),
+		      abandoned + !!ssr_dump_faults[i].why);
+	if (ssr_dump_faults[i].why)
+		igt_assert_f(count_klog(bdf, ssr_dump_faults[i].why) > 0, "no \"%s\" in the log\n",
+			     ssr_dump_faults[i].why);
+	close(fd);
+}
+
 igt_main
 {
 	igt_describe("Check the dump a hung DBC leaves.");
@@ -595,6 +672,13 @@ igt_main
 	igt_describe("Check the memory a crashed subsystem offers during its restart.");
 	igt_subtest("ssr-dump")
 		test_ssr_dump();
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(ssr_dump_faults); i++) {
+		igt_describe_f("Check that a restart's crash dump with a fault (%s) leaves no dump, and the DBC comes back.",
+			       ssr_dump_faults[i].name);
+		igt_subtest_f("ssr-dump-%s", ssr_dump_faults[i].name)
+			test_ssr_dump_fault(i);
+	}
 
 	for (unsigned int i = 0; i < sizeof(memdumps) / sizeof(memdumps[0]); i++) {
 		igt_describe(memdumps[i].describe);

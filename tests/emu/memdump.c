@@ -27,9 +27,7 @@
 #include "sahara.h"
 
 /* Entries of the too-many fault's table. */
-#define TOO_MANY_ENTRIES	300
 /* The huge fault's first region. */
-#define HUGE_LEN		(1ull << 30)
 
 const struct emu_memdump_region emu_memdump_regions[EMU_MEMDUMP_NR_REGIONS] = {
 	{ 1, 0x80000000ull, 0x10000, "ddr", "ddr.bin" },
@@ -171,7 +169,7 @@ bool emu_memdump_read_good(uint64_t addr, uint64_t len, uint8_t *buf)
 
 static bool build_table(struct emu_memdump *md)
 {
-	unsigned int n = md->fault == EMU_MEMDUMP_TOO_MANY ? TOO_MANY_ENTRIES :
+	unsigned int n = md->fault == EMU_MEMDUMP_TOO_MANY ? EMU_MEMDUMP_TOO_MANY_ENTRIES :
 							     EMU_MEMDUMP_NR_REGIONS;
 
 	md->table = calloc(n, EMU_MEMDUMP_ENTRY_LEN);
@@ -183,7 +181,7 @@ static bool build_table(struct emu_memdump *md)
 			  &emu_memdump_regions[i % EMU_MEMDUMP_NR_REGIONS]);
 	}
 	if (md->fault == EMU_MEMDUMP_HUGE)
-		put_le64(md->table + 16, HUGE_LEN);
+		put_le64(md->table + 16, EMU_MEMDUMP_HUGE_LEN);
 	md->table_len = (uint64_t)n * EMU_MEMDUMP_ENTRY_LEN;
 	if (md->fault == EMU_MEMDUMP_BAD_LENGTH)
 		md->table_len += 8;

@@ -68,6 +68,10 @@ enum emu_memdump_mode {
 	EMU_MEMDUMP_MODE_COUNT,
 };
 
+/* The table of EMU_MEMDUMP_TOO_MANY; the first region of EMU_MEMDUMP_HUGE. */
+#define EMU_MEMDUMP_TOO_MANY_ENTRIES	300
+#define EMU_MEMDUMP_HUGE_LEN		(1ull << 30)
+
 /* The entries of a good table. */
 struct emu_memdump_region {
 	uint64_t type;

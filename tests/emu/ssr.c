@@ -54,7 +54,9 @@ struct emu_ssr {
 	unsigned int dbc;
 	unsigned int step;	/* index in ssr_events[] of the event sent */
 	unsigned int cycles_left; /* EMU_SSR_FLOOD: restarts after this one */
-	bool dump;		/* EMU_SSR_DUMP: offer it after BEFORE_POWER_UP */
+	bool dump;		/* EMU_SSR_DUMP*: offer it after BEFORE_POWER_UP */
+	enum emu_ssr_mode dump_fault;	/* which EMU_SSR_DUMP* */
+	unsigned int region_reads;	/* of this dump, the table's not counted */
 	bool dumping;		/* offered, and the host has not ended it */
 
 	struct emu_ssr_counters c;
@@ -153,7 +155,8 @@ int emu_ssr_start_cycles(struct emu_ssr *s, unsigned int dbc,
 	s->dbc = dbc;
 	s->step = 0;
 	s->cycles_left = mode == EMU_SSR_FLOOD ? cycles - 1 : 0;
-	s->dump = mode == EMU_SSR_DUMP;
+	s->dump = mode >= EMU_SSR_DUMP;
+	s->dump_fault = mode;
 	s->dumping = false;
 	s->c.started++;
 	if (mode == EMU_SSR_FLOOD) {
@@ -167,6 +170,30 @@ int emu_ssr_start_cycles(struct emu_ssr *s, unsigned int dbc,
 	return 0;
 }
 
+/* The table length the offer names: the good one's, or a fault's. */
+static uint64_t ssr_dump_table_len(const struct emu_ssr *s)
+{
+	uint64_t len = (uint64_t)EMU_MEMDUMP_NR_REGIONS * EMU_MEMDUMP_ENTRY_LEN;
+
+	if (s->dump_fault == EMU_SSR_DUMP_BAD_LENGTH)
+		return len + 8;
+	if (s->dump_fault == EMU_SSR_DUMP_TOO_MANY)
+		return (uint64_t)EMU_MEMDUMP_TOO_MANY_ENTRIES * EMU_MEMDUMP_ENTRY_LEN;
+	return len;
+}
+
+/* EMU_SSR_DUMP_HUGE: the table's first entry says 1 GiB. */
+static void ssr_dump_huge(uint64_t addr, uint64_t len, uint8_t *buf)
+{
+	uint64_t field = EMU_MEMDUMP_TABLE_ADDR + 16;
+	uint8_t huge[8];
+
+	put_le64(huge, EMU_MEMDUMP_HUGE_LEN);
+	for (unsigned int i = 0; i < 8; i++)
+		if (field + i >= addr && field + i - addr < len)
+			buf[field + i - addr] = huge[i];
+}
+
 static void ssr_send_dump_offer(struct emu_ssr *s)
 {
 	uint8_t msg[SSR_DUMP_MSG_LEN] = { 0 };
@@ -175,8 +202,9 @@ static void ssr_send_dump_offer(struct emu_ssr *s)
 	put_le32(msg + 4, SSR_DUMP_MSG_LEN);
 	put_le32(msg + 8, s->dbc);
 	put_le64(msg + 16, EMU_MEMDUMP_TABLE_ADDR);
-	put_le64(msg + 24, (uint64_t)EMU_MEMDUMP_NR_REGIONS * EMU_MEMDUMP_ENTRY_LEN);
+	put_le64(msg + 24, ssr_dump_table_len(s));
 	s->dumping = true;
+	s->region_reads = 0;
 	s->c.dumps_offered++;
 	emu_log(s->dev, "SSR: DBC%u: crash dump offered", s->dbc);
 	s->ops->send(s->ctx, msg, sizeof(msg));
@@ -190,10 +218,19 @@ static void ssr_serve_read(struct emu_ssr *s, uint64_t addr, uint64_t len)
 
 	if (len > EMU_MEMDUMP_MAX_READ)
 		len = 0;
-	msg = calloc(1, SSR_READ_RSP_HDR_LEN + len);
+	msg = calloc(1, SSR_READ_RSP_HDR_LEN + len + 1);
 	if (!msg)
 		return;
 	ok = len && emu_memdump_read_good(addr, len, msg + SSR_READ_RSP_HDR_LEN);
+	if (ok && s->dump_fault == EMU_SSR_DUMP_HUGE)
+		ssr_dump_huge(addr, len, msg + SSR_READ_RSP_HDR_LEN);
+	if (ok && addr != EMU_MEMDUMP_TABLE_ADDR && ++s->region_reads == 2) {
+		/* The faults of the second read of a region. */
+		if (s->dump_fault == EMU_SSR_DUMP_SHORT_READ)
+			len--;
+		if (s->dump_fault == EMU_SSR_DUMP_LONG_READ)
+			len++;
+	}
 	if (!ok) {
 		s->c.dump_bad_reads++;
 		emu_log(s->dev, "SSR: read of %#" PRIx64 " bytes at %#" PRIx64 " refused",
@@ -235,7 +272,8 @@ static void ssr_rx_dump(struct emu_ssr *s, uint32_t cmd, const uint8_t *p, size_
 		ssr_serve_read(s, get_le64(p + 16), get_le64(p + 24));
 		return;
 	case SSR_CMD_DEBUG_XFER_DONE: {
-		uint32_t w[] = { SSR_CMD_DEBUG_XFER_DONE_RSP, SSR_EVENT_LEN, s->dbc, 0 };
+		uint32_t w[] = { SSR_CMD_DEBUG_XFER_DONE_RSP, SSR_EVENT_LEN, s->dbc,
+				 s->dump_fault == EMU_SSR_DUMP_DONE_FAILS };
 
 		s->c.dumps_done++;
 		ssr_send_raw(s, w[0], w[1], w[2], w[3], SSR_EVENT_LEN);

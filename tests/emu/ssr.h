@@ -31,6 +31,15 @@
  * answered by DEBUG_XFER_DONE_RSP of status 0. AFTER_POWER_UP follows
  * the host's DEBUG_XFER_DONE, or its refusal.
  *
+ * EMU_SSR_DUMP_* offer a dump with one fault, those of the memory dump
+ * over Sahara (memdump.h) and two more: a table length of the good
+ * table's entries and 8 bytes (BAD_LENGTH); a table of
+ * EMU_MEMDUMP_TOO_MANY_ENTRIES entries (TOO_MANY); the first region
+ * EMU_MEMDUMP_HUGE_LEN long (HUGE: the table the host reads says so);
+ * the second read of a region answered one byte short (SHORT_READ) or one
+ * byte long (LONG_READ); DEBUG_XFER_DONE answered with status 1
+ * (DONE_FAILS). The restart goes on as in EMU_SSR_DUMP.
+ *
  * EMU_SSR_FLOOD is a card gone bad: the same DBC restarts again and again,
  * a new BEFORE_SHUTDOWN as soon as the host acknowledged AFTER_POWER_UP,
  * @cycles restarts in all, each as the host sees a real one; the DBC is
@@ -86,6 +95,13 @@ enum emu_ssr_mode {
 	EMU_SSR_RESUME,		/* a stalled SSR goes on */
 	EMU_SSR_FLOOD,		/* NORMAL, @cycles times in a row */
 	EMU_SSR_DUMP,		/* NORMAL, offering a crash dump before power-up */
+	/* EMU_SSR_DUMP with one fault each (see above) */
+	EMU_SSR_DUMP_BAD_LENGTH,
+	EMU_SSR_DUMP_TOO_MANY,
+	EMU_SSR_DUMP_HUGE,
+	EMU_SSR_DUMP_SHORT_READ,
+	EMU_SSR_DUMP_LONG_READ,
+	EMU_SSR_DUMP_DONE_FAILS,
 	EMU_SSR_NR_MODES,
 };
 

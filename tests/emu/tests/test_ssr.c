@@ -867,6 +867,73 @@ static void test_dump(void)
 	CHECK_EQ(rec.overflow, 0);
 }
 
+/* Up to the offer of an EMU_SSR_DUMP* restart of @dbc; the offer is kept. */
+static void dump_offered(unsigned int dbc, enum emu_ssr_mode mode)
+{
+	setup();
+	CHECK_EQ(emu_ssr_start(s, dbc, mode), 0);
+	for (unsigned int i = 0; i < 3; i++) {
+		CHECK_EVENT(dbc, events[i]);
+		answer(dbc, events[i]);
+	}
+	CHECK(rec.n == 1 && get_le32(rec.msg[0]) == SSR_CMD_DEBUG_XFER_INFO);
+}
+
+/* EMU_SSR_DUMP_*: each fault, where the host meets it. */
+static void test_dump_faults(void)
+{
+	const uint64_t table_len = EMU_MEMDUMP_NR_REGIONS * EMU_MEMDUMP_ENTRY_LEN;
+	const struct emu_memdump_region *r = &emu_memdump_regions[1];
+	const unsigned int dbc = 5;
+	static const struct {
+		enum emu_ssr_mode mode;
+		uint64_t table_len;	/* the offer's */
+		uint64_t second_read;	/* bytes answering a second read of 16 */
+		uint32_t done_status;
+	} faults[] = {
+		{ EMU_SSR_DUMP, EMU_MEMDUMP_NR_REGIONS * EMU_MEMDUMP_ENTRY_LEN, 16, 0 },
+		{ EMU_SSR_DUMP_BAD_LENGTH, EMU_MEMDUMP_NR_REGIONS * EMU_MEMDUMP_ENTRY_LEN + 8, 16, 0 },
+		{ EMU_SSR_DUMP_TOO_MANY, EMU_MEMDUMP_TOO_MANY_ENTRIES * EMU_MEMDUMP_ENTRY_LEN, 16, 0 },
+		{ EMU_SSR_DUMP_HUGE, EMU_MEMDUMP_NR_REGIONS * EMU_MEMDUMP_ENTRY_LEN, 16, 0 },
+		{ EMU_SSR_DUMP_SHORT_READ, EMU_MEMDUMP_NR_REGIONS * EMU_MEMDUMP_ENTRY_LEN, 15, 0 },
+		{ EMU_SSR_DUMP_LONG_READ, EMU_MEMDUMP_NR_REGIONS * EMU_MEMDUMP_ENTRY_LEN, 17, 0 },
+		{ EMU_SSR_DUMP_DONE_FAILS, EMU_MEMDUMP_NR_REGIONS * EMU_MEMDUMP_ENTRY_LEN, 16, 1 },
+	};
+	const uint8_t *m;
+
+	for (unsigned int f = 0; f < sizeof(faults) / sizeof(faults[0]); f++) {
+		dump_offered(dbc, faults[f].mode);
+		CHECK_EQ(get_le64(rec.msg[0] + 24), faults[f].table_len);
+		take();
+		answer_raw(SSR_CMD_DEBUG_XFER_INFO_RSP, SSR_EVENT_LEN, dbc, 0, SSR_EVENT_LEN);
+
+		/* The table: the first region's length, 1 GiB when HUGE. */
+		answer_read(dbc, EMU_MEMDUMP_TABLE_ADDR, table_len);
+		check_read_rsp(dbc, table_len, __LINE__);
+		m = rec.msg[0] + SSR_READ_RSP_HDR_LEN;
+		CHECK_EQ(get_le64(m + 16), faults[f].mode == EMU_SSR_DUMP_HUGE ?
+			 EMU_MEMDUMP_HUGE_LEN : emu_memdump_regions[0].len);
+		take();
+
+		/* Two reads of a region: the second one's length is the fault's. */
+		answer_read(dbc, r->addr, 16);
+		check_read_rsp(dbc, 16, __LINE__);
+		take();
+		answer_read(dbc, r->addr + 16, 16);
+		check_read_rsp(dbc, faults[f].second_read, __LINE__);
+		take();
+
+		answer_raw(SSR_CMD_DEBUG_XFER_DONE, SSR_EVENT_LEN, dbc, 0, SSR_EVENT_LEN);
+		CHECK_EQ(rec.n, 2);
+		CHECK_EQ(get_le32(rec.msg[0]), SSR_CMD_DEBUG_XFER_DONE_RSP);
+		CHECK_EQ(get_le32(rec.msg[0] + 12), faults[f].done_status);
+		keep_last();
+		CHECK_EVENT(dbc, SSR_EV_AFTER_POWER_UP);
+		answer(dbc, SSR_EV_AFTER_POWER_UP);
+		CHECK_EQ(rec.restored, 1);
+	}
+}
+
 static void test_counters_print(void)
 {
 	static const char *const keys[] = {
@@ -1249,6 +1316,7 @@ int main(void)
 	RUN(test_garbage);
 	RUN(test_reset);
 	RUN(test_dump);
+	RUN(test_dump_faults);
 	RUN(test_counters_print);
 	RUN(test_pt_refused);
 	RUN(test_pt_ssr);
