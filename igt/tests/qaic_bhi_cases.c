@@ -17,9 +17,9 @@
  * TEST: qaic bhi cases
  * Category: Core
  * Description: The systematic cases of the emulated card's BHI registers,
- *		a boot each: the download's status, the execution environment
- *		and the serial number at their boundary values, the download's
- *		interrupt withheld.
+ *		a boot each: the download's status (BHI's, or BHIe's on an
+ *		AIC200), the execution environment and the serial number at
+ *		their boundary values, the download's interrupt withheld.
  * Feature: qaic
  *
  * SUBTEST: bhi-%s
@@ -27,6 +27,11 @@
  *		says reaches mission mode, or fails with one line in the log
  *		and open() -ENODEV, as tests/emu/bhi_cases.c says; that the card
  *		then boots again and runs work, with no kernel report.
+ * Run type: FULL
+ *
+ * SUBTEST: bhie-%s
+ * Description: Check the same of a card that takes its SBL over BHIe (an
+ *		AIC200, on Linux 6.15 and later) and BHIe's TXVECSTATUS.
  * Run type: FULL
  */
 
@@ -72,13 +77,18 @@ static void run_case(unsigned int idx)
 {
 	const struct emu_bhi_case *c = &emu_bhi_cases[idx];
 	int failed, up, failed_after, up_after, fd, ret;
-	bool boot_failed;
+	bool boot_failed, bhie;
 	char line[512] = "";
 	uint32_t dbc;
 	size_t from;
 
 	igt_require_f(igt_qaic_card_present(SLOT), "no card %u\n", SLOT);
 	igt_require_f(igt_qaic_boot_verdict_ours(), "the boot verdict in the log is our driver's\n");
+	/* An AIC200's PBL takes the SBL over BHIe, the others' over BHI. */
+	bhie = igt_qaic_card_device(SLOT) == 0xa110;
+	igt_require_f(c->load == EMU_BHI_LOAD_ANY || (c->load == EMU_BHI_LOAD_BHIE) == bhie,
+		      "the card takes its SBL over %s; the case is about the other\n",
+		      bhie ? "BHIe" : "BHI");
 	fd = igt_qaic_open_card_up(SLOT);
 	ret = __igt_qaic_emu_card_case(fd, IGT_QAIC_EMU_CASE_BHI, idx);
 	igt_require_f(ret != IGT_QAIC_EMU_PT_E_UNKNOWN_OP, "the emulator has no EMU_PT_CARD_CASE\n");
@@ -124,7 +134,9 @@ igt_main
 	for (unsigned int i = 0; i < emu_bhi_nr_cases; i++) {
 		igt_describe("A boot whose BHI registers read as the case says comes up or "
 			     "fails as the table of tests/emu/bhi_cases.c says.");
-		igt_subtest_f("bhi-%s", emu_bhi_cases[i].name)
+		/* The BHIe cases' names say so already: bhie-NAME. */
+		igt_subtest_f("%s%s", emu_bhi_cases[i].load == EMU_BHI_LOAD_BHIE ? "" : "bhi-",
+			      emu_bhi_cases[i].name)
 			run_case(i);
 	}
 

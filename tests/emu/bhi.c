@@ -57,12 +57,11 @@ bool emu_bhi_irq_withheld(const struct emu_bhi *b)
 	return b->kase && b->kase->no_irq;
 }
 
-/* This boot's case lies about the register at @off: what it reads then. */
-static bool case_lies(const struct emu_bhi *b, uint32_t off, uint32_t *val)
+bool emu_bhi_case_lies(const struct emu_bhi *b, bool bhie, uint32_t off, uint32_t *val)
 {
 	const struct emu_bhi_case *c = b->kase;
 
-	if (!c || !c->reg || c->reg != off ||
+	if (!c || !c->reg || c->reg != off || (c->load == EMU_BHI_LOAD_BHIE) != bhie ||
 	    (c->from == EMU_BHI_FROM_DOWNLOAD && !b->downloaded))
 		return false;
 	*val = c->v;
@@ -73,7 +72,7 @@ uint32_t emu_bhi_read(const struct emu_bhi *b, uint32_t off)
 {
 	uint32_t lie;
 
-	if (case_lies(b, off, &lie))
+	if (emu_bhi_case_lies(b, false, off, &lie))
 		return lie;
 	switch (off) {
 	case EMU_BHI_VERSION_MINOR: return 0;

@@ -99,6 +99,11 @@ enum emu_bhi_event emu_bhi_write(struct emu_bhi *b, uint32_t off, uint32_t val);
 bool emu_bhi_irq_withheld(const struct emu_bhi *b);
 /* Arm systematic case @idx (bhi_cases.h) for the next power-on: 0 or -EINVAL. */
 int emu_bhi_arm_case(struct emu_bhi *b, unsigned int idx);
+/*
+ * This boot's case lies about the register at @off of the BHI block (or,
+ * with @bhie, of the BHIe block): true, and what it reads then at @val.
+ */
+bool emu_bhi_case_lies(const struct emu_bhi *b, bool bhie, uint32_t off, uint32_t *val);
 void emu_bhi_counters_print(const struct emu_bhi *b, FILE *out);
 
 #endif /* QAIC_EMU_BHI_H */

@@ -18,12 +18,21 @@
 
 #include "bhi.h"
 #include "bhi_cases.h"
+#include "bhie.h"
 #include "case_table.h"
 
 #define STATUS(x)	((uint32_t)(x) << EMU_BHI_STATUS_SHIFT)
 
+#define CL(nm, load_, reg_, from_, verdict_, no_irq_, x)				\
+	{ (nm), (reg_), EMU_BHI_FROM_##from_, EMU_BHI_CASE_##verdict_, (no_irq_), (load_), (x) }
+/* A case of BHI's STATUS, or of a register every card has. */
 #define C(nm, reg_, from_, verdict_, no_irq_, x)					\
-	{ (nm), (reg_), EMU_BHI_FROM_##from_, EMU_BHI_CASE_##verdict_, (no_irq_), (x) }
+	CL(nm, (reg_) == EMU_BHI_STATUS ? EMU_BHI_LOAD_BHI : EMU_BHI_LOAD_ANY, reg_, from_,	\
+	   verdict_, no_irq_, x)
+/* A case of BHIe's TXVECSTATUS. */
+#define CE(nm, verdict_, x)								\
+	CL(nm, EMU_BHI_LOAD_BHIE, EMU_BHIE_TXVECSTATUS, DOWNLOAD, verdict_, 0, x)
+#define TXVEC(st)	((uint32_t)(st) << 30)
 
 const struct emu_bhi_case emu_bhi_cases[] = {
 	C("good", 0, POWER_ON, UP, 0, 0),
@@ -58,6 +67,22 @@ const struct emu_bhi_case emu_bhi_cases[] = {
 	/* ... and from power-on: a read that fails, and SBL, which loads nothing. */
 	C("ee-ones-power-on", EMU_BHI_EXECENV, POWER_ON, UP, 0, 0xffffffffu),
 	C("ee-sbl-power-on", EMU_BHI_EXECENV, POWER_ON, UP, 0, EMU_EE_SBL),
+
+	/*
+	 * BHIe's TXVECSTATUS after the download (Linux 6.15 on): only
+	 * XFER_COMPL is done, whatever the sequence number; anything else
+	 * fails the download at once, and ERROR is what the driver's boot
+	 * watchdog names (a "refused" line at once); for the others the MHI
+	 * core gives up without a word the driver hears, and the watchdog ends
+	 * the boot (0 after mhi_timeout_ms; all-ones is a read that failed,
+	 * which the watchdog does not take for ERROR).
+	 */
+	CE("bhie-status-error", FAILS, TXVEC(EMU_BHIE_ERROR)),
+	CE("bhie-status-reset", FAILS_LATE, TXVEC(0)),
+	CE("bhie-status-1", FAILS_LATE, TXVEC(1)),
+	CE("bhie-status-ones", FAILS_LATE, 0xffffffffu),
+	CE("bhie-compl-seq-0", UP, TXVEC(EMU_BHIE_XFER_COMPL)),
+	CE("bhie-compl-seq-ones", UP, TXVEC(EMU_BHIE_XFER_COMPL) | EMU_BHIE_SEQ_MASK),
 
 	/* The serial number: only reported. */
 	C("serial-0", EMU_BHI_SERIALNU, POWER_ON, UP, 0, 0),

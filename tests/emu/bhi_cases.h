@@ -5,8 +5,11 @@
  * STATUS after the download (RESET, the reserved 1, ERROR, all-ones),
  * EXECENV after it (PBL, mission mode, RAMDUMP, one past the table,
  * all-ones) and from power-on (all-ones: a card not there yet), the
- * serial number (0, all-ones), and the download's interrupt withheld.
- * The card itself boots as it would: only what the host reads lies.
+ * serial number (0, all-ones), and the download's interrupt withheld;
+ * on a card whose PBL takes the SBL over BHIe (the AIC200), BHIe's
+ * TXVECSTATUS after the download (ERROR, RESET, the reserved 1,
+ * all-ones, XFER_COMPL with another sequence number). The card itself
+ * boots as it would: only what the host reads lies.
  *
  * A case is armed by EMU_PT_CARD_CASE (manager.h) for the card's next
  * power-on and lasts that boot. Each says what a correct host does: the
@@ -27,6 +30,13 @@ enum emu_bhi_case_from {
 	EMU_BHI_FROM_DOWNLOAD,	/* once the host rang IMGTXDB */
 };
 
+/* Which download a case is about: a card takes its SBL one way only. */
+enum emu_bhi_case_load {
+	EMU_BHI_LOAD_ANY,	/* either: the EE, the serial, the interrupt */
+	EMU_BHI_LOAD_BHI,	/* BHI's STATUS: an AIC100 or AIC080 */
+	EMU_BHI_LOAD_BHIE,	/* BHIe's TXVECSTATUS: an AIC200 */
+};
+
 enum emu_bhi_case_verdict {
 	EMU_BHI_CASE_UP,	/* mission mode */
 	EMU_BHI_CASE_FAILS,	/* one "boot failed" line, at once */
@@ -35,10 +45,11 @@ enum emu_bhi_case_verdict {
 
 struct emu_bhi_case {
 	const char *name;
-	uint8_t reg;		/* a BHI register offset (bhi.h); 0: none */
+	uint8_t reg;		/* a register offset in the block of @load; 0: none */
 	uint8_t from;		/* enum emu_bhi_case_from */
 	uint8_t verdict;	/* enum emu_bhi_case_verdict */
 	uint8_t no_irq;		/* the download raises no interrupt */
+	uint8_t load;		/* enum emu_bhi_case_load */
 	uint32_t v;		/* what the register reads */
 };
 

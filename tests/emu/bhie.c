@@ -55,6 +55,7 @@ static enum emu_bhi_event download(struct emu_bhie *e, struct emu_bhi *bhi)
 	uint64_t size = 0, pos = 0;
 	bool ok;
 
+	bhi->downloaded = true;		/* for the cases (bhi_cases.h) */
 	if (bhi->ee != EMU_EE_PBL)
 		return refuse(e, "not in PBL", bhi->ee);
 	if (!n || table_len % 16 || n > EMU_BHIE_MAX_ENTRIES)

@@ -1139,8 +1139,13 @@ static uint32_t reg_read(struct emu_mhi *mhi, uint32_t off)
 {
 	if (off >= EMU_MHI_BHI_OFF && off < EMU_MHI_BHI_OFF + BHI_SIZE)
 		return emu_bhi_read(&mhi->bhi, off - EMU_MHI_BHI_OFF);
-	if (off >= EMU_MHI_BHIE_OFF && off < EMU_MHI_BHIE_OFF + EMU_BHIE_SIZE)
+	if (off >= EMU_MHI_BHIE_OFF && off < EMU_MHI_BHIE_OFF + EMU_BHIE_SIZE) {
+		uint32_t lie;
+
+		if (emu_bhi_case_lies(&mhi->bhi, true, off - EMU_MHI_BHIE_OFF, &lie))
+			return lie;
 		return emu_bhie_read(&mhi->bhie, off - EMU_MHI_BHIE_OFF);
+	}
 	if (off >= EMU_MHI_CHDB_OFF &&
 	    off < EMU_MHI_CHDB_OFF + 8 * EMU_MHI_MAX_CHANNELS)
 		return mhi->chdb[(off - EMU_MHI_CHDB_OFF) / 8][(off / 4) & 1];
