@@ -560,6 +560,26 @@ static void test_memdump(unsigned int slot, enum md_expect expect, const char *w
 }
 
 /*
+ * Waits (up to 10 s) until the card grants DBC @victim again after its
+ * restart, activating and letting go of the others it grants meanwhile.
+ */
+static uint32_t dbc_back(int fd, uint32_t victim)
+{
+	uint64_t start = igt_qaic_now_ms();
+	uint32_t again;
+	int ret;
+
+	while ((ret = __igt_qaic_activate(fd, QUEUE_SIZE, &again)) == 0 && again != victim &&
+	       igt_qaic_now_ms() - start < 10000) {
+		igt_qaic_deactivate(fd, again);
+		usleep(20000);
+	}
+	igt_assert_eq(ret, 0);
+	igt_assert_f(again == victim, "DBC %u is not back after its restart\n", victim);
+	return again;
+}
+
+/*
  * A subsystem restart whose card offers the crashed subsystem's memory
  * (qaic-emu's EMU_SSR_DUMP: the same good table as the card's memory
  * dump) between BEFORE_POWER_UP and AFTER_POWER_UP.
@@ -567,7 +587,7 @@ static void test_memdump(unsigned int slot, enum md_expect expect, const char *w
 static void test_ssr_dump(void)
 {
 	char bdf[32], name[64];
-	uint32_t victim, again;
+	uint32_t victim;
 	int fd = open_card(bdf, sizeof(bdf)), dumped, ret;
 	uint64_t start;
 	uint8_t *dump;
@@ -592,14 +612,7 @@ static void test_ssr_dump(void)
 	igt_assert_eq(count_klog(bdf, "crash dump abandoned"), 0);
 
 	/* The restart ends: the card grants the DBC again, and it computes */
-	start = igt_qaic_now_ms();
-	while ((ret = __igt_qaic_activate(fd, QUEUE_SIZE, &again)) == 0 && again != victim &&
-	       igt_qaic_now_ms() - start < 10000) {
-		igt_qaic_deactivate(fd, again);
-		usleep(20000);
-	}
-	igt_assert_eq(ret, 0);
-	igt_qaic_round_trip(fd, again, DEV_ADDR, SZ_4K, 90);
+	igt_qaic_round_trip(fd, dbc_back(fd, victim), DEV_ADDR, SZ_4K, 90);
 	close(fd);
 }
 
@@ -621,8 +634,7 @@ static void test_ssr_dump_fault(unsigned int i)
 {
 	char bdf[32], name[64];
 	int fd = open_card(bdf, sizeof(bdf)), dumped, abandoned, ret;
-	uint32_t victim, again;
-	uint64_t start;
+	uint32_t victim;
 
 	victim = igt_qaic_activate(fd, QUEUE_SIZE);
 	dumped = count_klog(bdf, "crash dump of ");
@@ -633,15 +645,7 @@ static void test_ssr_dump_fault(unsigned int i)
 	igt_assert_eq(ret, 0);
 
 	/* The restart ends: the card grants the DBC again, and it computes */
-	start = igt_qaic_now_ms();
-	while ((ret = __igt_qaic_activate(fd, QUEUE_SIZE, &again)) == 0 && again != victim &&
-	       igt_qaic_now_ms() - start < 10000) {
-		igt_qaic_deactivate(fd, again);
-		usleep(20000);
-	}
-	igt_assert_eq(ret, 0);
-	igt_assert_f(again == victim, "DBC %u is not back after its restart\n", victim);
-	igt_qaic_round_trip(fd, again, DEV_ADDR, SZ_4K, 91 + i);
+	igt_qaic_round_trip(fd, dbc_back(fd, victim), DEV_ADDR, SZ_4K, 91 + i);
 
 	/* No dump, and one line if it was abandoned */
 	find_dump(bdf, name, sizeof(name));
