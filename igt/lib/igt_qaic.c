@@ -1668,6 +1668,87 @@ void igt_qaic_write_file(const char *path, const char *val)
 	close(fd);
 }
 
+/* Module parameters igt_qaic_param_set() changed, and what they were. */
+#define QAIC_PARAMS_DIR		"/sys/module/qaic/parameters/"
+#define QAIC_PARAMS_MAX		8
+
+static struct {
+	char name[48];
+	char was[32];
+} qaic_params[QAIC_PARAMS_MAX];
+static unsigned int qaic_nr_params;
+
+static void qaic_params_put_back(int sig)
+{
+	(void)sig;
+	igt_qaic_param_restore();
+}
+
+/**
+ * igt_qaic_param_set:
+ * @name: a parameter of the qaic module (/sys/module/qaic/parameters/@name)
+ * @val: what to write into it
+ *
+ * Sets a module parameter for the rest of the process, skipping the test
+ * when the driver has no such parameter. The first time this process sets
+ * @name, its value is kept: igt_qaic_param_restore() and, at the latest,
+ * the process's exit (an exit handler: igt/run runs a subtest a process)
+ * write it back.
+ *
+ * Returns: the value the parameter had before this process first set it.
+ */
+const char *igt_qaic_param_set(const char *name, const char *val)
+{
+	char path[128];
+	unsigned int i;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), QAIC_PARAMS_DIR "%s", name);
+	for (i = 0; i < qaic_nr_params; i++)
+		if (!strcmp(qaic_params[i].name, name))
+			break;
+	if (i == qaic_nr_params) {
+		igt_assert(i < QAIC_PARAMS_MAX);
+		fd = open(path, O_RDONLY);
+		igt_require_f(fd >= 0, "the driver has no %s\n", name);
+		n = read(fd, qaic_params[i].was, sizeof(qaic_params[i].was) - 1);
+		close(fd);
+		igt_assert_f(n > 0, "read %s: %s\n", path, n < 0 ? strerror(errno) : "empty");
+		qaic_params[i].was[n] = '\0';
+		snprintf(qaic_params[i].name, sizeof(qaic_params[i].name), "%s", name);
+		if (!qaic_nr_params++)
+			igt_install_exit_handler(qaic_params_put_back);
+	}
+	igt_qaic_write_file(path, val);
+	return qaic_params[i].was;
+}
+
+/**
+ * igt_qaic_param_restore:
+ *
+ * Writes back every module parameter igt_qaic_param_set() changed, last
+ * set first, as it was before this process set it.
+ */
+void igt_qaic_param_restore(void)
+{
+	char path[128];
+	int fd;
+
+	while (qaic_nr_params) {
+		qaic_nr_params--;
+		snprintf(path, sizeof(path), QAIC_PARAMS_DIR "%s", qaic_params[qaic_nr_params].name);
+		/* Also from an exit handler: no assertion here. */
+		fd = open(path, O_WRONLY);
+		if (fd < 0)
+			continue;
+		if (write(fd, qaic_params[qaic_nr_params].was,
+			  strlen(qaic_params[qaic_nr_params].was)) < 0)
+			igt_info("putting %s back: %s\n", path, strerror(errno));
+		close(fd);
+	}
+}
+
 /**
  * igt_qaic_read_int:
  * @path: a file holding a decimal number (sysfs, debugfs)

@@ -49,29 +49,9 @@ IGT_TEST_DESCRIPTION("The systematic cases of the emulated card's BHI registers,
  * The boot watchdog's deadline during the test (seconds): what a case
  * that fails late costs. Put back at exit (a process per subtest).
  */
-#define BOOT_TIMEOUT_PARAM	"/sys/module/qaic/parameters/boot_timeout_s"
 #define BOOT_TIMEOUT_S		"4"
 
 static uint32_t seed;
-static char boot_timeout_was[16];
-
-static void put_boot_timeout_back(int sig)
-{
-	(void)sig;
-	if (boot_timeout_was[0])
-		igt_qaic_write_file(BOOT_TIMEOUT_PARAM, boot_timeout_was);
-}
-
-static void short_boot_timeout(void)
-{
-	FILE *f = fopen(BOOT_TIMEOUT_PARAM, "r");
-
-	igt_require_f(f, "the driver has no boot_timeout_s\n");
-	igt_assert(fgets(boot_timeout_was, sizeof(boot_timeout_was), f));
-	fclose(f);
-	igt_install_exit_handler(put_boot_timeout_back);
-	igt_qaic_write_file(BOOT_TIMEOUT_PARAM, BOOT_TIMEOUT_S);
-}
 
 static void run_case(unsigned int idx)
 {
@@ -129,7 +109,7 @@ static void run_case(unsigned int idx)
 igt_main
 {
 	igt_fixture
-		short_boot_timeout();
+		igt_qaic_param_set("boot_timeout_s", BOOT_TIMEOUT_S);
 
 	for (unsigned int i = 0; i < emu_bhi_nr_cases; i++) {
 		igt_describe("A boot whose BHI registers read as the case says comes up or "
@@ -141,7 +121,7 @@ igt_main
 	}
 
 	igt_fixture {
-		put_boot_timeout_back(0);
+		igt_qaic_param_restore();
 		igt_qaic_kernel_log_free();
 	}
 }

@@ -324,11 +324,8 @@ static void run_dbc(unsigned int idx)
 
 /* The period of the host's time syncs during the cases, and how long to count. */
 #define TS_DELAY_MS	"100"
-#define TS_PARAM	"/sys/module/qaic/parameters/timesync_delay_ms"
 #define TS_SETTLE_US	(350 * 1000)
 #define TS_COUNT_US	(700 * 1000)
-
-static char ts_delay_was[16];
 
 /*
  * The period at 100 ms, for the process (igt/run runs a subtest a
@@ -337,17 +334,13 @@ static char ts_delay_was[16];
  */
 static void ts_fast(void)
 {
-	int f, n;
+	static bool fast;
+	int n;
 
-	if (ts_delay_was[0])
+	if (fast)
 		return;
-	f = open(TS_PARAM, O_RDONLY);
-	igt_require_f(f >= 0, "the driver has no timesync_delay_ms\n");
-	n = read(f, ts_delay_was, sizeof(ts_delay_was) - 1);
-	close(f);
-	igt_assert_f(n > 0, "read %s\n", TS_PARAM);
-	igt_qaic_write_file(TS_PARAM, TS_DELAY_MS);
-	n = atoi(ts_delay_was);
+	n = atoi(igt_qaic_param_set("timesync_delay_ms", TS_DELAY_MS));
+	fast = true;
 	usleep((n > 0 && n < 2000 ? n : 2000) * 1000 + 50 * 1000);
 }
 
@@ -429,8 +422,7 @@ igt_main
 	}
 
 	igt_fixture {
-		if (ts_delay_was[0])
-			igt_qaic_write_file(TS_PARAM, ts_delay_was);
+		igt_qaic_param_restore();
 		if (fd >= 0)
 			igt_qaic_close(fd);
 		igt_qaic_kernel_log_free();

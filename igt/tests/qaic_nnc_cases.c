@@ -52,7 +52,6 @@ IGT_TEST_DESCRIPTION("The systematic cases of the emulated card manager's answer
  * The answer timeout during the cases: a dropped answer costs this much.
  * The parameter is put back at exit (igt/run runs a subtest a process).
  */
-#define TIMEOUT_PARAM	"/sys/module/qaic/parameters/control_resp_timeout_s"
 #define TIMEOUT_S	"2"
 
 /* The emulator's EMU_PT_XFER_EXPECT (tests/emu/manager.h): u64 bytes follow */
@@ -66,29 +65,7 @@ IGT_TEST_DESCRIPTION("The systematic cases of the emulated card manager's answer
  */
 #define XFER_SIZE	(20 * SZ_1M)
 
-static char timeout_was[16];
 static uint32_t seed;
-
-static void put_timeout_back(int sig)
-{
-	(void)sig;
-	if (timeout_was[0])
-		igt_qaic_write_file(TIMEOUT_PARAM, timeout_was);
-}
-
-static void short_timeout(void)
-{
-	int f, n;
-
-	f = open(TIMEOUT_PARAM, O_RDONLY);
-	igt_require_f(f >= 0, "the driver has no control_resp_timeout_s\n");
-	n = read(f, timeout_was, sizeof(timeout_was) - 1);
-	close(f);
-	igt_assert_f(n > 0, "read %s\n", TIMEOUT_PARAM);
-	timeout_was[n] = 0;
-	igt_install_exit_handler(put_timeout_back);
-	igt_qaic_write_file(TIMEOUT_PARAM, TIMEOUT_S);
-}
 
 static void arm(int fd, unsigned int idx)
 {
@@ -242,7 +219,7 @@ igt_main
 {
 	igt_fixture {
 		igt_qaic_close(igt_qaic_open());
-		short_timeout();
+		igt_qaic_param_set("control_resp_timeout_s", TIMEOUT_S);
 	}
 
 	for (unsigned int i = 0; i < emu_nnc_nr_cases; i++) {
@@ -253,7 +230,7 @@ igt_main
 	}
 
 	igt_fixture {
-		put_timeout_back(0);
+		igt_qaic_param_restore();
 		igt_qaic_kernel_log_free();
 	}
 }

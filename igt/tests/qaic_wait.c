@@ -225,12 +225,6 @@ static void test_busy_poll(void)
 
 #define WAIT_DEFAULT_PARAM	"/sys/module/qaic/parameters/wait_exec_default_timeout_ms"
 
-static void restore_wait_default(int sig)
-{
-	(void)sig;
-	igt_qaic_write_file(WAIT_DEFAULT_PARAM, "0");
-}
-
 static void test_busy_default_timeout(void)
 {
 	const uint32_t ms = 250;	/* written below */
@@ -240,12 +234,11 @@ static void test_busy_default_timeout(void)
 	igt_require_f(access(WAIT_DEFAULT_PARAM, W_OK) == 0,
 		      "no wait_exec_default_timeout_ms parameter\n");
 	stall_start(&s);
-	igt_install_exit_handler(restore_wait_default);
-	igt_qaic_write_file(WAIT_DEFAULT_PARAM, "250");
+	igt_qaic_param_set("wait_exec_default_timeout_ms", "250");
 	start = igt_qaic_now_ms();
 	check_wait(s.fd, s.stall.handle, s.dbc, 0, ETIMEDOUT, "busy object, default timeout");
 	took = igt_qaic_now_ms() - start;
-	restore_wait_default(0);
+	igt_qaic_param_restore();
 	igt_info("timeout 0, default %u ms: returned after %llu ms\n", ms,
 		 (unsigned long long)took);
 	igt_assert_f(took + 5 >= ms, "returned after %llu ms, the default is %u ms\n",
