@@ -1724,6 +1724,38 @@ const char *igt_qaic_param_set(const char *name, const char *val)
 	return qaic_params[i].was;
 }
 
+/* Writes entry @i back and forgets it; also from an exit handler: no assertion. */
+static void qaic_param_put_back_at(unsigned int i)
+{
+	char path[128];
+	int fd;
+
+	snprintf(path, sizeof(path), QAIC_PARAMS_DIR "%s", qaic_params[i].name);
+	fd = open(path, O_WRONLY);
+	if (fd >= 0) {
+		if (write(fd, qaic_params[i].was, strlen(qaic_params[i].was)) < 0)
+			igt_info("putting %s back: %s\n", path, strerror(errno));
+		close(fd);
+	}
+	qaic_nr_params--;
+	memmove(&qaic_params[i], &qaic_params[i + 1],
+		(qaic_nr_params - i) * sizeof(qaic_params[0]));
+}
+
+/**
+ * igt_qaic_param_put_back:
+ * @name: a parameter igt_qaic_param_set() changed
+ *
+ * Writes @name back as it was before this process first set it, now; the
+ * other parameters stay as set. Nothing happens for a parameter not set.
+ */
+void igt_qaic_param_put_back(const char *name)
+{
+	for (unsigned int i = 0; i < qaic_nr_params; i++)
+		if (!strcmp(qaic_params[i].name, name))
+			qaic_param_put_back_at(i);
+}
+
 /**
  * igt_qaic_param_restore:
  *
@@ -1732,21 +1764,8 @@ const char *igt_qaic_param_set(const char *name, const char *val)
  */
 void igt_qaic_param_restore(void)
 {
-	char path[128];
-	int fd;
-
-	while (qaic_nr_params) {
-		qaic_nr_params--;
-		snprintf(path, sizeof(path), QAIC_PARAMS_DIR "%s", qaic_params[qaic_nr_params].name);
-		/* Also from an exit handler: no assertion here. */
-		fd = open(path, O_WRONLY);
-		if (fd < 0)
-			continue;
-		if (write(fd, qaic_params[qaic_nr_params].was,
-			  strlen(qaic_params[qaic_nr_params].was)) < 0)
-			igt_info("putting %s back: %s\n", path, strerror(errno));
-		close(fd);
-	}
+	while (qaic_nr_params)
+		qaic_param_put_back_at(qaic_nr_params - 1);
 }
 
 /**

@@ -288,6 +288,7 @@ void igt_qaic_stall_bo(int fd, uint32_t dbc_id, uint8_t sem_index,
 
 void igt_qaic_write_file(const char *path, const char *val);
 const char *igt_qaic_param_set(const char *name, const char *val);
+void igt_qaic_param_put_back(const char *name);
 void igt_qaic_param_restore(void);
 int igt_qaic_read_int(const char *path);
 void igt_qaic_card_bdf(int fd, char *bdf, size_t len);

@@ -70,7 +70,6 @@ IGT_TEST_DESCRIPTION("Completion coalescing of the qaic accel driver.");
 struct data {
 	int fd;
 	uint32_t dbc;
-	char saved_rsps[32], saved_max[32];
 };
 
 /* Both sides' counts: the driver's timer looks, the card's interrupts and RSPTP reads. */
@@ -91,25 +90,13 @@ static void counts(const struct data *d, struct counts *c)
 	c->rsptp_reads = emu.reg_reads[REG_RSPTP];
 }
 
+/* A module parameter for the rest of the process (igt_qaic_param_set()) */
 static void set_param(const char *name, unsigned int val)
 {
-	char path[128], s[16];
+	char s[16];
 
-	snprintf(path, sizeof(path), PARAMS "%s", name);
 	snprintf(s, sizeof(s), "%u", val);
-	igt_qaic_write_file(path, s);
-}
-
-static void save_param(const char *name, char *buf, size_t len)
-{
-	char path[128];
-	FILE *f;
-
-	snprintf(path, sizeof(path), PARAMS "%s", name);
-	f = fopen(path, "r");
-	igt_require_f(f, "no %s: not our driver\n", path);
-	igt_assert(fgets(buf, len, f));
-	fclose(f);
+	igt_qaic_param_set(name, s);
 }
 
 struct backlog_case {
@@ -167,15 +154,6 @@ static const struct polling_case polling_cases[] = {
 	{ "msi-lost", true },
 };
 
-static char saved_polling[32];
-
-static void put_polling_back(int sig)
-{
-	(void)sig;
-	if (saved_polling[0])
-		igt_qaic_write_file(PARAMS "datapath_polling", saved_polling);
-}
-
 /*
  * A DBC activated with datapath_polling set is polled for good: the
  * parameter goes back at once. Its jobs complete by the timer's looks,
@@ -191,11 +169,9 @@ static void test_polling(const struct polling_case *c)
 	struct counts b, a;
 	uint64_t start, ms;
 
-	save_param("datapath_polling", saved_polling, sizeof(saved_polling));
-	igt_install_exit_handler(put_polling_back);
 	set_param("datapath_polling", 1);
 	d.fd = igt_qaic_open_dbc(QUEUE_SIZE, &d.dbc);
-	put_polling_back(0);
+	igt_qaic_param_put_back("datapath_polling");
 
 	igt_assert_eq(__igt_qaic_emu_dbc_set_faults(d.fd, d.dbc, &faults), 0);
 	igt_qaic_sync_pages_new(d.fd, d.dbc, bo, NJOBS, DEV_ADDR, SEED);
@@ -304,8 +280,8 @@ igt_main
 
 	igt_fixture {
 		d.fd = igt_qaic_open_dbc(QUEUE_SIZE, &d.dbc);
-		save_param("coalesce_rsps", d.saved_rsps, sizeof(d.saved_rsps));
-		save_param("coalesce_max_us", d.saved_max, sizeof(d.saved_max));
+		igt_require_f(!access(PARAMS "coalesce_rsps", F_OK) &&
+			      !access(PARAMS "coalesce_max_us", F_OK), "not our driver\n");
 		igt_require_f(__igt_qaic_emu_dbc_counters(d.fd, d.dbc, &emu) == 0,
 			      "no DBC counters from the card: not the emulator\n");
 		igt_require(igt_qaic_has_syncobj(d.fd));
@@ -334,10 +310,7 @@ igt_main
 	}
 
 	igt_fixture {
-		if (d.saved_rsps[0])
-			igt_qaic_write_file(PARAMS "coalesce_rsps", d.saved_rsps);
-		if (d.saved_max[0])
-			igt_qaic_write_file(PARAMS "coalesce_max_us", d.saved_max);
+		igt_qaic_param_restore();
 		close(d.fd);
 	}
 }

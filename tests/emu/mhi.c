@@ -1408,7 +1408,6 @@ static const struct emu_bar_ops mhi_bar_ops = {
 
 /* ---- API --------------------------------------------------------------- */
 
-/* Sahara's packets go out on its downlink channel. */
 /*
  * A packet of Sahara or SSR for the host, through the malicious-card mode
  * (a copy: the protocol models keep what they meant to send).
@@ -1425,15 +1424,27 @@ static bool proto_push(struct emu_mhi *mhi, unsigned int q, const void *pkt,
 	return held_push(mhi, q, buf, len);
 }
 
-static void sahara_send(void *ctx, const void *pkt, size_t len)
+/*
+ * A protocol's message for the host on downlink channel @chan (through
+ * the malicious-card mode when @malice), delivered into the buffers the
+ * host queued there, or held until it queues some; @what names it in the
+ * log when the held queue is full.
+ */
+static void send_down(struct emu_mhi *mhi, unsigned int chan, bool malice, const char *what,
+		      const void *msg, size_t len)
 {
-	struct emu_mhi *mhi = ctx;
+	unsigned int q = (unsigned int)chan_q(chan);
 
-	if (!proto_push(mhi, Q_SAHARA, pkt, len)) {
-		emu_log(mhi->dev, "MHI: Sahara packet dropped");
+	if (!(malice ? proto_push(mhi, q, msg, len) : held_push(mhi, q, msg, len))) {
+		emu_log(mhi->dev, "MHI: %s dropped", what);
 		return;
 	}
-	dl_deliver(mhi, EMU_SAHARA_CH_DL);
+	dl_deliver(mhi, chan);
+}
+
+static void sahara_send(void *ctx, const void *pkt, size_t len)
+{
+	send_down(ctx, EMU_SAHARA_CH_DL, true, "Sahara packet", pkt, len);
 }
 
 /* Mission mode, once the host has SBL's last word (DONE_RESP). */
@@ -1490,13 +1501,7 @@ static const struct emu_memdump_ops mhi_memdump_ops = {
 /* SSR's messages go out on its downlink channel. */
 static void ssr_send(void *ctx, const void *msg, size_t len)
 {
-	struct emu_mhi *mhi = ctx;
-
-	if (!proto_push(mhi, Q_SSR, msg, len)) {
-		emu_log(mhi->dev, "MHI: SSR message dropped");
-		return;
-	}
-	dl_deliver(mhi, EMU_SSR_CH_DL);
+	send_down(ctx, EMU_SSR_CH_DL, true, "SSR message", msg, len);
 }
 
 static void ssr_restored(void *ctx, unsigned int dbc)
@@ -1515,13 +1520,7 @@ static const struct emu_ssr_ops mhi_ssr_ops = {
 /* RAS reports go out on QAIC_STATUS's downlink channel. */
 static void ras_send(void *ctx, const void *msg, size_t len)
 {
-	struct emu_mhi *mhi = ctx;
-
-	if (!held_push(mhi, Q_RAS, msg, len)) {
-		emu_log(mhi->dev, "MHI: RAS report dropped");
-		return;
-	}
-	dl_deliver(mhi, EMU_RAS_CH_DL);
+	send_down(ctx, EMU_RAS_CH_DL, false, "RAS report", msg, len);
 }
 
 static const struct emu_ras_ops mhi_ras_ops = {
@@ -1558,13 +1557,7 @@ static const struct emu_bootlog_ops mhi_bootlog_ops = {
 
 static void timesync_send(void *ctx, const void *msg, size_t len)
 {
-	struct emu_mhi *mhi = ctx;
-
-	if (!held_push(mhi, Q_TIMESYNC, msg, len)) {
-		emu_log(mhi->dev, "MHI: time sync message dropped");
-		return;
-	}
-	dl_deliver(mhi, EMU_TIMESYNC_CH_DL);
+	send_down(ctx, EMU_TIMESYNC_CH_DL, false, "time sync message", msg, len);
 }
 
 static const struct emu_timesync_ops mhi_timesync_ops = {
@@ -1573,13 +1566,7 @@ static const struct emu_timesync_ops mhi_timesync_ops = {
 
 static void qrtr_send(void *ctx, const void *pkt, size_t len)
 {
-	struct emu_mhi *mhi = ctx;
-
-	if (!held_push(mhi, Q_IPCR, pkt, len)) {
-		emu_log(mhi->dev, "MHI: QRTR packet dropped");
-		return;
-	}
-	dl_deliver(mhi, EMU_QRTR_CH_DL);
+	send_down(ctx, EMU_QRTR_CH_DL, false, "QRTR packet", pkt, len);
 }
 
 static const struct emu_qrtr_ops mhi_qrtr_ops = {

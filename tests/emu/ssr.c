@@ -54,8 +54,7 @@ struct emu_ssr {
 	unsigned int dbc;
 	unsigned int step;	/* index in ssr_events[] of the event sent */
 	unsigned int cycles_left; /* EMU_SSR_FLOOD: restarts after this one */
-	bool dump;		/* EMU_SSR_DUMP*: offer it after BEFORE_POWER_UP */
-	enum emu_ssr_mode dump_fault;	/* which EMU_SSR_DUMP* */
+	enum emu_ssr_mode mode;	/* EMU_SSR_DUMP* offer a dump after BEFORE_POWER_UP */
 	unsigned int region_reads;	/* of this dump, the table's not counted */
 	bool dumping;		/* offered, and the host has not ended it */
 
@@ -155,8 +154,7 @@ int emu_ssr_start_cycles(struct emu_ssr *s, unsigned int dbc,
 	s->dbc = dbc;
 	s->step = 0;
 	s->cycles_left = mode == EMU_SSR_FLOOD ? cycles - 1 : 0;
-	s->dump = mode >= EMU_SSR_DUMP;
-	s->dump_fault = mode;
+	s->mode = mode;
 	s->dumping = false;
 	s->c.started++;
 	if (mode == EMU_SSR_FLOOD) {
@@ -175,9 +173,9 @@ static uint64_t ssr_dump_table_len(const struct emu_ssr *s)
 {
 	uint64_t len = (uint64_t)EMU_MEMDUMP_NR_REGIONS * EMU_MEMDUMP_ENTRY_LEN;
 
-	if (s->dump_fault == EMU_SSR_DUMP_BAD_LENGTH)
+	if (s->mode == EMU_SSR_DUMP_BAD_LENGTH)
 		return len + 8;
-	if (s->dump_fault == EMU_SSR_DUMP_TOO_MANY)
+	if (s->mode == EMU_SSR_DUMP_TOO_MANY)
 		return (uint64_t)EMU_MEMDUMP_TOO_MANY_ENTRIES * EMU_MEMDUMP_ENTRY_LEN;
 	return len;
 }
@@ -222,13 +220,13 @@ static void ssr_serve_read(struct emu_ssr *s, uint64_t addr, uint64_t len)
 	if (!msg)
 		return;
 	ok = len && emu_memdump_read_good(addr, len, msg + SSR_READ_RSP_HDR_LEN);
-	if (ok && s->dump_fault == EMU_SSR_DUMP_HUGE)
+	if (ok && s->mode == EMU_SSR_DUMP_HUGE)
 		ssr_dump_huge(addr, len, msg + SSR_READ_RSP_HDR_LEN);
 	if (ok && addr != EMU_MEMDUMP_TABLE_ADDR && ++s->region_reads == 2) {
 		/* The faults of the second read of a region. */
-		if (s->dump_fault == EMU_SSR_DUMP_SHORT_READ)
+		if (s->mode == EMU_SSR_DUMP_SHORT_READ)
 			len--;
-		if (s->dump_fault == EMU_SSR_DUMP_LONG_READ)
+		if (s->mode == EMU_SSR_DUMP_LONG_READ)
 			len++;
 	}
 	if (!ok) {
@@ -273,7 +271,7 @@ static void ssr_rx_dump(struct emu_ssr *s, uint32_t cmd, const uint8_t *p, size_
 		return;
 	case SSR_CMD_DEBUG_XFER_DONE: {
 		uint32_t w[] = { SSR_CMD_DEBUG_XFER_DONE_RSP, SSR_EVENT_LEN, s->dbc,
-				 s->dump_fault == EMU_SSR_DUMP_DONE_FAILS };
+				 s->mode == EMU_SSR_DUMP_DONE_FAILS };
 
 		s->c.dumps_done++;
 		ssr_send_raw(s, w[0], w[1], w[2], w[3], SSR_EVENT_LEN);
@@ -328,7 +326,7 @@ void emu_ssr_rx(struct emu_ssr *s, const void *msg, size_t len)
 		emu_log(s->dev, "SSR: DBC%u: stalled after shutdown", dbc);
 		return;
 	}
-	if (ssr_events[s->step] == SSR_EV_BEFORE_POWER_UP && s->dump) {
+	if (ssr_events[s->step] == SSR_EV_BEFORE_POWER_UP && s->mode >= EMU_SSR_DUMP) {
 		ssr_send_dump_offer(s);
 		return;
 	}
@@ -373,7 +371,7 @@ void emu_ssr_reset(struct emu_ssr *s)
 	s->stalled = false;
 	s->stall = false;
 	s->cycles_left = 0;
-	s->dump = false;
+	s->mode = EMU_SSR_NORMAL;
 	s->dumping = false;
 }
 
