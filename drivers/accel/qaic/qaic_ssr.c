@@ -37,10 +37,10 @@
  *
  * The host's part of each step is qaic_owner_ssr_step(): at
  * BEFORE_SHUTDOWN the card has dropped the DBC's workload, so the DBC is
- * released, its jobs failing with -EPIPE; until the host acknowledged
- * AFTER_POWER_UP every ioctl naming the DBC fails with -EPIPE; then it is
- * idle, and its owner activates it again. Each step is a DBC_STATE uevent
- * (qaic_sysfs.c).
+ * released, its jobs failing with -EPIPE; until AFTER_POWER_UP every ioctl
+ * naming the DBC fails with -EPIPE; then it is idle, before the host's
+ * answer lets the card grant it again, and its owner activates it again.
+ * Each step is a DBC_STATE uevent (qaic_sysfs.c).
  *
  * A card may restart a DBC again and again, by fault or by malice, and
  * each restart would be two lines in the log (its work lost, the DBC
@@ -348,6 +348,7 @@ static void qaic_ssr_event(struct qaic_ssr *s, u32 dbc_id, u32 event)
 {
 	struct qaic_device *qdev = s->qdev;
 	enum qaic_dbc_state step = qaic_ssr_step_of(event);
+	bool back;
 
 	if (dbc_id == s->dump_dbc)
 		qaic_ssr_dump_abandon(s, "the restart went on (event %#x)", event);
@@ -358,9 +359,15 @@ static void qaic_ssr_event(struct qaic_ssr *s, u32 dbc_id, u32 event)
 	}
 	if (step == QAIC_DBC_BEFORE_SHUTDOWN && __ratelimit(&qdev->ssr_log_rs))
 		drm_info(&qdev->drm, "DBC %u: subsystem restart: its work is lost\n", dbc_id);
+	/*
+	 * The card grants the DBC again once it has the answer to
+	 * AFTER_POWER_UP: the DBC is idle before that answer goes, so that an
+	 * ACTIVATE the card then grants finds it idle, not still restarting.
+	 */
+	back = step == QAIC_DBC_AFTER_POWER_UP &&
+	       qaic_owner_ssr_step(qdev, dbc_id, QAIC_DBC_IDLE);
 	qaic_ssr_send(s, QAIC_SSR_EVENT_RSP, dbc_id, event);
-	if (step == QAIC_DBC_AFTER_POWER_UP && qaic_owner_ssr_step(qdev, dbc_id, QAIC_DBC_IDLE) &&
-	    __ratelimit(&qdev->ssr_log_rs))
+	if (back && __ratelimit(&qdev->ssr_log_rs))
 		drm_info(&qdev->drm, "DBC %u: subsystem back\n", dbc_id);
 }
 
