@@ -57,6 +57,8 @@ struct emu_ssr {
 	enum emu_ssr_mode mode;	/* EMU_SSR_DUMP* offer a dump after BEFORE_POWER_UP */
 	unsigned int region_reads;	/* of this dump, the table's not counted */
 	bool dumping;		/* offered, and the host has not ended it */
+	unsigned int offers;	/* of this dump: 2 after EMU_SSR_DUMP_OFFER_TWICE's */
+	unsigned int offer_answers;	/* DEBUG_XFER_INFO_RSPs to them */
 
 	struct emu_ssr_counters c;
 };
@@ -180,19 +182,39 @@ static uint64_t ssr_dump_table_len(const struct emu_ssr *s)
 	return len;
 }
 
-/* EMU_SSR_DUMP_HUGE: the table's first entry says 1 GiB. */
-static void ssr_dump_huge(uint64_t addr, uint64_t len, uint8_t *buf)
-{
-	uint64_t field = EMU_MEMDUMP_TABLE_ADDR + 16;
-	uint8_t huge[8];
+/* The field of the good table each table fault changes, and to what. */
+static const struct {
+	enum emu_ssr_mode mode;
+	unsigned int entry;
+	unsigned int field;	/* bytes into the entry: 8 address, 16 length */
+	uint64_t val;
+} ssr_table_faults[] = {
+	{ EMU_SSR_DUMP_HUGE, 0, 16, EMU_MEMDUMP_HUGE_LEN },
+	{ EMU_SSR_DUMP_EMPTY_REGION, 1, 16, 0 },
+	{ EMU_SSR_DUMP_WRAPPING_REGION, 2, 8, EMU_SSR_DUMP_WRAP_ADDR },
+};
 
-	put_le64(huge, EMU_MEMDUMP_HUGE_LEN);
-	for (unsigned int i = 0; i < 8; i++)
-		if (field + i >= addr && field + i - addr < len)
-			buf[field + i - addr] = huge[i];
+/* The table's fault, in the bytes [addr, addr + len) of it read into @buf. */
+static void ssr_dump_table_fault(const struct emu_ssr *s, uint64_t addr, uint64_t len,
+				 uint8_t *buf)
+{
+	uint64_t field;
+	uint8_t val[8];
+
+	for (unsigned int f = 0; f < sizeof(ssr_table_faults) / sizeof(ssr_table_faults[0]); f++) {
+		if (ssr_table_faults[f].mode != s->mode)
+			continue;
+		field = EMU_MEMDUMP_TABLE_ADDR +
+			ssr_table_faults[f].entry * EMU_MEMDUMP_ENTRY_LEN +
+			ssr_table_faults[f].field;
+		put_le64(val, ssr_table_faults[f].val);
+		for (unsigned int i = 0; i < 8; i++)
+			if (field + i >= addr && field + i - addr < len)
+				buf[field + i - addr] = val[i];
+	}
 }
 
-static void ssr_send_dump_offer(struct emu_ssr *s)
+static void ssr_send_offer(struct emu_ssr *s)
 {
 	uint8_t msg[SSR_DUMP_MSG_LEN] = { 0 };
 
@@ -201,11 +223,27 @@ static void ssr_send_dump_offer(struct emu_ssr *s)
 	put_le32(msg + 8, s->dbc);
 	put_le64(msg + 16, EMU_MEMDUMP_TABLE_ADDR);
 	put_le64(msg + 24, ssr_dump_table_len(s));
+	s->offers++;
+	s->c.dumps_offered++;
+	emu_log(s->dev, "SSR: DBC%u: crash dump offered%s", s->dbc,
+		s->offers > 1 ? " again" : "");
+	s->ops->send(s->ctx, msg, sizeof(msg));
+}
+
+static void ssr_send_dump_offer(struct emu_ssr *s)
+{
 	s->dumping = true;
 	s->region_reads = 0;
-	s->c.dumps_offered++;
-	emu_log(s->dev, "SSR: DBC%u: crash dump offered", s->dbc);
-	s->ops->send(s->ctx, msg, sizeof(msg));
+	s->offers = 0;
+	s->offer_answers = 0;
+	ssr_send_offer(s);
+}
+
+/* Whether a read at @addr is of the table, not of a region. */
+static bool ssr_in_table(uint64_t addr)
+{
+	return addr >= EMU_MEMDUMP_TABLE_ADDR &&
+	       addr - EMU_MEMDUMP_TABLE_ADDR < (uint64_t)EMU_MEMDUMP_NR_REGIONS * EMU_MEMDUMP_ENTRY_LEN;
 }
 
 /* A read of the crashed subsystem's memory: its bytes, or none. */
@@ -220,9 +258,9 @@ static void ssr_serve_read(struct emu_ssr *s, uint64_t addr, uint64_t len)
 	if (!msg)
 		return;
 	ok = len && emu_memdump_read_good(addr, len, msg + SSR_READ_RSP_HDR_LEN);
-	if (ok && s->mode == EMU_SSR_DUMP_HUGE)
-		ssr_dump_huge(addr, len, msg + SSR_READ_RSP_HDR_LEN);
-	if (ok && addr != EMU_MEMDUMP_TABLE_ADDR && ++s->region_reads == 2) {
+	if (ok)
+		ssr_dump_table_fault(s, addr, len, msg + SSR_READ_RSP_HDR_LEN);
+	if (ok && !ssr_in_table(addr) && ++s->region_reads == 2) {
 		/* The faults of the second read of a region. */
 		if (s->mode == EMU_SSR_DUMP_SHORT_READ)
 			len--;
@@ -256,18 +294,40 @@ static void ssr_dump_over(struct emu_ssr *s)
 /* A host message about the crash dump, while one is offered. */
 static void ssr_rx_dump(struct emu_ssr *s, uint32_t cmd, const uint8_t *p, size_t len)
 {
+	uint32_t status = get_le32(p + 12);
+	uint64_t addr;
+
 	switch (cmd) {
 	case SSR_CMD_DEBUG_XFER_INFO_RSP:
-		if (get_le32(p + 12)) {
+		if (++s->offer_answers > s->offers)
+			break;
+		if (s->offer_answers == 2) {
+			/* OFFER_TWICE: the host must not take the second offer. */
+			if (!status)
+				break;
+			s->c.dumps_declined++;
+			emu_log(s->dev, "SSR: DBC%u: second offer declined", s->dbc);
+			return;
+		}
+		if (status) {
 			s->c.dumps_declined++;
 			emu_log(s->dev, "SSR: DBC%u: crash dump declined", s->dbc);
 			ssr_dump_over(s);
+		} else if (s->mode == EMU_SSR_DUMP_OFFER_TWICE) {
+			ssr_send_offer(s);
 		}
 		return;
 	case SSR_CMD_MEMORY_READ:
 		if (len < SSR_DUMP_MSG_LEN)
 			break;
-		ssr_serve_read(s, get_le64(p + 16), get_le64(p + 24));
+		addr = get_le64(p + 16);
+		if (s->mode == EMU_SSR_DUMP_CUT_SHORT && !ssr_in_table(addr)) {
+			emu_log(s->dev, "SSR: DBC%u: read of %#" PRIx64 " left, restart goes on",
+				s->dbc, addr);
+			ssr_dump_over(s);
+			return;
+		}
+		ssr_serve_read(s, addr, get_le64(p + 24));
 		return;
 	case SSR_CMD_DEBUG_XFER_DONE: {
 		uint32_t w[] = { SSR_CMD_DEBUG_XFER_DONE_RSP, SSR_EVENT_LEN, s->dbc,
@@ -275,6 +335,10 @@ static void ssr_rx_dump(struct emu_ssr *s, uint32_t cmd, const uint8_t *p, size_
 
 		s->c.dumps_done++;
 		ssr_send_raw(s, w[0], w[1], w[2], w[3], SSR_EVENT_LEN);
+		if (s->mode == EMU_SSR_DUMP_LATE_ANSWER) {
+			emu_log(s->dev, "SSR: DBC%u: an answer to no read", s->dbc);
+			ssr_serve_read(s, emu_memdump_regions[0].addr, 16);
+		}
 		ssr_dump_over(s);
 		return;
 	}

@@ -38,7 +38,16 @@
  * EMU_MEMDUMP_HUGE_LEN long (HUGE: the table the host reads says so);
  * the second read of a region answered one byte short (SHORT_READ) or one
  * byte long (LONG_READ); DEBUG_XFER_DONE answered with status 1
- * (DONE_FAILS). The restart goes on as in EMU_SSR_DUMP.
+ * (DONE_FAILS); the second region's length 0 (EMPTY_REGION); the third
+ * region at EMU_SSR_DUMP_WRAP_ADDR, so that its end wraps past 2^64
+ * (WRAPPING_REGION). The restart goes on as in EMU_SSR_DUMP.
+ *
+ * Three more break the dump's order, not its contents: OFFER_TWICE
+ * offers the dump again once the host took the first offer (a host
+ * declines the second and reads the first to its end); LATE_ANSWER
+ * sends, after DEBUG_XFER_DONE_RSP, one more MEMORY_READ_RSP that no read
+ * asked for; CUT_SHORT goes on with AFTER_POWER_UP instead of answering
+ * the first read of a region, leaving the host's dump half read.
  *
  * EMU_SSR_FLOOD is a card gone bad: the same DBC restarts again and again,
  * a new BEFORE_SHUTDOWN as soon as the host acknowledged AFTER_POWER_UP,
@@ -102,8 +111,17 @@ enum emu_ssr_mode {
 	EMU_SSR_DUMP_SHORT_READ,
 	EMU_SSR_DUMP_LONG_READ,
 	EMU_SSR_DUMP_DONE_FAILS,
+	EMU_SSR_DUMP_EMPTY_REGION,
+	EMU_SSR_DUMP_WRAPPING_REGION,
+	/* EMU_SSR_DUMP out of order (see above) */
+	EMU_SSR_DUMP_OFFER_TWICE,
+	EMU_SSR_DUMP_LATE_ANSWER,
+	EMU_SSR_DUMP_CUT_SHORT,
 	EMU_SSR_NR_MODES,
 };
+
+/* EMU_SSR_DUMP_WRAPPING_REGION's third region (16 bytes) starts here. */
+#define EMU_SSR_DUMP_WRAP_ADDR	0xfffffffffffffff8ull
 
 /* Most restarts an EMU_SSR_FLOOD makes. */
 #define EMU_SSR_MAX_CYCLES	100000

@@ -890,16 +890,32 @@ static void test_dump_faults(void)
 		uint64_t table_len;	/* the offer's */
 		uint64_t second_read;	/* bytes answering a second read of 16 */
 		uint32_t done_status;
+		uint64_t lens[3];	/* the regions' in the table */
+		uint64_t third_addr;	/* the third region's in the table */
 	} faults[] = {
-		{ EMU_SSR_DUMP, EMU_MEMDUMP_NR_REGIONS * EMU_MEMDUMP_ENTRY_LEN, 16, 0 },
-		{ EMU_SSR_DUMP_BAD_LENGTH, EMU_MEMDUMP_NR_REGIONS * EMU_MEMDUMP_ENTRY_LEN + 8, 16, 0 },
-		{ EMU_SSR_DUMP_TOO_MANY, EMU_MEMDUMP_TOO_MANY_ENTRIES * EMU_MEMDUMP_ENTRY_LEN, 16, 0 },
-		{ EMU_SSR_DUMP_HUGE, EMU_MEMDUMP_NR_REGIONS * EMU_MEMDUMP_ENTRY_LEN, 16, 0 },
-		{ EMU_SSR_DUMP_SHORT_READ, EMU_MEMDUMP_NR_REGIONS * EMU_MEMDUMP_ENTRY_LEN, 15, 0 },
-		{ EMU_SSR_DUMP_LONG_READ, EMU_MEMDUMP_NR_REGIONS * EMU_MEMDUMP_ENTRY_LEN, 17, 0 },
-		{ EMU_SSR_DUMP_DONE_FAILS, EMU_MEMDUMP_NR_REGIONS * EMU_MEMDUMP_ENTRY_LEN, 16, 1 },
+#define TABLE_LEN	(EMU_MEMDUMP_NR_REGIONS * EMU_MEMDUMP_ENTRY_LEN)
+#define GOOD_LENS	{ 0x10000, 0x3001, 16 }
+#define THIRD		0x0c300000ull
+		{ EMU_SSR_DUMP, TABLE_LEN, 16, 0, GOOD_LENS, THIRD },
+		{ EMU_SSR_DUMP_BAD_LENGTH, TABLE_LEN + 8, 16, 0, GOOD_LENS, THIRD },
+		{ EMU_SSR_DUMP_TOO_MANY, EMU_MEMDUMP_TOO_MANY_ENTRIES * EMU_MEMDUMP_ENTRY_LEN, 16, 0,
+		  GOOD_LENS, THIRD },
+		{ EMU_SSR_DUMP_HUGE, TABLE_LEN, 16, 0, { EMU_MEMDUMP_HUGE_LEN, 0x3001, 16 }, THIRD },
+		{ EMU_SSR_DUMP_SHORT_READ, TABLE_LEN, 15, 0, GOOD_LENS, THIRD },
+		{ EMU_SSR_DUMP_LONG_READ, TABLE_LEN, 17, 0, GOOD_LENS, THIRD },
+		{ EMU_SSR_DUMP_DONE_FAILS, TABLE_LEN, 16, 1, GOOD_LENS, THIRD },
+		{ EMU_SSR_DUMP_EMPTY_REGION, TABLE_LEN, 16, 0, { 0x10000, 0, 16 }, THIRD },
+		{ EMU_SSR_DUMP_WRAPPING_REGION, TABLE_LEN, 16, 0, GOOD_LENS,
+		  EMU_SSR_DUMP_WRAP_ADDR },
+#undef TABLE_LEN
+#undef GOOD_LENS
+#undef THIRD
 	};
 	const uint8_t *m;
+
+	for (unsigned int i = 0; i < 3; i++)
+		CHECK_EQ(faults[0].lens[i], emu_memdump_regions[i].len);
+	CHECK_EQ(faults[0].third_addr, emu_memdump_regions[2].addr);
 
 	for (unsigned int f = 0; f < sizeof(faults) / sizeof(faults[0]); f++) {
 		dump_offered(dbc, faults[f].mode);
@@ -907,12 +923,20 @@ static void test_dump_faults(void)
 		take();
 		answer_raw(SSR_CMD_DEBUG_XFER_INFO_RSP, SSR_EVENT_LEN, dbc, 0, SSR_EVENT_LEN);
 
-		/* The table: the first region's length, 1 GiB when HUGE. */
+		/* The table: the regions' lengths, the third one's address. */
 		answer_read(dbc, EMU_MEMDUMP_TABLE_ADDR, table_len);
 		check_read_rsp(dbc, table_len, __LINE__);
 		m = rec.msg[0] + SSR_READ_RSP_HDR_LEN;
-		CHECK_EQ(get_le64(m + 16), faults[f].mode == EMU_SSR_DUMP_HUGE ?
-			 EMU_MEMDUMP_HUGE_LEN : emu_memdump_regions[0].len);
+		for (unsigned int i = 0; i < 3; i++)
+			CHECK_EQ(get_le64(m + i * EMU_MEMDUMP_ENTRY_LEN + 16), faults[f].lens[i]);
+		CHECK_EQ(get_le64(m + 2 * EMU_MEMDUMP_ENTRY_LEN + 8), faults[f].third_addr);
+		take();
+
+		/* A read of a part of the table has the fault too. */
+		answer_read(dbc, EMU_MEMDUMP_TABLE_ADDR + 2 * EMU_MEMDUMP_ENTRY_LEN + 12, 8);
+		check_read_rsp(dbc, 8, __LINE__);
+		CHECK_EQ(get_le64(rec.msg[0] + SSR_READ_RSP_HDR_LEN),
+			 faults[f].lens[2] << 32 | faults[f].third_addr >> 32);
 		take();
 
 		/* Two reads of a region: the second one's length is the fault's. */
@@ -932,6 +956,92 @@ static void test_dump_faults(void)
 		answer(dbc, SSR_EV_AFTER_POWER_UP);
 		CHECK_EQ(rec.restored, 1);
 	}
+}
+
+/* Up to the host's read of the table of an accepted offer of @mode. */
+static void dump_table_read(unsigned int dbc, enum emu_ssr_mode mode)
+{
+	const uint64_t table_len = EMU_MEMDUMP_NR_REGIONS * EMU_MEMDUMP_ENTRY_LEN;
+
+	dump_offered(dbc, mode);
+	take();
+	answer_raw(SSR_CMD_DEBUG_XFER_INFO_RSP, SSR_EVENT_LEN, dbc, 0, SSR_EVENT_LEN);
+	if (mode == EMU_SSR_DUMP_OFFER_TWICE) {
+		/* The second offer, the first's twin, at once. */
+		CHECK(rec.n == 1 && get_le32(rec.msg[0]) == SSR_CMD_DEBUG_XFER_INFO);
+		CHECK_EQ(get_le64(rec.msg[0] + 24), table_len);
+		take();
+	}
+	CHECK_NOTHING_SENT();
+	answer_read(dbc, EMU_MEMDUMP_TABLE_ADDR, table_len);
+	check_read_rsp(dbc, table_len, __LINE__);
+	take();
+}
+
+/* The host ends the dump; the card answers status 0, then AFTER_POWER_UP. */
+static void dump_done(unsigned int dbc)
+{
+	answer_raw(SSR_CMD_DEBUG_XFER_DONE, SSR_EVENT_LEN, dbc, 0, SSR_EVENT_LEN);
+	CHECK_EQ(rec.n, 2);
+	CHECK_EQ(get_le32(rec.msg[0]), SSR_CMD_DEBUG_XFER_DONE_RSP);
+	CHECK_EQ(get_le32(rec.msg[0] + 12), 0);
+	keep_last();
+	CHECK_EVENT(dbc, SSR_EV_AFTER_POWER_UP);
+	answer(dbc, SSR_EV_AFTER_POWER_UP);
+	CHECK_EQ(rec.restored, 1);
+}
+
+/* EMU_SSR_DUMP_OFFER_TWICE, _LATE_ANSWER, _CUT_SHORT: the dump out of order. */
+static void test_dump_order(void)
+{
+	const struct emu_memdump_region *r = &emu_memdump_regions[2];
+	const unsigned int dbc = 6;
+
+	/* A second offer: its decline leaves the first dump going. */
+	dump_table_read(dbc, EMU_SSR_DUMP_OFFER_TWICE);
+	answer_raw(SSR_CMD_DEBUG_XFER_INFO_RSP, SSR_EVENT_LEN, dbc, 1, SSR_EVENT_LEN);
+	CHECK_NOTHING_SENT();
+	CHECK_EQ(counter("ssr_dumps_declined"), 1);
+	answer_read(dbc, r->addr, r->len);
+	check_read_rsp(dbc, r->len, __LINE__);
+	take();
+	dump_done(dbc);
+	CHECK_EQ(counter("ssr_dumps_offered"), 2);
+	CHECK_EQ(counter("ssr_bad_msgs"), 0);
+
+	/* ... and a host that takes the second offer too is told off. */
+	dump_table_read(dbc, EMU_SSR_DUMP_OFFER_TWICE);
+	answer_raw(SSR_CMD_DEBUG_XFER_INFO_RSP, SSR_EVENT_LEN, dbc, 0, SSR_EVENT_LEN);
+	CHECK_NOTHING_SENT();
+	CHECK_EQ(counter("ssr_bad_msgs"), 1);
+	dump_done(dbc);
+
+	/* An answer after the end, to no read: before AFTER_POWER_UP. */
+	dump_table_read(dbc, EMU_SSR_DUMP_LATE_ANSWER);
+	answer_raw(SSR_CMD_DEBUG_XFER_DONE, SSR_EVENT_LEN, dbc, 0, SSR_EVENT_LEN);
+	CHECK_EQ(rec.n, 3);
+	CHECK_EQ(get_le32(rec.msg[0]), SSR_CMD_DEBUG_XFER_DONE_RSP);
+	CHECK_EQ(get_le32(rec.msg[1]), SSR_CMD_MEMORY_READ_RSP);
+	CHECK_EQ(rec.len[1], SSR_READ_RSP_HDR_LEN + 16);
+	CHECK_EQ(get_le32(rec.msg[1] + 8), dbc);
+	for (unsigned int i = 0; i < 16; i++)
+		CHECK_EQ(rec.msg[1][SSR_READ_RSP_HDR_LEN + i], emu_memdump_byte(0, i));
+	keep_last();
+	CHECK_EVENT(dbc, SSR_EV_AFTER_POWER_UP);
+	answer(dbc, SSR_EV_AFTER_POWER_UP);
+	CHECK_EQ(rec.restored, 1);
+
+	/* The restart goes on at the first read of a region, not answered. */
+	dump_table_read(dbc, EMU_SSR_DUMP_CUT_SHORT);
+	answer_read(dbc, r->addr, r->len);
+	CHECK_EVENT(dbc, SSR_EV_AFTER_POWER_UP);
+	/* The host's end of the dump it abandoned is no longer taken. */
+	answer_raw(SSR_CMD_DEBUG_XFER_DONE, SSR_EVENT_LEN, dbc, 0, SSR_EVENT_LEN);
+	CHECK_NOTHING_SENT();
+	CHECK_EQ(counter("ssr_bad_msgs"), 1);
+	answer(dbc, SSR_EV_AFTER_POWER_UP);
+	CHECK_EQ(rec.restored, 1);
+	CHECK_EQ(counter("ssr_dumps_done"), 0);
 }
 
 static void test_counters_print(void)
@@ -1317,6 +1427,7 @@ int main(void)
 	RUN(test_reset);
 	RUN(test_dump);
 	RUN(test_dump_faults);
+	RUN(test_dump_order);
 	RUN(test_counters_print);
 	RUN(test_pt_refused);
 	RUN(test_pt_ssr);
