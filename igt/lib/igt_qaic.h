@@ -149,6 +149,12 @@ void *igt_qaic_unmapped_ptr(void);
 #define IGT_QAIC_EMU_SSR_DUMP_SHORT_READ	9	/* second region read a byte short */
 #define IGT_QAIC_EMU_SSR_DUMP_LONG_READ	10	/* ... a byte long */
 #define IGT_QAIC_EMU_SSR_DUMP_DONE_FAILS	11	/* DEBUG_XFER_DONE_RSP status 1 */
+#define IGT_QAIC_EMU_SSR_DUMP_EMPTY_REGION	12	/* second region 0 bytes */
+#define IGT_QAIC_EMU_SSR_DUMP_WRAPPING_REGION	13	/* third region's end past 2^64 */
+/* IGT_QAIC_EMU_SSR_DUMP out of order */
+#define IGT_QAIC_EMU_SSR_DUMP_OFFER_TWICE	14	/* offered again once taken */
+#define IGT_QAIC_EMU_SSR_DUMP_LATE_ANSWER	15	/* a read's answer after the end */
+#define IGT_QAIC_EMU_SSR_DUMP_CUT_SHORT	16	/* AFTER_POWER_UP mid-dump */
 #define IGT_QAIC_EMU_SSR_MAX_CYCLES	100000
 
 #define IGT_QAIC_EMU_PT_OK		0

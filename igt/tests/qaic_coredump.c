@@ -61,7 +61,7 @@
  * Run type: FULL
  *
  * SUBTEST: ssr-dump-%s
- * Description: Check that a crash dump offered during a subsystem restart with %arg[1] leaves no dump, the restart ends and the DBC computes again.
+ * Description: Check the host's answer to a crash dump offered during a subsystem restart with %arg[1]: the dump or none as the case says, the restart ends and the DBC computes again.
  * Run type: FULL
  *
  * arg[1]:
@@ -72,6 +72,11 @@
  * @short-read:		a read answered one byte short (abandoned)
  * @long-read:		a read answered one byte long, past the host's buffer (abandoned)
  * @done-fails:		the card's end of the dump with a non-zero status (abandoned)
+ * @empty-region:	a region of no bytes (abandoned)
+ * @wrapping-region:	a region whose end wraps past 2^64 (abandoned)
+ * @offer-twice:	a second offer during the dump (declined; the first dump is made)
+ * @late-answer:	an answer to no read, after the dump's end (dropped; the dump is made)
+ * @cut-short:		the restart's next step instead of a read's answer (abandoned)
  *
  * SUBTEST: memdump-short-read
  * Description: Check that a read the card answers one byte short abandons the dump with one error, and the card boots and computes.
@@ -580,26 +585,16 @@ static uint32_t dbc_back(int fd, uint32_t victim)
 }
 
 /*
- * A subsystem restart whose card offers the crashed subsystem's memory
- * (qaic-emu's EMU_SSR_DUMP: the same good table as the card's memory
- * dump) between BEFORE_POWER_UP and AFTER_POWER_UP.
+ * The crash dump of @bdf's restart, checked byte by byte and freed; it is
+ * the one dump the driver logged since @dumped were.
  */
-static void test_ssr_dump(void)
+static void take_ssr_dump(const char *bdf, int dumped)
 {
-	char bdf[32], name[64];
-	uint32_t victim;
-	int fd = open_card(bdf, sizeof(bdf)), dumped, ret;
-	uint64_t start;
+	uint64_t start = igt_qaic_now_ms();
+	char name[64];
 	uint8_t *dump;
 	size_t len;
 
-	victim = igt_qaic_activate(fd, QUEUE_SIZE);
-	dumped = count_klog(bdf, "crash dump of ");
-	ret = __igt_qaic_emu_ssr(fd, victim, IGT_QAIC_EMU_SSR_DUMP);
-	igt_require_f(ret != IGT_QAIC_EMU_PT_E_UNKNOWN_OP, "the emulator has no EMU_PT_SSR\n");
-	igt_assert_eq(ret, 0);
-
-	start = igt_qaic_now_ms();
 	do {
 		find_dump(bdf, name, sizeof(name));
 	} while (!name[0] && igt_qaic_now_ms() - start < 10000 && !usleep(20000));
@@ -609,6 +604,26 @@ static void test_ssr_dump(void)
 	free(dump);
 	free_dump(name);
 	igt_assert_eq(count_klog(bdf, "crash dump of "), dumped + 1);
+}
+
+/*
+ * A subsystem restart whose card offers the crashed subsystem's memory
+ * (qaic-emu's EMU_SSR_DUMP: the same good table as the card's memory
+ * dump) between BEFORE_POWER_UP and AFTER_POWER_UP.
+ */
+static void test_ssr_dump(void)
+{
+	char bdf[32];
+	uint32_t victim;
+	int fd = open_card(bdf, sizeof(bdf)), dumped, ret;
+
+	victim = igt_qaic_activate(fd, QUEUE_SIZE);
+	dumped = count_klog(bdf, "crash dump of ");
+	ret = __igt_qaic_emu_ssr(fd, victim, IGT_QAIC_EMU_SSR_DUMP);
+	igt_require_f(ret != IGT_QAIC_EMU_PT_E_UNKNOWN_OP, "the emulator has no EMU_PT_SSR\n");
+	igt_assert_eq(ret, 0);
+
+	take_ssr_dump(bdf, dumped);
 	igt_assert_eq(count_klog(bdf, "crash dump abandoned"), 0);
 
 	/* The restart ends: the card grants the DBC again, and it computes */
@@ -616,18 +631,30 @@ static void test_ssr_dump(void)
 	close(fd);
 }
 
-/* Crash dumps offered during a restart with one fault each. */
+/*
+ * Crash dumps offered during a restart with one fault each. The host
+ * declines the offer (why NULL, no dump), abandons the dump with one line
+ * naming the fault (why), or, for a fault that is not the dump's (dumped),
+ * drops what is out of turn and makes the dump.
+ */
 static const struct {
 	const char *name;
 	uint32_t mode;		/* IGT_QAIC_EMU_SSR_DUMP_* */
-	const char *why;	/* in the line that abandons it; NULL: declined */
+	const char *why;	/* in the line that abandons it */
+	bool dumped;
 } ssr_dump_faults[] = {
-	{ "bad-length", IGT_QAIC_EMU_SSR_DUMP_BAD_LENGTH, NULL },
-	{ "too-many", IGT_QAIC_EMU_SSR_DUMP_TOO_MANY, NULL },
-	{ "huge", IGT_QAIC_EMU_SSR_DUMP_HUGE, "region 0: 1073741824 bytes" },
-	{ "short-read", IGT_QAIC_EMU_SSR_DUMP_SHORT_READ, "16383 bytes for a read of 16384" },
-	{ "long-read", IGT_QAIC_EMU_SSR_DUMP_LONG_READ, "its answer did not arrive: -75" },
-	{ "done-fails", IGT_QAIC_EMU_SSR_DUMP_DONE_FAILS, "the card ended it with status 0x1" },
+	{ "bad-length", IGT_QAIC_EMU_SSR_DUMP_BAD_LENGTH, NULL, false },
+	{ "too-many", IGT_QAIC_EMU_SSR_DUMP_TOO_MANY, NULL, false },
+	{ "huge", IGT_QAIC_EMU_SSR_DUMP_HUGE, "region 0: 1073741824 bytes", false },
+	{ "short-read", IGT_QAIC_EMU_SSR_DUMP_SHORT_READ, "16383 bytes for a read of 16384", false },
+	{ "long-read", IGT_QAIC_EMU_SSR_DUMP_LONG_READ, "its answer did not arrive: -75", false },
+	{ "done-fails", IGT_QAIC_EMU_SSR_DUMP_DONE_FAILS, "the card ended it with status 0x1", false },
+	{ "empty-region", IGT_QAIC_EMU_SSR_DUMP_EMPTY_REGION, "region 1: 0 bytes at 0x1a000000", false },
+	{ "wrapping-region", IGT_QAIC_EMU_SSR_DUMP_WRAPPING_REGION,
+	  "region 2: 16 bytes at 0xfffffffffffffff8", false },
+	{ "offer-twice", IGT_QAIC_EMU_SSR_DUMP_OFFER_TWICE, NULL, true },
+	{ "late-answer", IGT_QAIC_EMU_SSR_DUMP_LATE_ANSWER, NULL, true },
+	{ "cut-short", IGT_QAIC_EMU_SSR_DUMP_CUT_SHORT, "the restart went on (event 0x10)", false },
 };
 
 static void test_ssr_dump_fault(unsigned int i)
@@ -647,10 +674,14 @@ static void test_ssr_dump_fault(unsigned int i)
 	/* The restart ends: the card grants the DBC again, and it computes */
 	igt_qaic_round_trip(fd, dbc_back(fd, victim), DEV_ADDR, SZ_4K, 91 + i);
 
-	/* No dump, and one line if it was abandoned */
-	find_dump(bdf, name, sizeof(name));
-	igt_assert_f(!name[0], "a dump of %s: %s\n", bdf, name);
-	igt_assert_eq(count_klog(bdf, "crash dump of "), dumped);
+	/* The dump, or none, and one line if it was abandoned */
+	if (ssr_dump_faults[i].dumped) {
+		take_ssr_dump(bdf, dumped);
+	} else {
+		find_dump(bdf, name, sizeof(name));
+		igt_assert_f(!name[0], "a dump of %s: %s\n", bdf, name);
+		igt_assert_eq(count_klog(bdf, "crash dump of "), dumped);
+	}
 	igt_assert_eq(count_klog(bdf, "crash dump abandoned"),
 		      abandoned + !!ssr_dump_faults[i].why);
 	if (ssr_dump_faults[i].why)
@@ -678,7 +709,7 @@ igt_main
 		test_ssr_dump();
 
 	for (unsigned int i = 0; i < ARRAY_SIZE(ssr_dump_faults); i++) {
-		igt_describe_f("Check that a restart's crash dump with a fault (%s) leaves no dump, and the DBC comes back.",
+		igt_describe_f("Check the host's answer to a restart's crash dump with a fault (%s), and that the DBC comes back.",
 			       ssr_dump_faults[i].name);
 		igt_subtest_f("ssr-dump-%s", ssr_dump_faults[i].name)
 			test_ssr_dump_fault(i);
