@@ -55,6 +55,7 @@
 #include <linux/mm.h>
 #include <linux/moduleparam.h>
 #include <linux/overflow.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
@@ -167,6 +168,14 @@ int qaic_memdump_check_table(u64 len, char *why, size_t why_len)
 }
 EXPORT_SYMBOL_IF_KUNIT(qaic_memdump_check_table);
 
+/*
+ * The bound is at least 1 MiB (memdump_max_mb, or half of any RAM Linux
+ * runs in), and the largest table fits well under it: only the regions
+ * can go over.
+ */
+static_assert(sizeof(struct qaic_memdump_header) +
+	      QAIC_MEMDUMP_MAX_ENTRIES * QAIC_MEMDUMP_ENTRY_LEN <= SZ_1M);
+
 /* Bytes of the dump the table describes, or 0 if it breaks a rule. */
 static size_t qaic_memdump_sizes(const struct qaic_memdump_entry *t, unsigned int nr,
 				 char *why, size_t why_len)
@@ -175,10 +184,6 @@ static size_t qaic_memdump_sizes(const struct qaic_memdump_entry *t, unsigned in
 	u64 addr, len, max = min_t(u64, qaic_memdump_max_size(), SIZE_MAX);
 	unsigned int i;
 
-	if (size > max) {
-		snprintf(why, why_len, "a table of %u entries: a dump over %llu bytes", nr, max);
-		return 0;
-	}
 	for (i = 0; i < nr; i++) {
 		addr = le64_to_cpu(t[i].addr);
 		len = le64_to_cpu(t[i].len);
