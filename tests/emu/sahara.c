@@ -560,7 +560,7 @@ void emu_sahara_rx(struct emu_sahara *s, const uint8_t *msg, size_t len)
 			send_hello(s);	/* the dump is over: the images */
 		return;
 	}
-	if (s->st == ST_READ && !(is_reset && s->want_len != len)) {
+	if (s->st == ST_READ && !(is_reset && s->want_len - s->got != len)) {
 		rx_data(s, msg, len);
 		return;
 	}

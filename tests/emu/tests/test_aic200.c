@@ -353,6 +353,7 @@ struct host {
 	bool whole_first;	/* its payload first in one transfer, then in chunks */
 	bool reset_mid_read;	/* RESET after the first chunk of its payload */
 	bool short_first;	/* its payload a byte short, then the byte */
+	bool tail8;		/* its payload's last 8 bytes a transfer of their own */
 };
 
 /* What the test host saw of one boot. */
@@ -480,6 +481,12 @@ static bool serve_read(struct seen *s, const struct host *h, uint32_t id,
 		s->transfers += send_chunks(d, len - 1, h->chunk);
 		s->early_packets += dl_packets_pending();
 		send_ul(d + len - 1, 1);
+		s->transfers++;
+		return true;
+	}
+	if (h->tail8) {
+		s->transfers += send_chunks(d, len - 8, h->chunk);
+		send_ul(d + len - 8, 8);
 		s->transfers++;
 		return true;
 	}
@@ -755,6 +762,36 @@ static void test_reset_mid_read(void)
 }
 
 /*
+ * The last 8 bytes of a read, a transfer of their own that looks like
+ * RESET: data, as a whole read of 8 bytes would be; no new HELLO.
+ */
+static void test_reset_shaped_tail(void)
+{
+	struct host h = { .chunk = 0xffff, .version = 2, .missing = NO_IMAGE, .idx = 4,
+			  .tail8 = true };
+	size_t payload = fw_len[4] - FW_IMAGE_HDR_LEN;
+	uint8_t *keep = fw[4];
+	struct seen s;
+
+	fw[4] = make_image(TABLE->images[4].id, payload, 4);
+	put_le32(fw[4] + fw_len[4] - 8, SAHARA_RESET);
+	put_le32(fw[4] + fw_len[4] - 4, SAHARA_RESET_LEN);
+	fw_image_seal(fw[4], TABLE->images[4].id, (uint32_t)payload);
+	setup(0);
+	boot_to_sbl(false);
+	host_sahara(&s, &h);
+	CHECK_EQ(s.resets_resp, 0);
+	CHECK_EQ(s.hellos, NR_IMAGES);
+	CHECK(s.complete);
+	CHECK_EQ(s.eoi_ok, NR_IMAGES);
+	CHECK_EQ(counters()->sahara_resets, 0);
+	CHECK_EQ(counters()->sahara_bytes, table_bytes());
+	CHECK_EQ(s.amss_ee, 1);
+	free(fw[4]);
+	fw[4] = keep;
+}
+
+/*
  * An image the host has none of (RESET for its first read): the card goes
  * on without an optional one (63, 78), and cannot without another.
  */
@@ -841,6 +878,7 @@ int main(void)
 	RUN(test_short_answer_waits);
 	RUN(test_transfer_too_long);
 	RUN(test_reset_mid_read);
+	RUN(test_reset_shaped_tail);
 	RUN(test_missing_image);
 	RUN(test_no_timesync_wait);
 	emu_mhi_destroy(mhi);
