@@ -50,9 +50,13 @@
 static const uint32_t piece_sizes[] = {
 	SAHARA_MAX_READ, 4096, 65535, 1, 100000, 65536, 777, 0x7ffff,
 };
-/* A streaming SBL's (emu_sahara_table.streams): UINT32_MAX is the rest. */
+/*
+ * A streaming SBL's (emu_sahara_table.streams), image i starting at entry
+ * i: UINT32_MAX is the rest, 0x80001 one byte past the largest message
+ * (the first image, over 1 MiB, is read in that and the rest).
+ */
 static const uint32_t stream_piece_sizes[] = {
-	UINT32_MAX, 4096, SAHARA_MAX_READ + 1, 1, 0x100000, 65535,
+	SAHARA_MAX_READ + 1, UINT32_MAX, 4096, 1, 0x100000, 65535,
 };
 
 static const char *const fault_names[SAHARA_FAULT_COUNT] = {
@@ -392,8 +396,14 @@ static void next_read(struct emu_sahara *s)
 	}
 	if (s->end > FW_IMAGE_HDR_LEN) {
 		if (table_of(s)->streams)
-			piece = stream_piece_sizes[s->piece % (sizeof(stream_piece_sizes) /
-							       sizeof(stream_piece_sizes[0]))];
+			/*
+			 * Each image starts at its own place in the list: its
+			 * first read is not always the rest, which would
+			 * leave the others unused.
+			 */
+			piece = stream_piece_sizes[(s->idx + s->piece) %
+						   (sizeof(stream_piece_sizes) /
+						    sizeof(stream_piece_sizes[0]))];
 		else
 			piece = piece_sizes[s->piece % (sizeof(piece_sizes) /
 							sizeof(piece_sizes[0]))];
