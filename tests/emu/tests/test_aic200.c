@@ -11,11 +11,8 @@
  *
  * Copyright (c) 2026 The qaic authors.
  */
-#include <linux/pci_regs.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include "bhi.h"
 #include "bhie.h"
@@ -26,6 +23,7 @@
 #include "fw_image.h"
 #include "le_bytes.h"
 #include "mhi.h"
+#include "mhi_host.h"
 #include "sahara.h"
 #include "sahara_images.h"
 
@@ -52,11 +50,9 @@
 #define SEG0		(G_BASE + 0x300000)	/* the SBL's BHIe segments */
 #define SEG1		(G_BASE + 0x400000)
 
-#define CTX_SIZE	44
 #define CH_UL		EMU_SAHARA_CH_UL
 #define CH_DL		EMU_SAHARA_CH_DL
-#define BHI(off)	(rd(0x28) + (off))
-#define BHIE(off)	(rd(0x2c) + (off))
+#define BHI(off)	(mh_rd(&mh, 0x28) + (off))
 #define SEG_LEN		(512 * 1024)	/* Linux's BHIe segment */
 
 #define TABLE		(&emu_sahara_aic200_table)
@@ -67,8 +63,15 @@
 static struct emu_device dev;
 static struct guest_mem gm;
 static struct emu_mhi *mhi;
-static uint8_t *g;
-static uint64_t cmd_wp, ev_rp, ul_wp, dl_wp;
+
+/* The host's side (the AIC200's MHI registers are in BAR1), and its Sahara channels. */
+static struct mhi_host mh = {
+	.dev = &dev, .bar = 1, .gm = &gm, .g_base = G_BASE, .g_size = G_SIZE,
+	.chan_ctx = CHAN_CTX, .ev_ctx = EV_CTX, .cmd_ctx = CMD_CTX,
+	.cmd_ring = CMD_RING, .cmd_els = CMD_ELS, .ev_ring = EV_RING, .ev_els = EV_ELS,
+	.bhie_vec = VEC_TABLE, .bhie_seg = { SEG0, SEG1 },
+};
+static struct mh_chan ul, dl;
 
 /* The SBL, and the images the test host serves, by table index. */
 static uint8_t *sbl, *fw[NR_IMAGES];
@@ -79,116 +82,15 @@ static void ignore_msi(void *ctx, const struct emu_msi_msg *msg)
 	(void)ctx; (void)msg;
 }
 
-static uint8_t *gp(uint64_t gpa) { return g + (gpa - G_BASE); }
-static void w32(uint64_t gpa, uint32_t v) { memcpy(gp(gpa), &v, 4); }
-static void w64(uint64_t gpa, uint64_t v) { memcpy(gp(gpa), &v, 8); }
-static uint32_t r32(uint64_t gpa) { uint32_t v; memcpy(&v, gp(gpa), 4); return v; }
-static uint64_t r64(uint64_t gpa) { uint64_t v; memcpy(&v, gp(gpa), 8); return v; }
-
-/* The MHI registers, in the AIC200's BAR1. */
-static uint32_t rd(uint32_t off)
-{
-	uint32_t v;
-
-	emu_mmio_read(&dev, 1, off, &v, 4);
-	return v;
-}
-
-static void wr(uint32_t off, uint32_t v)
-{
-	emu_mmio_write(&dev, 1, off, &v, 4);
-}
-
-static void db(uint32_t off, uint64_t v)
-{
-	wr(off + 4, (uint32_t)(v >> 32));
-	wr(off, (uint32_t)v);
-}
-
-static uint64_t next(uint64_t p, uint64_t base, unsigned int els)
-{
-	p += 16;
-	return p >= base + 16ull * els ? base : p;
-}
-
-static void put_el(uint64_t gpa, uint64_t ptr, uint32_t dw0, uint32_t dw1)
-{
-	w64(gpa, ptr);
-	w32(gpa + 8, dw0);
-	w32(gpa + 12, dw1);
-}
-
-static void set_ctx(uint64_t ctx, uint32_t w0, uint32_t w1, uint32_t w2,
-		    uint64_t base, uint64_t len)
-{
-	w32(ctx, w0);
-	w32(ctx + 4, w1);
-	w32(ctx + 8, w2);
-	w64(ctx + 12, base);
-	w64(ctx + 20, len);
-	w64(ctx + 28, base);
-	w64(ctx + 36, base);
-}
-
-struct ev {
-	uint64_t ptr;
-	uint32_t dw0, dw1;
-};
-
-static bool get_ev(struct ev *e)
-{
-	if (r64(EV_CTX + 28) == ev_rp)
-		return false;
-	e->ptr = r64(ev_rp);
-	e->dw0 = r32(ev_rp + 8);
-	e->dw1 = r32(ev_rp + 12);
-	ev_rp = next(ev_rp, EV_RING, EV_ELS);
-	w64(EV_CTX + 36, ev_rp == EV_RING ? EV_RING + 16 * (EV_ELS - 1) :
-					    ev_rp - 16);
-	db(rd(0x20), r64(EV_CTX + 36));
-	return true;
-}
-
-static unsigned int ev_type(const struct ev *e) { return (e->dw1 >> 16) & 0xff; }
-static unsigned int ev_chan(const struct ev *e) { return e->dw1 >> 24; }
-
-static unsigned int cmd_sync(unsigned int type, unsigned int ch)
-{
-	uint64_t at = cmd_wp;
-	struct ev e;
-
-	put_el(cmd_wp, 0, 0, ch << 24 | type << 16);
-	cmd_wp = next(cmd_wp, CMD_RING, CMD_ELS);
-	db(0x70, cmd_wp);
-	if (!get_ev(&e) || ev_type(&e) != 0x21 || e.ptr != at)
-		return 0;
-	return e.dw0 >> 24;
-}
-
 static void queue_dl(void)
 {
-	put_el(dl_wp, DL_BUF, DL_BUF_LEN, 2 << 16 | 1 << 9);
-	dl_wp = next(dl_wp, DL_RING, CH_ELS);
-	db(rd(0x18) + 8 * CH_DL, dl_wp);
+	mh_queue_tre(&mh, &dl, DL_BUF, DL_BUF_LEN, false);
 }
 
 /* One transfer, as mhi_queue_buf() chains it: 32 KiB TREs, EOT at the end. */
 static void send_ul(const void *data, size_t len)
 {
-	size_t off = 0;
-
-	memcpy(gp(UL_BUF), data, len);
-	do {
-		size_t n = len - off > 0x8000 ? 0x8000 : len - off;
-		bool last = off + n == len;
-
-		put_el(ul_wp, UL_BUF + off, (uint32_t)n,
-		       2 << 16 | (last ? 1 << 9 : 1));
-		ul_wp = next(ul_wp, UL_RING, CH_ELS);
-		off += n;
-		if (last)
-			db(rd(0x18) + 8 * CH_UL, ul_wp);
-	} while (off < len);
+	mh_send(&mh, &ul, UL_BUF, data, len);
 }
 
 static void send_words(uint32_t cmd, uint32_t len)
@@ -246,50 +148,11 @@ static uint64_t table_bytes(void)
 static void setup(unsigned int wait_ms)
 {
 	struct emu_irq_sink sink = { .send = ignore_msi };
-	int fd;
 
-	if (mhi)
-		emu_mhi_destroy(mhi);
-	emu_device_fini(&dev);
-	guest_mem_reset(&gm);
-	if (emu_device_init(&dev, true))
-		abort();
-	emu_pci_set_device_id(&dev.pci, EMU_PCI_DEVICE_ID_AIC200);
-	emu_device_set_irq_sink(&dev, &sink);
-	fd = memfd_create("guest", MFD_CLOEXEC);
-	if (fd < 0 || ftruncate(fd, G_SIZE) ||
-	    guest_mem_add_fd(&gm, fd, 0, G_BASE, 0x7f0000000000ull, G_SIZE, false))
-		abort();
-	close(fd);
-	g = guest_mem_gpa(&gm, G_BASE, G_SIZE);
-	emu_device_set_guest_mem(&dev, &gm);
-	emu_cfg_write(&dev, PCI_COMMAND, 2, PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER);
-	emu_mmio_write(&dev, 4, EMU_MSIX_TABLE_OFF, &(uint32_t){ 0xfee00000 }, 4);
-	emu_mmio_write(&dev, 4, EMU_MSIX_TABLE_OFF + 8, &(uint32_t){ 33 }, 4);
-	emu_mmio_write(&dev, 4, EMU_MSIX_TABLE_OFF + 12, &(uint32_t){ 0 }, 4);
-	emu_cfg_write(&dev, EMU_CAP_MSIX + PCI_MSIX_FLAGS, 2, PCI_MSIX_FLAGS_ENABLE);
-	mhi = emu_mhi_create(&dev, NULL);
-	if (!mhi)
-		abort();
+	mhi = mh_new_card(&mh, mhi, EMU_PCI_DEVICE_ID_AIC200, &sink);
 	emu_mhi_attach(mhi);
 	emu_mhi_set_sbl_host_wait(mhi, wait_ms);
 	emu_mhi_set_boot(mhi, EMU_MHI_BOOT_PBL);
-}
-
-/* mhi_fw_load_bhie(): the SBL in segments of SEG_LEN, two of them. */
-static uint32_t bhie_load(void)
-{
-	memcpy(gp(SEG0), sbl, SEG_LEN);
-	memcpy(gp(SEG1), sbl + SEG_LEN, sbl_len - SEG_LEN);
-	w64(VEC_TABLE, SEG0);
-	w64(VEC_TABLE + 8, SEG_LEN);
-	w64(VEC_TABLE + 16, SEG1);
-	w64(VEC_TABLE + 24, sbl_len - SEG_LEN);
-	wr(BHIE(EMU_BHIE_TXVECADDR_HIGH), (uint32_t)(VEC_TABLE >> 32));
-	wr(BHIE(EMU_BHIE_TXVECADDR_LOW), (uint32_t)VEC_TABLE);
-	wr(BHIE(EMU_BHIE_TXVECSIZE), 32);
-	wr(BHIE(EMU_BHIE_TXVECDB), (rd(BHIE(EMU_BHIE_TXVECDB)) & ~EMU_BHIE_SEQ_MASK) | 1);
-	return rd(BHIE(EMU_BHIE_TXVECSTATUS));
 }
 
 /*
@@ -298,41 +161,30 @@ static uint32_t bhie_load(void)
  */
 static void boot_to_sbl(bool bootlog)
 {
-	struct ev e;
+	struct mh_ev e;
 
-	CHECK_EQ(bhie_load(), EMU_BHIE_XFER_COMPL << 30 | 1);
-	CHECK_EQ(rd(BHI(EMU_BHI_EXECENV)), EMU_EE_SBL);
-	memset(g, 0, 0x10000);
-	set_ctx(EV_CTX, 0, 1, 0, EV_RING, 16 * EV_ELS);
-	set_ctx(CMD_CTX, 0, 0, 0, CMD_RING, 16 * CMD_ELS);
-	cmd_wp = CMD_RING;
-	ev_rp = EV_RING;
-	wr(0x5c, (uint32_t)(CHAN_CTX >> 32)); wr(0x58, (uint32_t)CHAN_CTX);
-	wr(0x64, (uint32_t)(EV_CTX >> 32)); wr(0x60, (uint32_t)EV_CTX);
-	wr(0x6c, (uint32_t)(CMD_CTX >> 32)); wr(0x68, (uint32_t)CMD_CTX);
-	wr(0x10, (rd(0x10) & ~0xffff0000u) | 1 << 16);
-	w64(EV_CTX + 36, EV_RING + 16 * (EV_ELS - 1));
-	db(rd(0x20), EV_RING + 16 * (EV_ELS - 1));
-	wr(0x38, 2 << 8);
-	while (get_ev(&e))
+	/* mhi_fw_load_bhie(): the SBL in segments of SEG_LEN, two of them. */
+	CHECK_EQ(mh_bhie_load(&mh, sbl, sbl_len, SEG_LEN, 1), EMU_BHIE_XFER_COMPL << 30 | 1);
+	CHECK_EQ(mh_rd(&mh, BHI(EMU_BHI_EXECENV)), EMU_EE_SBL);
+	memset(mh.g, 0, 0x10000);
+	mh_ready_m0(&mh);
+	while (mh_get_ev(&mh, &e))
 		;
 	if (bootlog) {
-		set_ctx(CHAN_CTX + EMU_BOOTLOG_CH_DL * CTX_SIZE, 1, 2, 0, BL_RING,
+		mh_set_ctx(&mh, CHAN_CTX + EMU_BOOTLOG_CH_DL * MH_CTX_SIZE, 1, 2, 0, BL_RING,
 			16 * CH_ELS);
-		CHECK_EQ(cmd_sync(0x12, EMU_BOOTLOG_CH_DL), 1);
+		CHECK_EQ(mh_cmd_sync(&mh, 0x12, EMU_BOOTLOG_CH_DL), 1);
 		for (unsigned int i = 0; i < BL_BUFS; i++)
-			put_el(BL_RING + 16 * i, BL_BUF + i * EMU_BOOTLOG_MAX_LINE,
-			       EMU_BOOTLOG_MAX_LINE, 2 << 16 | 1 << 9);
-		db(rd(0x18) + 8 * EMU_BOOTLOG_CH_DL, BL_RING + 16 * BL_BUFS);
-		while (get_ev(&e))	/* its first line */
+			mh_put_el(&mh, BL_RING + 16 * i, BL_BUF + i * EMU_BOOTLOG_MAX_LINE,
+				  EMU_BOOTLOG_MAX_LINE, 2 << 16 | 1 << 9);
+		mh_chdb(&mh, EMU_BOOTLOG_CH_DL, BL_RING + 16 * BL_BUFS);
+		while (mh_get_ev(&mh, &e))	/* its first line */
 			;
 	}
-	set_ctx(CHAN_CTX + CH_UL * CTX_SIZE, 1, 1, 0, UL_RING, 16 * CH_ELS);
-	set_ctx(CHAN_CTX + CH_DL * CTX_SIZE, 1, 2, 0, DL_RING, 16 * CH_ELS);
-	ul_wp = UL_RING;
-	dl_wp = DL_RING;
-	CHECK_EQ(cmd_sync(0x12, CH_UL), 1);
-	CHECK_EQ(cmd_sync(0x12, CH_DL), 1);
+	mh_chan_init(&mh, &ul, CH_UL, 1, UL_RING, CH_ELS);
+	mh_chan_init(&mh, &dl, CH_DL, 2, DL_RING, CH_ELS);
+	CHECK_EQ(mh_cmd_sync(&mh, 0x12, CH_UL), 1);
+	CHECK_EQ(mh_cmd_sync(&mh, 0x12, CH_DL), 1);
 }
 
 /* How the test host answers. */
@@ -385,10 +237,10 @@ static int table_index(uint32_t id)
 static unsigned int dl_packets_pending(void)
 {
 	unsigned int n = 0;
-	struct ev e;
+	struct mh_ev e;
 
-	while (get_ev(&e))
-		n += ev_type(&e) == 0x22 && ev_chan(&e) == CH_DL;
+	while (mh_get_ev(&mh, &e))
+		n += mh_ev_type(&e) == 0x22 && mh_ev_chan(&e) == CH_DL;
 	return n;
 }
 
@@ -503,24 +355,24 @@ static bool serve_read(struct seen *s, const struct host *h, uint32_t id,
 static void host_sahara(struct seen *s, const struct host *h)
 {
 	bool stop = false;
-	struct ev e;
+	struct mh_ev e;
 
 	memset(s, 0, sizeof(*s));
 	queue_dl();
-	while (!stop && get_ev(&e)) {
+	while (!stop && mh_get_ev(&mh, &e)) {
 		uint8_t pkt[64], rsp[SAHARA_HELLO_LEN] = { 0 };
 		uint32_t len;
 		int i;
 
-		if (ev_type(&e) == 0x40) {
+		if (mh_ev_type(&e) == 0x40) {
 			s->amss_ee += e.dw0 >> 24 == EMU_EE_AMSS;
 			continue;
 		}
-		if (ev_type(&e) != 0x22 || ev_chan(&e) != CH_DL)
+		if (mh_ev_type(&e) != 0x22 || mh_ev_chan(&e) != CH_DL)
 			continue;
 		len = e.dw0 & 0xffff;
 		memset(pkt, 0, sizeof(pkt));
-		memcpy(pkt, gp(DL_BUF), len < sizeof(pkt) ? len : sizeof(pkt));
+		memcpy(pkt, mh_gp(&mh, DL_BUF), len < sizeof(pkt) ? len : sizeof(pkt));
 		CHECK_EQ(get_le32(pkt + 4), len);
 		queue_dl();
 		switch (get_le32(pkt)) {
@@ -574,8 +426,8 @@ static void host_sahara(struct seen *s, const struct host *h)
 			break;
 		}
 	}
-	while (get_ev(&e))
-		s->amss_ee += ev_type(&e) == 0x40 && e.dw0 >> 24 == EMU_EE_AMSS;
+	while (mh_get_ev(&mh, &e))
+		s->amss_ee += mh_ev_type(&e) == 0x40 && e.dw0 >> 24 == EMU_EE_AMSS;
 }
 
 static const struct emu_sahara_counters *counters(void)
@@ -654,7 +506,7 @@ static void test_boot_in_transfers(void)
 		CHECK_EQ(counters()->sahara_bad_msgs, 0);
 		CHECK_EQ(emu_mhi_counters(mhi)->mhi_bad_tre, 0);
 		CHECK_EQ(s.amss_ee, 1);
-		CHECK_EQ(rd(BHI(EMU_BHI_EXECENV)), EMU_EE_AMSS);
+		CHECK_EQ(mh_rd(&mh, BHI(EMU_BHI_EXECENV)), EMU_EE_AMSS);
 		if (emu_test_failures)
 			fprintf(stderr, "  (host %u: chunk %zu, version %u)\n", k, h.chunk,
 				h.version);
@@ -695,7 +547,7 @@ static void test_bad_answers(void)
 		CHECK_EQ(s.amss_ee, 0);
 		CHECK_EQ(counters()->sahara_bad_msgs, cases[k].bad_msgs);
 		CHECK_EQ(counters()->sahara_images_bad, 1);
-		CHECK_EQ(rd(BHI(EMU_BHI_EXECENV)), EMU_EE_SBL);
+		CHECK_EQ(mh_rd(&mh, BHI(EMU_BHI_EXECENV)), EMU_EE_SBL);
 		if (emu_test_failures != before)
 			fprintf(stderr, "  (spoil %d)\n", cases[k].spoil);
 	}
@@ -866,9 +718,9 @@ static void test_no_timesync_wait(void)
 	host_sahara(&s, &h);
 	CHECK(s.complete);
 	CHECK_EQ(s.amss_ee, 1);
-	CHECK_EQ(rd(BHI(EMU_BHI_EXECENV)), EMU_EE_AMSS);
+	CHECK_EQ(mh_rd(&mh, BHI(EMU_BHI_EXECENV)), EMU_EE_AMSS);
 	for (unsigned int i = 0; i < BL_BUFS; i++) {
-		const char *line = (const char *)gp(BL_BUF + i * EMU_BOOTLOG_MAX_LINE);
+		const char *line = (const char *)mh_gp(&mh, BL_BUF + i * EMU_BOOTLOG_MAX_LINE);
 
 		loaded += strstr(line, " loaded over Sahara") != NULL;
 		first |= !strcmp(line, "SBL: image 5 loaded over Sahara\n");

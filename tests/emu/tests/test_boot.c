@@ -10,7 +10,6 @@
 #include <linux/pci_regs.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "bhi.h"
@@ -21,6 +20,7 @@
 #include "fw_image.h"
 #include "le_bytes.h"
 #include "mhi.h"
+#include "mhi_host.h"
 #include "sahara.h"
 #include "sahara_cases.h"
 #include "sahara_images.h"
@@ -42,11 +42,13 @@
 #define DL_BUF_LEN	4096
 #define UL_BUF		(G_BASE + 0x100000)	/* up to 1 MiB */
 #define IMG_BUF		(G_BASE + 0x200000)	/* the SBL image for BHI */
+#define VEC_TABLE	(G_BASE + 0x300000)	/* and for BHIe */
+#define SEG0		(G_BASE + 0x310000)
+#define SEG1		(G_BASE + 0x340000)
 
-#define CTX_SIZE	44
 #define CH_UL		EMU_SAHARA_CH_UL
 #define CH_DL		EMU_SAHARA_CH_DL
-#define BHI(off)	(rd(0x28) + (off))
+#define BHI(off)	(mh_rd(&mh, 0x28) + (off))
 
 /* The AIC100's Sahara table, which these tests boot (sahara_images.h). */
 #define NR_IMAGES	(emu_sahara_aic100_table.nr)
@@ -66,16 +68,22 @@ static bool image_optional(uint32_t id)
 
 static struct emu_device dev;
 static struct guest_mem gm;
-static unsigned int mhi_bar;		/* the card's MHI BAR (card.h) */
 static struct emu_mhi *mhi;
-static uint8_t *g;
 static unsigned int irqs;
 static uint32_t host_version = 3;	/* what the test host says in HELLO_RESP */
 static bool late_dl;			/* requeue the DL buffer after answering */
 static bool lenient;			/* ignore malformed packets, check nothing */
 /* Bit id: the test host has no image id and answers its reads with RESET. */
 static uint32_t host_missing;
-static uint64_t cmd_wp, ev_rp, ul_wp, dl_wp;
+
+/* The host's side (.bar, the card's MHI BAR: setup_card()), and its Sahara channels. */
+static struct mhi_host mh = {
+	.dev = &dev, .gm = &gm, .g_base = G_BASE, .g_size = G_SIZE,
+	.chan_ctx = CHAN_CTX, .ev_ctx = EV_CTX, .cmd_ctx = CMD_CTX,
+	.cmd_ring = CMD_RING, .cmd_els = CMD_ELS, .ev_ring = EV_RING, .ev_els = EV_ELS,
+	.bhie_vec = VEC_TABLE, .bhie_seg = { SEG0, SEG1 },
+};
+static struct mh_chan ul, dl;
 
 /* The firmware the test host serves: index = image id, 0 = SBL. */
 static uint8_t *fw[11];
@@ -87,114 +95,15 @@ static void record_msi(void *ctx, const struct emu_msi_msg *msg)
 	irqs++;
 }
 
-static uint8_t *gp(uint64_t gpa) { return g + (gpa - G_BASE); }
-static void w32(uint64_t gpa, uint32_t v) { memcpy(gp(gpa), &v, 4); }
-static void w64(uint64_t gpa, uint64_t v) { memcpy(gp(gpa), &v, 8); }
-static uint32_t r32(uint64_t gpa) { uint32_t v; memcpy(&v, gp(gpa), 4); return v; }
-static uint64_t r64(uint64_t gpa) { uint64_t v; memcpy(&v, gp(gpa), 8); return v; }
-
-static uint32_t rd(uint32_t off)
-{
-	uint32_t v;
-
-	emu_mmio_read(&dev, mhi_bar, off, &v, 4);
-	return v;
-}
-
-static void wr(uint32_t off, uint32_t v)
-{
-	emu_mmio_write(&dev, mhi_bar, off, &v, 4);
-}
-
-static void db(uint32_t off, uint64_t v)
-{
-	wr(off + 4, (uint32_t)(v >> 32));
-	wr(off, (uint32_t)v);
-}
-
-static uint64_t next(uint64_t p, uint64_t base, unsigned int els)
-{
-	p += 16;
-	return p >= base + 16ull * els ? base : p;
-}
-
-static void put_el(uint64_t gpa, uint64_t ptr, uint32_t dw0, uint32_t dw1)
-{
-	w64(gpa, ptr);
-	w32(gpa + 8, dw0);
-	w32(gpa + 12, dw1);
-}
-
-static void set_ctx(uint64_t ctx, uint32_t w0, uint32_t w1, uint32_t w2,
-		    uint64_t base, uint64_t len)
-{
-	w32(ctx, w0);
-	w32(ctx + 4, w1);
-	w32(ctx + 8, w2);
-	w64(ctx + 12, base);
-	w64(ctx + 20, len);
-	w64(ctx + 28, base);
-	w64(ctx + 36, base);
-}
-
-struct ev {
-	uint64_t ptr;
-	uint32_t dw0, dw1;
-};
-
-static bool get_ev(struct ev *e)
-{
-	if (r64(EV_CTX + 28) == ev_rp)
-		return false;
-	e->ptr = r64(ev_rp);
-	e->dw0 = r32(ev_rp + 8);
-	e->dw1 = r32(ev_rp + 12);
-	ev_rp = next(ev_rp, EV_RING, EV_ELS);
-	w64(EV_CTX + 36, ev_rp == EV_RING ? EV_RING + 16 * (EV_ELS - 1) :
-					    ev_rp - 16);
-	db(rd(0x20), r64(EV_CTX + 36));
-	return true;
-}
-
-static unsigned int ev_type(const struct ev *e) { return (e->dw1 >> 16) & 0xff; }
-
-static unsigned int cmd_sync(unsigned int type, unsigned int ch)
-{
-	uint64_t at = cmd_wp;
-	struct ev e;
-
-	put_el(cmd_wp, 0, 0, ch << 24 | type << 16);
-	cmd_wp = next(cmd_wp, CMD_RING, CMD_ELS);
-	db(0x70, cmd_wp);
-	if (!get_ev(&e) || ev_type(&e) != 0x21 || e.ptr != at)
-		return 0;
-	return e.dw0 >> 24;
-}
-
 static void queue_dl(void)
 {
-	put_el(dl_wp, DL_BUF, DL_BUF_LEN, 2 << 16 | 1 << 9);
-	dl_wp = next(dl_wp, DL_RING, CH_ELS);
-	db(rd(0x18) + 8 * CH_DL, dl_wp);
+	mh_queue_tre(&mh, &dl, DL_BUF, DL_BUF_LEN, false);
 }
 
 /* Like mhi_queue_buf() chains: 32 KiB TREs, CHAIN on all but the last. */
 static void send_ul(const void *data, size_t len)
 {
-	size_t off = 0;
-
-	memcpy(gp(UL_BUF), data, len);
-	do {
-		size_t n = len - off > 0x8000 ? 0x8000 : len - off;
-		bool last = off + n == len;
-
-		put_el(ul_wp, UL_BUF + off, (uint32_t)n,
-		       2 << 16 | (last ? 1 << 9 : 1));
-		ul_wp = next(ul_wp, UL_RING, CH_ELS);
-		off += n;
-		if (last)
-			db(rd(0x18) + 8 * CH_UL, ul_wp);
-	} while (off < len);
+	mh_send(&mh, &ul, UL_BUF, data, len);
 }
 
 static void make_images(void)
@@ -219,32 +128,9 @@ static void make_images(void)
 static void setup_card(enum emu_mhi_boot boot, uint16_t id)
 {
 	struct emu_irq_sink sink = { .send = record_msi };
-	int fd;
 
-	if (mhi)
-		emu_mhi_destroy(mhi);
-	emu_device_fini(&dev);
-	guest_mem_reset(&gm);
-	if (emu_device_init(&dev, true))
-		abort();
-	emu_pci_set_device_id(&dev.pci, id);
-	mhi_bar = emu_card_by_id(id)->mhi_bar;
-	emu_device_set_irq_sink(&dev, &sink);
-	fd = memfd_create("guest", MFD_CLOEXEC);
-	if (fd < 0 || ftruncate(fd, G_SIZE) ||
-	    guest_mem_add_fd(&gm, fd, 0, G_BASE, 0x7f0000000000ull, G_SIZE, false))
-		abort();
-	close(fd);
-	g = guest_mem_gpa(&gm, G_BASE, G_SIZE);
-	emu_device_set_guest_mem(&dev, &gm);
-	emu_cfg_write(&dev, PCI_COMMAND, 2, PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER);
-	emu_mmio_write(&dev, 4, EMU_MSIX_TABLE_OFF, &(uint32_t){ 0xfee00000 }, 4);
-	emu_mmio_write(&dev, 4, EMU_MSIX_TABLE_OFF + 8, &(uint32_t){ 33 }, 4);
-	emu_mmio_write(&dev, 4, EMU_MSIX_TABLE_OFF + 12, &(uint32_t){ 0 }, 4);
-	emu_cfg_write(&dev, EMU_CAP_MSIX + PCI_MSIX_FLAGS, 2, PCI_MSIX_FLAGS_ENABLE);
-	mhi = emu_mhi_create(&dev, NULL);
-	if (!mhi)
-		abort();
+	mhi = mh_new_card(&mh, mhi, id, &sink);
+	mh.bar = emu_card_by_id(id)->mhi_bar;
 	emu_mhi_attach(mhi);
 	/* These hosts serve Sahara alone: SBL need not wait for the others. */
 	emu_mhi_set_sbl_host_wait(mhi, 0);
@@ -260,43 +146,28 @@ static void setup(enum emu_mhi_boot boot)
 /* mhi_fw_load_bhi(): the BHI status it ends with. */
 static uint32_t bhi_load(const uint8_t *img, size_t len)
 {
-	memcpy(gp(IMG_BUF), img, len);
-	wr(BHI(EMU_BHI_STATUS), 0);
-	wr(BHI(EMU_BHI_IMGADDR_HIGH), (uint32_t)(IMG_BUF >> 32));
-	wr(BHI(EMU_BHI_IMGADDR_LOW), (uint32_t)IMG_BUF);
-	wr(BHI(EMU_BHI_IMGSIZE), (uint32_t)len);
-	wr(BHI(EMU_BHI_IMGTXDB), 0x1234);
-	return rd(BHI(EMU_BHI_STATUS)) >> 30;
+	memcpy(mh_gp(&mh, IMG_BUF), img, len);
+	mh_wr(&mh, BHI(EMU_BHI_STATUS), 0);
+	mh_wr(&mh, BHI(EMU_BHI_IMGADDR_HIGH), (uint32_t)(IMG_BUF >> 32));
+	mh_wr(&mh, BHI(EMU_BHI_IMGADDR_LOW), (uint32_t)IMG_BUF);
+	mh_wr(&mh, BHI(EMU_BHI_IMGSIZE), (uint32_t)len);
+	mh_wr(&mh, BHI(EMU_BHI_IMGTXDB), 0x1234);
+	return mh_rd(&mh, BHI(EMU_BHI_STATUS)) >> 30;
 }
 
 /* The ready transition and M0 (see test_mhi.c's host_init()). */
 static void host_ready_m0(void)
 {
-	uint32_t cfg;
-
-	memset(g, 0, 0x8000);
-	set_ctx(EV_CTX, 0, 1, 0, EV_RING, 16 * EV_ELS);
-	set_ctx(CMD_CTX, 0, 0, 0, CMD_RING, 16 * CMD_ELS);
-	cmd_wp = CMD_RING;
-	ev_rp = EV_RING;
-	wr(0x5c, (uint32_t)(CHAN_CTX >> 32)); wr(0x58, (uint32_t)CHAN_CTX);
-	wr(0x64, (uint32_t)(EV_CTX >> 32)); wr(0x60, (uint32_t)EV_CTX);
-	wr(0x6c, (uint32_t)(CMD_CTX >> 32)); wr(0x68, (uint32_t)CMD_CTX);
-	cfg = rd(0x10);
-	wr(0x10, (cfg & ~0xffff0000u) | 1 << 16);
-	w64(EV_CTX + 36, EV_RING + 16 * (EV_ELS - 1));
-	db(rd(0x20), EV_RING + 16 * (EV_ELS - 1));
-	wr(0x38, 2 << 8);
+	memset(mh.g, 0, 0x8000);
+	mh_ready_m0(&mh);
 }
 
 static void start_sahara(void)
 {
-	set_ctx(CHAN_CTX + CH_UL * CTX_SIZE, 1, 1, 0, UL_RING, 16 * CH_ELS);
-	set_ctx(CHAN_CTX + CH_DL * CTX_SIZE, 1, 2, 0, DL_RING, 16 * CH_ELS);
-	ul_wp = UL_RING;
-	dl_wp = DL_RING;
-	CHECK_EQ(cmd_sync(0x12, CH_UL), 1);
-	CHECK_EQ(cmd_sync(0x12, CH_DL), 1);
+	mh_chan_init(&mh, &ul, CH_UL, 1, UL_RING, CH_ELS);
+	mh_chan_init(&mh, &dl, CH_DL, 2, DL_RING, CH_ELS);
+	CHECK_EQ(mh_cmd_sync(&mh, 0x12, CH_UL), 1);
+	CHECK_EQ(mh_cmd_sync(&mh, 0x12, CH_DL), 1);
 }
 
 /* Every packet the test host got in one boot: its length and first bytes. */
@@ -365,27 +236,27 @@ static void host_sahara(struct seen *s, unsigned int reset_after)
 	uint64_t last_off = ~0ull;
 	unsigned int reads = 0;
 	bool stop = false;
-	struct ev e;
+	struct mh_ev e;
 
 	memset(s, 0, sizeof(*s));
 	nrec = 0;
 	queue_dl();
-	while (!stop && get_ev(&e)) {
+	while (!stop && mh_get_ev(&mh, &e)) {
 		uint8_t pkt[64];
 		uint32_t cmd, len;
 
-		if (ev_type(&e) == 0x40) {
+		if (mh_ev_type(&e) == 0x40) {
 			if (e.dw0 >> 24 == EMU_EE_AMSS) {
 				s->amss_ee++;
 				s->amss_early |= !s->complete;
 			}
 			continue;
 		}
-		if (ev_type(&e) != 0x22 || e.dw1 >> 24 != CH_DL)
+		if (mh_ev_type(&e) != 0x22 || e.dw1 >> 24 != CH_DL)
 			continue;
 		len = e.dw0 & 0xffff;
 		memset(pkt, 0, sizeof(pkt));
-		memcpy(pkt, gp(DL_BUF), len < sizeof(pkt) ? len : sizeof(pkt));
+		memcpy(pkt, mh_gp(&mh, DL_BUF), len < sizeof(pkt) ? len : sizeof(pkt));
 		if (nrec < REC_MAX) {
 			rec[nrec].len = len;
 			memcpy(rec[nrec++].head, pkt, REC_HEAD);
@@ -479,24 +350,24 @@ static void host_sahara(struct seen *s, unsigned int reset_after)
 			queue_dl();
 	}
 	/* Whatever is still queued (an EE event after a stop, say). */
-	while (get_ev(&e))
-		if (ev_type(&e) == 0x40 && e.dw0 >> 24 == EMU_EE_AMSS)
+	while (mh_get_ev(&mh, &e))
+		if (mh_ev_type(&e) == 0x40 && e.dw0 >> 24 == EMU_EE_AMSS)
 			s->amss_ee++;
 }
 
 /* Power-on in PBL up to SBL in M0 with the Sahara channels started. */
 static void boot_to_sbl(void)
 {
-	struct ev e;
+	struct mh_ev e;
 
 	CHECK_EQ(bhi_load(fw[0], fw_len[0]), EMU_BHI_STATUS_SUCCESS);
-	CHECK_EQ(rd(BHI(EMU_BHI_EXECENV)), EMU_EE_SBL);
-	CHECK_EQ(rd(0x48) & 1, 1);			/* READY */
+	CHECK_EQ(mh_rd(&mh, BHI(EMU_BHI_EXECENV)), EMU_EE_SBL);
+	CHECK_EQ(mh_rd(&mh, 0x48) & 1, 1);		/* READY */
 	host_ready_m0();
-	CHECK(get_ev(&e));
-	CHECK_EQ(ev_type(&e), 0x20);
-	CHECK(get_ev(&e));
-	CHECK_EQ(ev_type(&e), 0x40);
+	CHECK(mh_get_ev(&mh, &e));
+	CHECK_EQ(mh_ev_type(&e), 0x20);
+	CHECK(mh_get_ev(&mh, &e));
+	CHECK_EQ(mh_ev_type(&e), 0x40);
 	CHECK_EQ(e.dw0 >> 24, EMU_EE_SBL);
 	start_sahara();
 }
@@ -504,16 +375,16 @@ static void boot_to_sbl(void)
 static void test_pbl_power_on(void)
 {
 	setup(EMU_MHI_BOOT_PBL);
-	CHECK_EQ(rd(BHI(EMU_BHI_EXECENV)), EMU_EE_PBL);
-	CHECK_EQ(rd(0x48), 0);				/* RESET, not READY */
-	CHECK_EQ(rd(BHI(EMU_BHI_STATUS)), 0);
-	wr(0x38, 2 << 8);				/* M0 refused in PBL */
+	CHECK_EQ(mh_rd(&mh, BHI(EMU_BHI_EXECENV)), EMU_EE_PBL);
+	CHECK_EQ(mh_rd(&mh, 0x48), 0);			/* RESET, not READY */
+	CHECK_EQ(mh_rd(&mh, BHI(EMU_BHI_STATUS)), 0);
+	mh_wr(&mh, 0x38, 2 << 8);			/* M0 refused in PBL */
 	CHECK_EQ(emu_mhi_state(mhi), 0);
-	CHECK_EQ(rd(BHI(EMU_BHI_SERIALNU)), EMU_MHI_DEFAULT_SERIAL);
+	CHECK_EQ(mh_rd(&mh, BHI(EMU_BHI_SERIALNU)), EMU_MHI_DEFAULT_SERIAL);
 	/* The AMSS default is unchanged. */
 	setup(EMU_MHI_BOOT_AMSS);
-	CHECK_EQ(rd(BHI(EMU_BHI_EXECENV)), EMU_EE_AMSS);
-	CHECK_EQ(rd(0x48), 1 << 8 | 1);
+	CHECK_EQ(mh_rd(&mh, BHI(EMU_BHI_EXECENV)), EMU_EE_AMSS);
+	CHECK_EQ(mh_rd(&mh, 0x48), 1 << 8 | 1);
 }
 
 static void test_bhi_refused(void)
@@ -521,61 +392,42 @@ static void test_bhi_refused(void)
 	uint8_t *bad = malloc(fw_len[0]);
 
 	setup(EMU_MHI_BOOT_PBL);
-	wr(BHI(EMU_BHI_INTVEC), 0);
+	mh_wr(&mh, BHI(EMU_BHI_INTVEC), 0);
 	/* A flipped payload bit. */
 	memcpy(bad, fw[0], fw_len[0]);
 	bad[100] ^= 1;
 	CHECK_EQ(bhi_load(bad, fw_len[0]), EMU_BHI_STATUS_ERROR);
-	CHECK_EQ(rd(BHI(EMU_BHI_ERRCODE)), EMU_BHI_ERR_IMAGE);
-	CHECK_EQ(rd(BHI(EMU_BHI_EXECENV)), EMU_EE_PBL);
+	CHECK_EQ(mh_rd(&mh, BHI(EMU_BHI_ERRCODE)), EMU_BHI_ERR_IMAGE);
+	CHECK_EQ(mh_rd(&mh, BHI(EMU_BHI_EXECENV)), EMU_EE_PBL);
 	CHECK_EQ(irqs, 1);
 	/* Truncated, zero-sized, another image's id. */
 	CHECK_EQ(bhi_load(fw[0], fw_len[0] - 1), EMU_BHI_STATUS_ERROR);
 	CHECK_EQ(bhi_load(fw[0], 0), EMU_BHI_STATUS_ERROR);
-	CHECK_EQ(rd(BHI(EMU_BHI_ERRCODE)), EMU_BHI_ERR_SIZE);
+	CHECK_EQ(mh_rd(&mh, BHI(EMU_BHI_ERRCODE)), EMU_BHI_ERR_SIZE);
 	CHECK_EQ(bhi_load(fw[4], fw_len[4]), EMU_BHI_STATUS_ERROR);
 	/* An address outside guest memory. */
-	wr(BHI(EMU_BHI_STATUS), 0);
-	wr(BHI(EMU_BHI_IMGADDR_HIGH), 0x10);
-	wr(BHI(EMU_BHI_IMGADDR_LOW), 0);
-	wr(BHI(EMU_BHI_IMGSIZE), (uint32_t)fw_len[0]);
-	wr(BHI(EMU_BHI_IMGTXDB), 1);
-	CHECK_EQ(rd(BHI(EMU_BHI_STATUS)) >> 30, EMU_BHI_STATUS_ERROR);
-	CHECK_EQ(rd(BHI(EMU_BHI_ERRCODE)), EMU_BHI_ERR_DMA);
+	mh_wr(&mh, BHI(EMU_BHI_STATUS), 0);
+	mh_wr(&mh, BHI(EMU_BHI_IMGADDR_HIGH), 0x10);
+	mh_wr(&mh, BHI(EMU_BHI_IMGADDR_LOW), 0);
+	mh_wr(&mh, BHI(EMU_BHI_IMGSIZE), (uint32_t)fw_len[0]);
+	mh_wr(&mh, BHI(EMU_BHI_IMGTXDB), 1);
+	CHECK_EQ(mh_rd(&mh, BHI(EMU_BHI_STATUS)) >> 30, EMU_BHI_STATUS_ERROR);
+	CHECK_EQ(mh_rd(&mh, BHI(EMU_BHI_ERRCODE)), EMU_BHI_ERR_DMA);
 	/* The --bhi-fault: a good image corrupted once. */
 	emu_mhi_bhi(mhi)->corrupt_next = true;
 	CHECK_EQ(bhi_load(fw[0], fw_len[0]), EMU_BHI_STATUS_ERROR);
 	CHECK_EQ(emu_mhi_bhi(mhi)->c.bhi_errors, 6);
-	CHECK_EQ(rd(BHI(EMU_BHI_EXECENV)), EMU_EE_PBL);
+	CHECK_EQ(mh_rd(&mh, BHI(EMU_BHI_EXECENV)), EMU_EE_PBL);
 	/* Then the good one; a second download is refused in SBL. */
 	CHECK_EQ(bhi_load(fw[0], fw_len[0]), EMU_BHI_STATUS_SUCCESS);
-	CHECK_EQ(rd(BHI(EMU_BHI_EXECENV)), EMU_EE_SBL);
+	CHECK_EQ(mh_rd(&mh, BHI(EMU_BHI_EXECENV)), EMU_EE_SBL);
 	CHECK_EQ(bhi_load(fw[0], fw_len[0]), EMU_BHI_STATUS_ERROR);
-	CHECK_EQ(rd(BHI(EMU_BHI_ERRCODE)), EMU_BHI_ERR_NOT_PBL);
-	CHECK_EQ(rd(BHI(EMU_BHI_EXECENV)), EMU_EE_SBL);
+	CHECK_EQ(mh_rd(&mh, BHI(EMU_BHI_ERRCODE)), EMU_BHI_ERR_NOT_PBL);
+	CHECK_EQ(mh_rd(&mh, BHI(EMU_BHI_EXECENV)), EMU_EE_SBL);
 	free(bad);
 }
 
-#define VEC_TABLE	(G_BASE + 0x300000)
-#define SEG0		(G_BASE + 0x310000)
-#define SEG1		(G_BASE + 0x340000)
-#define BHIE(off)	(rd(0x2c) + (off))
-
-/* mhi_fw_load_bhie(): the SBL in two segments; TXVECSTATUS at the end. */
-static uint32_t bhie_load(const uint8_t *img, size_t len, size_t first, uint32_t seq)
-{
-	memcpy(gp(SEG0), img, first);
-	memcpy(gp(SEG1), img + first, len - first);
-	w64(VEC_TABLE, SEG0);
-	w64(VEC_TABLE + 8, first);
-	w64(VEC_TABLE + 16, SEG1);
-	w64(VEC_TABLE + 24, len - first);
-	wr(BHIE(EMU_BHIE_TXVECADDR_HIGH), (uint32_t)(VEC_TABLE >> 32));
-	wr(BHIE(EMU_BHIE_TXVECADDR_LOW), (uint32_t)VEC_TABLE);
-	wr(BHIE(EMU_BHIE_TXVECSIZE), 32);
-	wr(BHIE(EMU_BHIE_TXVECDB), (rd(BHIE(EMU_BHIE_TXVECDB)) & ~EMU_BHIE_SEQ_MASK) | seq);
-	return rd(BHIE(EMU_BHIE_TXVECSTATUS));
-}
+#define BHIE(off)	(mh_rd(&mh, 0x2c) + (off))
 
 /*
  * An AIC200: 32-bit BARs 0 and 1, MHI in BAR1; its PBL refuses BHI and
@@ -596,40 +448,41 @@ static void test_aic200_bhie(void)
 	CHECK_EQ(emu_cfg_read(&dev, PCI_BASE_ADDRESS_2, 4), 0xffe00000 | 4);	/* 64-bit, 2 MiB */
 	CHECK_EQ(emu_cfg_read(&dev, PCI_BASE_ADDRESS_3, 4), 0xffffffff);
 	CHECK_EQ(emu_cfg_read(&dev, PCI_BASE_ADDRESS_5, 4), 0);
-	CHECK_EQ(rd(BHI(EMU_BHI_EXECENV)), EMU_EE_PBL);
+	CHECK_EQ(mh_rd(&mh, BHI(EMU_BHI_EXECENV)), EMU_EE_PBL);
 
-	wr(BHI(EMU_BHI_INTVEC), 0);
+	mh_wr(&mh, BHI(EMU_BHI_INTVEC), 0);
 	CHECK_EQ(bhi_load(fw[0], fw_len[0]), EMU_BHI_STATUS_ERROR);
-	CHECK_EQ(rd(BHI(EMU_BHI_ERRCODE)), EMU_BHI_ERR_BHIE_ONLY);
-	CHECK_EQ(rd(BHI(EMU_BHI_EXECENV)), EMU_EE_PBL);
+	CHECK_EQ(mh_rd(&mh, BHI(EMU_BHI_ERRCODE)), EMU_BHI_ERR_BHIE_ONLY);
+	CHECK_EQ(mh_rd(&mh, BHI(EMU_BHI_EXECENV)), EMU_EE_PBL);
 
 	/* A bad image, an empty table, a segment outside memory: ERROR, and the interrupt. */
 	memcpy(bad, fw[0], fw_len[0]);
 	bad[fw_len[0] - 1] ^= 1;
 	irqs = 0;
-	CHECK_EQ(bhie_load(bad, fw_len[0], 4096, 7), EMU_BHIE_ERROR << 30 | 7);
+	CHECK_EQ(mh_bhie_load(&mh, bad, fw_len[0], 4096, 7), EMU_BHIE_ERROR << 30 | 7);
 	CHECK_EQ(irqs, 1);
-	wr(BHIE(EMU_BHIE_TXVECSIZE), 0);
-	wr(BHIE(EMU_BHIE_TXVECDB), 8);
-	CHECK_EQ(rd(BHIE(EMU_BHIE_TXVECSTATUS)), EMU_BHIE_ERROR << 30 | 8);
-	w64(VEC_TABLE, 0x10ull << 32);
-	wr(BHIE(EMU_BHIE_TXVECSIZE), 32);
-	wr(BHIE(EMU_BHIE_TXVECDB), 9);
-	CHECK_EQ(rd(BHIE(EMU_BHIE_TXVECSTATUS)), EMU_BHIE_ERROR << 30 | 9);
-	CHECK_EQ(rd(BHI(EMU_BHI_EXECENV)), EMU_EE_PBL);
+	mh_wr(&mh, BHIE(EMU_BHIE_TXVECSIZE), 0);
+	mh_wr(&mh, BHIE(EMU_BHIE_TXVECDB), 8);
+	CHECK_EQ(mh_rd(&mh, BHIE(EMU_BHIE_TXVECSTATUS)), EMU_BHIE_ERROR << 30 | 8);
+	mh_w64(&mh, VEC_TABLE, 0x10ull << 32);
+	mh_wr(&mh, BHIE(EMU_BHIE_TXVECSIZE), 32);
+	mh_wr(&mh, BHIE(EMU_BHIE_TXVECDB), 9);
+	CHECK_EQ(mh_rd(&mh, BHIE(EMU_BHIE_TXVECSTATUS)), EMU_BHIE_ERROR << 30 | 9);
+	CHECK_EQ(mh_rd(&mh, BHI(EMU_BHI_EXECENV)), EMU_EE_PBL);
 
 	/* The good one: XFER_COMPL with the sequence number, SBL runs. */
-	CHECK_EQ(bhie_load(fw[0], fw_len[0], 4096, 0x2345), EMU_BHIE_XFER_COMPL << 30 | 0x2345);
-	CHECK_EQ(rd(BHIE(EMU_BHIE_TXVECDB)) & EMU_BHIE_SEQ_MASK, 0x2345);
-	CHECK_EQ(rd(BHI(EMU_BHI_EXECENV)), EMU_EE_SBL);
-	CHECK_EQ(rd(0x48) >> 8 & 0xff, 1);		/* READY */
+	CHECK_EQ(mh_bhie_load(&mh, fw[0], fw_len[0], 4096, 0x2345),
+		 EMU_BHIE_XFER_COMPL << 30 | 0x2345);
+	CHECK_EQ(mh_rd(&mh, BHIE(EMU_BHIE_TXVECDB)) & EMU_BHIE_SEQ_MASK, 0x2345);
+	CHECK_EQ(mh_rd(&mh, BHI(EMU_BHI_EXECENV)), EMU_EE_SBL);
+	CHECK_EQ(mh_rd(&mh, 0x48) >> 8 & 0xff, 1);	/* READY */
 	/* Not again in SBL. */
-	CHECK_EQ(bhie_load(fw[0], fw_len[0], 4096, 3) >> 30, EMU_BHIE_ERROR);
+	CHECK_EQ(mh_bhie_load(&mh, fw[0], fw_len[0], 4096, 3) >> 30, EMU_BHIE_ERROR);
 
 	/* An AIC100 keeps the block as plain registers: no download. */
 	setup(EMU_MHI_BOOT_PBL);
-	CHECK_EQ(bhie_load(fw[0], fw_len[0], 4096, 5), 0);
-	CHECK_EQ(rd(BHI(EMU_BHI_EXECENV)), EMU_EE_PBL);
+	CHECK_EQ(mh_bhie_load(&mh, fw[0], fw_len[0], 4096, 5), 0);
+	CHECK_EQ(mh_rd(&mh, BHI(EMU_BHI_EXECENV)), EMU_EE_PBL);
 	free(bad);
 }
 
@@ -659,21 +512,21 @@ static void test_boot_good(void)
 	CHECK_EQ(c->sahara_images_ok, NR_IMAGES);
 	CHECK_EQ(c->sahara_boots, 1);
 	CHECK_EQ(c->sahara_bad_msgs, 0);
-	CHECK_EQ(rd(BHI(EMU_BHI_EXECENV)), EMU_EE_AMSS);
+	CHECK_EQ(mh_rd(&mh, BHI(EMU_BHI_EXECENV)), EMU_EE_AMSS);
 	/* Mission mode: QAIC_CONTROL starts. */
-	set_ctx(CHAN_CTX + 10 * CTX_SIZE, 1, 1, 0, G_BASE + 0x7000, 16 * 32);
-	CHECK_EQ(cmd_sync(0x12, 10), 1);
+	mh_set_ctx(&mh, CHAN_CTX + 10 * MH_CTX_SIZE, 1, 1, 0, G_BASE + 0x7000, 16 * 32);
+	CHECK_EQ(mh_cmd_sync(&mh, 0x12, 10), 1);
 	/* The host tears Sahara down: nothing more is said. */
-	CHECK_EQ(cmd_sync(0x10, CH_UL), 1);
-	CHECK_EQ(cmd_sync(0x10, CH_DL), 1);
+	CHECK_EQ(mh_cmd_sync(&mh, 0x10, CH_UL), 1);
+	CHECK_EQ(mh_cmd_sync(&mh, 0x10, CH_DL), 1);
 	/* An MHI reset keeps the card in AMSS. */
-	wr(0x38, 2);
-	CHECK_EQ(rd(BHI(EMU_BHI_EXECENV)), EMU_EE_AMSS);
-	CHECK_EQ(rd(0x48) & 1, 1);
+	mh_wr(&mh, 0x38, 2);
+	CHECK_EQ(mh_rd(&mh, BHI(EMU_BHI_EXECENV)), EMU_EE_AMSS);
+	CHECK_EQ(mh_rd(&mh, 0x48) & 1, 1);
 	/* A SoC reset takes it back to PBL. */
-	wr(0xb0, 1);
-	CHECK_EQ(rd(BHI(EMU_BHI_EXECENV)), EMU_EE_PBL);
-	CHECK_EQ(rd(0x48), 0);
+	mh_wr(&mh, 0xb0, 1);
+	CHECK_EQ(mh_rd(&mh, BHI(EMU_BHI_EXECENV)), EMU_EE_PBL);
+	CHECK_EQ(mh_rd(&mh, 0x48), 0);
 	CHECK_EQ(emu_mhi_counters(mhi)->mhi_bad_ring, 0);
 	CHECK_EQ(emu_mhi_counters(mhi)->mhi_bad_tre, 0);
 }
@@ -693,15 +546,15 @@ static void test_sbl_waits_for_host(void)
 	host_sahara(&s, 0);
 	CHECK(s.complete);
 	CHECK_EQ(s.amss_ee, 0);
-	CHECK_EQ(rd(BHI(EMU_BHI_EXECENV)), EMU_EE_SBL);
+	CHECK_EQ(mh_rd(&mh, BHI(EMU_BHI_EXECENV)), EMU_EE_SBL);
 	ms = emu_mhi_timeout_ms(mhi);
 	CHECK(ms > 0 && ms <= 51);
 	emu_mhi_tick(mhi);
-	CHECK_EQ(rd(BHI(EMU_BHI_EXECENV)), EMU_EE_SBL);
+	CHECK_EQ(mh_rd(&mh, BHI(EMU_BHI_EXECENV)), EMU_EE_SBL);
 	usleep(60000);
 	CHECK_EQ(emu_mhi_timeout_ms(mhi), 0);
 	emu_mhi_tick(mhi);
-	CHECK_EQ(rd(BHI(EMU_BHI_EXECENV)), EMU_EE_AMSS);
+	CHECK_EQ(mh_rd(&mh, BHI(EMU_BHI_EXECENV)), EMU_EE_AMSS);
 	CHECK_EQ(emu_mhi_timeout_ms(mhi), -1);
 }
 
@@ -751,7 +604,7 @@ static void test_faults(void)
 	CHECK(s.complete);
 	CHECK_EQ(s.bad_reads, 1);
 	CHECK_EQ(s.amss_ee, 0);
-	CHECK_EQ(rd(BHI(EMU_BHI_EXECENV)), EMU_EE_SBL);
+	CHECK_EQ(mh_rd(&mh, BHI(EMU_BHI_EXECENV)), EMU_EE_SBL);
 	CHECK_EQ(emu_sahara_counters(emu_mhi_sahara(mhi))->sahara_faults, 1);
 
 	/* END_OF_IMAGE before any read: no image is open. */
@@ -969,7 +822,7 @@ static void test_sahara_case_per_boot(void)
 	boot_to_sbl();
 	host_sahara(&s, 0);
 	CHECK_EQ(s.eoi_bad, 1);
-	wr(0xb0, 1);
+	mh_wr(&mh, 0xb0, 1);
 	boot_to_sbl();
 	host_sahara(&s, 0);
 	CHECK(s.complete);
@@ -988,7 +841,7 @@ static void test_sahara_case_per_boot(void)
 	host_sahara(&s, 0);
 	CHECK_EQ(get_le32(rec[0].head + 8), 0);	/* the file's case, not the list's */
 	CHECK(access(path, F_OK));		/* taken */
-	wr(0xb0, 1);
+	mh_wr(&mh, 0xb0, 1);
 	boot_to_sbl();
 	host_sahara(&s, 0);
 	CHECK(s.complete);
@@ -1009,12 +862,12 @@ static void test_fault_per_boot(void)
 	host_sahara(&s, 0);
 	CHECK_EQ(s.eoi_bad, 1);
 	/* Restarting the channels does not retry a failed boot. */
-	CHECK_EQ(cmd_sync(0x10, CH_UL), 1);
-	CHECK_EQ(cmd_sync(0x10, CH_DL), 1);
+	CHECK_EQ(mh_cmd_sync(&mh, 0x10, CH_UL), 1);
+	CHECK_EQ(mh_cmd_sync(&mh, 0x10, CH_DL), 1);
 	start_sahara();
 	host_sahara(&s, 0);
 	CHECK_EQ(s.hellos, 0);
-	wr(0xb0, 1);
+	mh_wr(&mh, 0xb0, 1);
 	boot_to_sbl();
 	host_sahara(&s, 0);
 	CHECK(s.complete);
@@ -1107,7 +960,7 @@ static void test_host_missing_image(void)
 			CHECK_EQ(c->sahara_images_missing, 1);
 			CHECK_EQ(c->sahara_images_skipped, 0);
 			CHECK_EQ(c->sahara_boots, 0);
-			CHECK_EQ(rd(BHI(EMU_BHI_EXECENV)), EMU_EE_SBL);
+			CHECK_EQ(mh_rd(&mh, BHI(EMU_BHI_EXECENV)), EMU_EE_SBL);
 			continue;
 		}
 		optional++;
@@ -1129,7 +982,7 @@ static void test_host_missing_image(void)
 		CHECK_EQ(c->sahara_bad_msgs, 0);
 		for (unsigned int k = 0; k < NR_IMAGES; k++)
 			CHECK_EQ(emu_sahara_image_skipped(emu_mhi_sahara(mhi), k), k == i);
-		CHECK_EQ(rd(BHI(EMU_BHI_EXECENV)), EMU_EE_AMSS);
+		CHECK_EQ(mh_rd(&mh, BHI(EMU_BHI_EXECENV)), EMU_EE_AMSS);
 	}
 	/* The bench has both kinds: a middle image and the last are optional. */
 	CHECK_EQ(optional, 2);
@@ -1150,7 +1003,7 @@ static void test_host_missing_image(void)
 	CHECK_EQ(c->sahara_images_skipped, 2);
 	CHECK_EQ(c->sahara_images_ok, NR_IMAGES - 2);
 	host_missing = 0;
-	wr(0xb0, 1);
+	mh_wr(&mh, 0xb0, 1);
 	boot_to_sbl();
 	host_sahara(&s, 0);
 	CHECK(s.complete);
@@ -1190,7 +1043,7 @@ static void test_bogus_host(void)
 	uint8_t junk[64];
 	struct seen s;
 
-	struct ev e;
+	struct mh_ev e;
 
 	setup(EMU_MHI_BOOT_PBL);
 	boot_to_sbl();
@@ -1202,7 +1055,7 @@ static void test_bogus_host(void)
 		if (len >= 4)
 			put_le32(junk, (uint32_t)(emu_test_rnd() % 0x14));
 		send_ul(junk, len);
-		while (get_ev(&e))
+		while (mh_get_ev(&mh, &e))
 			;
 	}
 	CHECK(emu_sahara_counters(emu_mhi_sahara(mhi))->sahara_bad_msgs > 0);
