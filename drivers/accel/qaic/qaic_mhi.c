@@ -580,7 +580,9 @@ static int qaic_mhi_try_power_up(struct qaic_device *qdev, const char **what)
  * its config space was reset, or the write that turned decoding on never
  * reached it. Turn decoding (and bus mastering, if it was on) on again
  * before the next try, with a line in the log; nothing to do for a card
- * that decodes, or that does not answer config reads either.
+ * that decodes, or that does not answer config reads either. The MSI-X
+ * table is in a BAR: what the PCI core wrote there while the card did not
+ * decode never arrived, so the vectors are written again.
  */
 static void qaic_mhi_check_decode(struct qaic_device *qdev)
 {
@@ -595,6 +597,7 @@ static void qaic_mhi_check_decode(struct qaic_device *qdev)
 	drm_warn(&qdev->drm, "the card's PCI_COMMAND is %#x: turning memory decoding on again\n",
 		 cmd);
 	pci_write_config_word(pdev, PCI_COMMAND, cmd | want);
+	pci_restore_msi_state(pdev);
 }
 
 /*
