@@ -139,13 +139,27 @@ int emu_ssr_start_cycles(struct emu_ssr *s, unsigned int dbc,
 	if (mode == EMU_SSR_FLOOD && (!cycles || cycles > EMU_SSR_MAX_CYCLES))
 		return -EINVAL;
 	if (mode == EMU_SSR_RESUME) {
-		if (!s->running || !s->stalled || s->dbc != dbc)
+		if (!s->running || s->dbc != dbc)
 			return -EINVAL;
-		s->stalled = false;
-		s->stall = false;
-		s->step++;
-		ssr_send_event(s);
-		return 0;
+		if (s->stalled) {
+			s->stalled = false;
+			s->stall = false;
+			s->step++;
+			ssr_send_event(s);
+			return 0;
+		}
+		/*
+		 * The host shows AFTER_SHUTDOWN before its answer to that
+		 * event reaches the card, so whoever reads the host's state
+		 * and asks to go on may come before the answer: the stall is
+		 * called off, and the answer, when it comes, goes on at once.
+		 */
+		if (s->stall && ssr_events[s->step] == SSR_EV_AFTER_SHUTDOWN) {
+			s->stall = false;
+			emu_log(s->dev, "SSR: DBC%u: resumed before its stall", dbc);
+			return 0;
+		}
+		return -EINVAL;
 	}
 	if (s->running)
 		return -EBUSY;

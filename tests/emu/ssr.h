@@ -101,7 +101,8 @@ enum emu_ssr_mode {
 	EMU_SSR_NORMAL,		/* the four events, each once acknowledged */
 	EMU_SSR_STALL,		/* stops after AFTER_SHUTDOWN until RESUME */
 	EMU_SSR_GARBAGE,	/* malformed messages first, then NORMAL */
-	EMU_SSR_RESUME,		/* a stalled SSR goes on */
+	EMU_SSR_RESUME,		/* a stalled SSR goes on (or, once AFTER_SHUTDOWN
+				 * is sent, will not stall) */
 	EMU_SSR_FLOOD,		/* NORMAL, @cycles times in a row */
 	EMU_SSR_DUMP,		/* NORMAL, offering a crash dump before power-up */
 	/* EMU_SSR_DUMP with one fault each (see above) */
@@ -139,7 +140,8 @@ void emu_ssr_destroy(struct emu_ssr *s);
 
 /*
  * DBC @dbc's subsystem crashed (the caller already dropped its workload),
- * or, with EMU_SSR_RESUME, a stalled SSR of @dbc goes on. 0, or -EBUSY
+ * or, with EMU_SSR_RESUME, a stalled SSR of @dbc goes on (one waiting
+ * for the answer to AFTER_SHUTDOWN will not stall). 0, or -EBUSY
  * if another SSR runs, -EINVAL for a bad @mode or a RESUME of nothing.
  * EMU_SSR_FLOOD needs emu_ssr_start_cycles(): here it is -EINVAL.
  */

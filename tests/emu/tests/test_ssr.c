@@ -522,6 +522,33 @@ static void test_stall(void)
 }
 
 /*
+ * The host shows AFTER_SHUTDOWN before its answer reaches the card: a
+ * RESUME in between calls the stall off, and that answer goes on at once.
+ */
+static void test_resume_before_stall(void)
+{
+	setup();
+	CHECK_EQ(emu_ssr_start(s, 4, EMU_SSR_STALL), 0);
+	CHECK_EVENT(4, SSR_EV_BEFORE_SHUTDOWN);
+	answer(4, SSR_EV_BEFORE_SHUTDOWN);
+	CHECK_EVENT(4, SSR_EV_AFTER_SHUTDOWN);
+	CHECK_EQ(emu_ssr_start(s, 3, EMU_SSR_RESUME), -EINVAL);
+	CHECK_EQ(emu_ssr_start(s, 4, EMU_SSR_RESUME), 0);
+	CHECK_NOTHING_SENT();
+	/* Called off once: nothing left to resume. */
+	CHECK_EQ(emu_ssr_start(s, 4, EMU_SSR_RESUME), -EINVAL);
+	answer(4, SSR_EV_AFTER_SHUTDOWN);
+	CHECK_EVENT(4, SSR_EV_BEFORE_POWER_UP);
+	answer(4, SSR_EV_BEFORE_POWER_UP);
+	CHECK_EVENT(4, SSR_EV_AFTER_POWER_UP);
+	answer(4, SSR_EV_AFTER_POWER_UP);
+	CHECK_NOTHING_SENT();
+	CHECK_EQ(rec.restored, 1);
+	CHECK_EQ(counter("ssr_acks"), 4);
+	CHECK_EQ(counter("ssr_bad_msgs"), 0);
+}
+
+/*
  * EMU_SSR_FLOOD: the four events, again and again on the same DBC, a new
  * BEFORE_SHUTDOWN for each AFTER_POWER_UP acknowledged, the DBC given
  * back once after the last restart; the count is checked; another SSR is
@@ -1421,6 +1448,7 @@ int main(void)
 	RUN(test_dropped);
 	RUN(test_busy);
 	RUN(test_stall);
+	RUN(test_resume_before_stall);
 	RUN(test_flood);
 	RUN(test_resume_nothing);
 	RUN(test_garbage);
