@@ -13,7 +13,8 @@
  *
  * 1. At attach, qaic_desc_check_slice() checks each struct
  *    qaic_attach_slice_entry against the object, once.
- * 2. Once the object is mapped, qaic_desc_count() sizes and
+ * 2. Once the object is mapped, qaic_desc_index() notes where each
+ *    segment of the mapping starts, qaic_desc_count() sizes and
  *    qaic_desc_encode() fills the request array. A slice takes one request
  *    per contiguous piece of the mapping. A presync semaphore goes on every
  *    request of its slice, so that no piece is transferred before the
@@ -36,6 +37,7 @@
 #include <linux/limits.h>
 #include <linux/minmax.h>
 #include <linux/overflow.h>
+#include <linux/sched.h>
 #include <linux/string.h>
 #include <linux/types.h>
 #include <asm/byteorder.h>
@@ -146,25 +148,61 @@ struct qaic_desc_walk {
 	u64 left;	/* bytes of the slice not walked yet */
 };
 
+/**
+ * qaic_desc_index() - Note where each segment of a mapping starts.
+ * @segs: The DMA mapping of the whole buffer object, in order.
+ * @nsegs: Entries at @segs.
+ *
+ * Done once per mapping, so that a slice's first segment is found by a
+ * binary search, not a walk from the object's start: an object of 1 GiB
+ * mapped page by page has 262144 segments, and an attach may name 65535
+ * slices.
+ */
+void qaic_desc_index(struct qaic_desc_seg *segs, u32 nsegs)
+{
+	u64 start = 0;
+	u32 i;
+
+	for (i = 0; i < nsegs; i++) {
+		segs[i].start = start;
+		start += segs[i].len;
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(qaic_desc_index);
+
+/* The segment that holds byte @offset of the object, or @nsegs if none does. */
+static u32 qaic_desc_find_seg(const struct qaic_desc_seg *segs, u32 nsegs, u64 offset)
+{
+	u32 lo = 0, hi = nsegs;
+
+	/*
+	 * The first segment that ends past @offset. Ends never decrease, and
+	 * a segment of 0 bytes ends where it starts, so it is never the one.
+	 */
+	while (lo < hi) {
+		u32 mid = lo + (hi - lo) / 2;
+
+		if (segs[mid].start + segs[mid].len > offset)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
 static int qaic_desc_walk_start(struct qaic_desc_walk *w,
 				const struct qaic_desc_seg *segs, u32 nsegs,
 				const struct qaic_attach_slice_entry *e)
 {
-	u64 offset = e->offset;
-	u32 i;
+	u32 i = qaic_desc_find_seg(segs, nsegs, e->offset);
 
-	for (i = 0; i < nsegs; i++) {
-		if (offset < segs[i].len)
-			break;
-		offset -= segs[i].len;
-	}
 	if (i == nsegs)
 		return -EINVAL;
 
 	w->segs = segs;
 	w->nsegs = nsegs;
 	w->seg = i;
-	w->off = offset;
+	w->off = e->offset - segs[i].start;
 	w->left = e->size;
 	return 0;
 }
@@ -189,10 +227,14 @@ static int qaic_desc_walk_next(struct qaic_desc_walk *w, u64 *addr, u32 *len)
 	return 0;
 }
 
-/* Requests of one slice: one per piece, and one that transfers nothing if empty. */
+/*
+ * Requests of one slice: one per piece, and one that transfers nothing if
+ * empty. -ENOSPC once there would be more than @max: the walk is never
+ * longer than what the caller can take.
+ */
 static int qaic_desc_slice_count(const struct qaic_attach_slice_entry *e,
 				 const struct qaic_desc_seg *segs, u32 nsegs,
-				 u32 *nreqs)
+				 u32 max, u32 *nreqs)
 {
 	struct qaic_desc_walk w;
 	u64 addr = 0;
@@ -201,14 +243,16 @@ static int qaic_desc_slice_count(const struct qaic_attach_slice_entry *e,
 	int ret;
 
 	if (!e->size) {
+		if (!max)
+			return -ENOSPC;
 		*nreqs = 1;
 		return 0;
 	}
 
 	ret = qaic_desc_walk_start(&w, segs, nsegs, e);
 	for (n = 0; !ret && w.left; n++) {
-		if (n == INT_MAX)
-			return -E2BIG;
+		if (n == max)
+			return -ENOSPC;
 		ret = qaic_desc_walk_next(&w, &addr, &len);
 	}
 	if (ret)
@@ -221,27 +265,33 @@ static int qaic_desc_slice_count(const struct qaic_attach_slice_entry *e,
  * qaic_desc_count() - Count the requests of a set of slices.
  * @ents: The slices, each accepted by qaic_desc_check_slice().
  * @nents: Entries at @ents.
- * @segs: The DMA mapping of the whole buffer object, in order.
+ * @segs: The DMA mapping of the whole buffer object, in order, indexed by
+ *	  qaic_desc_index().
  * @nsegs: Entries at @segs.
+ * @max_reqs: The most requests the caller takes.
+ *
+ * Stops counting as soon as the total passes @max_reqs, so the cost is
+ * bounded by @nents and @max_reqs, whatever the slices overlap. May sleep
+ * between slices.
  *
  * Return: the number of requests qaic_desc_encode() writes, or -EINVAL if a
- * slice passes the end of the mapping, -E2BIG if there are more than
- * INT_MAX.
+ * slice passes the end of the mapping, -ENOSPC if there are more than
+ * @max_reqs (or INT_MAX).
  */
 int qaic_desc_count(const struct qaic_attach_slice_entry *ents, u32 nents,
-		    const struct qaic_desc_seg *segs, u32 nsegs)
+		    const struct qaic_desc_seg *segs, u32 nsegs, u32 max_reqs)
 {
 	u32 total = 0;
 	u32 i, n;
 	int ret;
 
+	max_reqs = min_t(u32, max_reqs, INT_MAX);
 	for (i = 0; i < nents; i++) {
-		ret = qaic_desc_slice_count(&ents[i], segs, nsegs, &n);
+		ret = qaic_desc_slice_count(&ents[i], segs, nsegs, max_reqs - total, &n);
 		if (ret)
 			return ret;
-		if (n > INT_MAX - total)
-			return -E2BIG;
 		total += n;
+		cond_resched();
 	}
 	return total;
 }
@@ -339,16 +389,19 @@ static void qaic_desc_encode_slice(const struct qaic_attach_slice_entry *e,
  * qaic_desc_encode() - Encode the requests of a set of slices.
  * @ents: The slices, each accepted by qaic_desc_check_slice().
  * @nents: Entries at @ents.
- * @segs: The DMA mapping of the whole buffer object, in order.
+ * @segs: The DMA mapping of the whole buffer object, in order, indexed by
+ *	  qaic_desc_index().
  * @nsegs: Entries at @segs.
  * @dir: %DMA_TO_DEVICE or %DMA_FROM_DEVICE.
  * @slices: Out. One entry per slice: where its requests are.
  * @reqs: Out. The requests of all slices, in slice order, req_id 0.
  * @max_reqs: Entries at @reqs; qaic_desc_count() tells how many are needed.
  *
+ * May sleep between slices.
+ *
  * Return: the number of requests written, or -EINVAL for a bad @dir or a
- * slice that passes the end of the mapping, -ENOSPC if @reqs is too short,
- * -E2BIG if there would be more than INT_MAX requests.
+ * slice that passes the end of the mapping, -ENOSPC if @reqs is too short
+ * (or there would be more than INT_MAX requests).
  */
 int qaic_desc_encode(const struct qaic_attach_slice_entry *ents, u32 nents,
 		     const struct qaic_desc_seg *segs, u32 nsegs,
@@ -364,17 +417,16 @@ int qaic_desc_encode(const struct qaic_attach_slice_entry *ents, u32 nents,
 	max_reqs = min_t(u32, max_reqs, INT_MAX);
 
 	for (i = 0; i < nents; i++) {
-		ret = qaic_desc_slice_count(&ents[i], segs, nsegs, &n);
+		ret = qaic_desc_slice_count(&ents[i], segs, nsegs, max_reqs - total, &n);
 		if (ret)
 			return ret;
-		if (n > max_reqs - total)
-			return -ENOSPC;
 		qaic_desc_encode_slice(&ents[i], segs, nsegs, dir, &reqs[total], n);
 		slices[i].offset = ents[i].offset;
 		slices[i].size = ents[i].size;
 		slices[i].first = total;
 		slices[i].nreqs = n;
 		total += n;
+		cond_resched();
 	}
 	return total;
 }

@@ -23,10 +23,13 @@
  * struct qaic_desc_seg - One DMA-mapped piece of a buffer object.
  * @addr: Device (DMA) address.
  * @len: Bytes; a segment of 0 bytes is skipped.
+ * @start: Its offset in the object: the sum of the lengths before it, set
+ *	   by qaic_desc_index().
  */
 struct qaic_desc_seg {
 	u64 addr;
 	u64 len;
+	u64 start;
 };
 
 /**
@@ -45,8 +48,9 @@ struct qaic_desc_slice {
 
 int qaic_desc_check_slice(const struct qaic_attach_slice_entry *e, u64 bo_size,
 			  const char **why);
+void qaic_desc_index(struct qaic_desc_seg *segs, u32 nsegs);
 int qaic_desc_count(const struct qaic_attach_slice_entry *ents, u32 nents,
-		    const struct qaic_desc_seg *segs, u32 nsegs);
+		    const struct qaic_desc_seg *segs, u32 nsegs, u32 max_reqs);
 int qaic_desc_encode(const struct qaic_attach_slice_entry *ents, u32 nents,
 		     const struct qaic_desc_seg *segs, u32 nsegs,
 		     enum dma_data_direction dir, struct qaic_desc_slice *slices,

@@ -40,7 +40,7 @@
 /* Slices of size 0 one object may have. */
 #define QAIC_SLICE_MAX_EMPTY	64
 
-/* The object's DMA mapping as the encoder wants it: address and length pairs. */
+/* The object's DMA mapping as the encoder wants it: segments, indexed. */
 static struct qaic_desc_seg *qaic_slice_segs(struct sg_table *sgt, u32 *nsegs)
 {
 	struct qaic_desc_seg *segs;
@@ -56,6 +56,7 @@ static struct qaic_desc_seg *qaic_slice_segs(struct sg_table *sgt, u32 *nsegs)
 			.len = sg_dma_len(sg),
 		};
 	*nsegs = sgt->nents;
+	qaic_desc_index(segs, *nsegs);
 	return segs;
 }
 
@@ -88,17 +89,17 @@ static int qaic_slice_encode(struct qaic_device *qdev, struct qaic_bo *bo,
 	if (!segs)
 		return -ENOMEM;
 
-	n = qaic_desc_count(ents, count, segs, nsegs);
+	n = qaic_desc_count(ents, count, segs, nsegs, max_reqs);
+	if (n == -ENOSPC) {
+		drm_dbg(drm, "attach_slice: more requests than the %u DBC %u takes\n",
+			max_reqs, args->hdr.dbc_id);
+		ret = n;
+		goto out;
+	}
 	if (n < 0) {
 		ret = n;
 		drm_dbg(drm, "attach_slice: handle %u: cannot count requests: %d\n",
 			args->hdr.handle, ret);
-		goto out;
-	}
-	if (n > max_reqs) {
-		drm_dbg(drm, "attach_slice: %d requests, DBC %u takes %u\n",
-			n, args->hdr.dbc_id, max_reqs);
-		ret = -ENOSPC;
 		goto out;
 	}
 

@@ -20,6 +20,7 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/vmalloc.h>
 #include <asm/byteorder.h>
 
 #include <uapi/drm/qaic_accel.h>
@@ -314,16 +315,29 @@ struct enc {
 	int n;
 };
 
+/* A copy of @segs, indexed as the driver indexes a mapping. */
+static struct qaic_desc_seg *indexed(struct kunit *test, const struct qaic_desc_seg *segs,
+				     u32 nsegs)
+{
+	struct qaic_desc_seg *copy = kunit_kmalloc_array(test, nsegs, sizeof(*segs), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, copy);
+	memcpy(copy, segs, nsegs * sizeof(*segs));
+	qaic_desc_index(copy, nsegs);
+	return copy;
+}
+
 static struct enc *encode(struct kunit *test, const struct qaic_attach_slice_entry *ents,
-			  u32 nents, const struct qaic_desc_seg *segs, u32 nsegs,
+			  u32 nents, const struct qaic_desc_seg *unindexed, u32 nsegs,
 			  enum dma_data_direction dir)
 {
 	struct enc *enc = kunit_kzalloc(test, sizeof(*enc), GFP_KERNEL);
+	struct qaic_desc_seg *segs = indexed(test, unindexed, nsegs);
 	int count;
 
 	KUNIT_ASSERT_NOT_NULL(test, enc);
 	KUNIT_ASSERT_LE(test, nents, ARRAY_SIZE(enc->slices));
-	count = qaic_desc_count(ents, nents, segs, nsegs);
+	count = qaic_desc_count(ents, nents, segs, nsegs, MAX_REQS);
 	KUNIT_ASSERT_GT(test, count, 0);
 	KUNIT_ASSERT_LE(test, count, MAX_REQS);
 	/* Dirty the output: the encoder must clear what it does not set. */
@@ -576,27 +590,135 @@ static void encode_empty_slice(struct kunit *test)
 
 static void encode_errors(struct kunit *test)
 {
+	struct qaic_desc_seg *segs = indexed(test, three_segs, 3);
 	struct qaic_attach_slice_entry e = across_entry;
 	struct qaic_desc_slice slices[1];
 	struct qaic_dbc_req reqs[3];
 
 	/* The valid twin. */
-	KUNIT_EXPECT_EQ(test, qaic_desc_count(&e, 1, three_segs, 3), 3);
-	KUNIT_EXPECT_EQ(test, qaic_desc_encode(&e, 1, three_segs, 3, DMA_TO_DEVICE,
+	KUNIT_EXPECT_EQ(test, qaic_desc_count(&e, 1, segs, 3, 3), 3);
+	KUNIT_EXPECT_EQ(test, qaic_desc_encode(&e, 1, segs, 3, DMA_TO_DEVICE,
 					       slices, reqs, 3), 3);
 	/* Array one short. */
-	KUNIT_EXPECT_EQ(test, qaic_desc_encode(&e, 1, three_segs, 3, DMA_TO_DEVICE,
+	KUNIT_EXPECT_EQ(test, qaic_desc_encode(&e, 1, segs, 3, DMA_TO_DEVICE,
 					       slices, reqs, 2), -ENOSPC);
 	/* Bad direction. */
-	KUNIT_EXPECT_EQ(test, qaic_desc_encode(&e, 1, three_segs, 3, DMA_BIDIRECTIONAL,
+	KUNIT_EXPECT_EQ(test, qaic_desc_encode(&e, 1, segs, 3, DMA_BIDIRECTIONAL,
 					       slices, reqs, 3), -EINVAL);
 	/* Mapping shorter than the slice, or than its offset. */
-	KUNIT_EXPECT_EQ(test, qaic_desc_count(&e, 1, three_segs, 2), -EINVAL);
-	KUNIT_EXPECT_EQ(test, qaic_desc_encode(&e, 1, three_segs, 2, DMA_TO_DEVICE,
+	KUNIT_EXPECT_EQ(test, qaic_desc_count(&e, 1, segs, 2, 3), -EINVAL);
+	KUNIT_EXPECT_EQ(test, qaic_desc_encode(&e, 1, segs, 2, DMA_TO_DEVICE,
 					       slices, reqs, 3), -EINVAL);
 	e.offset = 0x4000;
 	e.size = 1;
-	KUNIT_EXPECT_EQ(test, qaic_desc_count(&e, 1, three_segs, 3), -EINVAL);
+	KUNIT_EXPECT_EQ(test, qaic_desc_count(&e, 1, segs, 3, 3), -EINVAL);
+}
+
+/* The count stops at the caller's limit, in a slice and across slices. */
+static void count_stops_at_limit(struct kunit *test)
+{
+	struct qaic_desc_seg *segs = indexed(test, three_segs, 3);
+	struct qaic_attach_slice_entry e[2] = { across_entry, across_entry };
+
+	KUNIT_EXPECT_EQ(test, qaic_desc_count(e, 1, segs, 3, 3), 3);
+	KUNIT_EXPECT_EQ(test, qaic_desc_count(e, 1, segs, 3, 2), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, qaic_desc_count(e, 2, segs, 3, 6), 6);
+	KUNIT_EXPECT_EQ(test, qaic_desc_count(e, 2, segs, 3, 5), -ENOSPC);
+	/* A slice of size 0 takes a request too. */
+	e[1].size = 0;
+	KUNIT_EXPECT_EQ(test, qaic_desc_count(e, 2, segs, 3, 4), 4);
+	KUNIT_EXPECT_EQ(test, qaic_desc_count(e, 2, segs, 3, 3), -ENOSPC);
+}
+
+/* Each slice starts in the segment that holds its first byte. */
+static void encode_finds_first_segment(struct kunit *test)
+{
+	static const struct qaic_desc_seg segs[] = {
+		{ .addr = 0x100000, .len = 0 },
+		{ .addr = 0x200000, .len = 0x1000 },
+		{ .addr = 0x300000, .len = 0 },
+		{ .addr = 0x400000, .len = 0 },
+		{ .addr = 0x500000, .len = 0x2000 },
+		{ .addr = 0x600000, .len = 0x1000 },
+	};
+	static const struct {
+		u64 offset;
+		u64 addr;
+	} firsts[] = {
+		{ 0, 0x200000 }, { 0xfff, 0x200fff }, { 0x1000, 0x500000 },
+		{ 0x2fff, 0x501fff }, { 0x3000, 0x600000 }, { 0x3fff, 0x600fff },
+	};
+	struct qaic_attach_slice_entry e[ARRAY_SIZE(firsts)];
+	struct enc *enc;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(firsts); i++)
+		e[i] = (struct qaic_attach_slice_entry){
+			.offset = firsts[i].offset, .size = 1, .dev_addr = DEV_ADDR,
+		};
+	/* Three slices at a time: encode() takes four at most. */
+	for (i = 0; i < ARRAY_SIZE(firsts); i += 3) {
+		enc = encode(test, &e[i], 3, segs, ARRAY_SIZE(segs), DMA_TO_DEVICE);
+		KUNIT_ASSERT_EQ(test, enc->n, 3);
+		expect_req(test, &enc->reqs[0], CMD_TO_DEV | CMD_DONE, firsts[i].addr, DEV_ADDR, 1);
+		expect_req(test, &enc->reqs[1], CMD_TO_DEV | CMD_DONE, firsts[i + 1].addr,
+			   DEV_ADDR, 1);
+		expect_req(test, &enc->reqs[2], CMD_TO_DEV | CMD_DONE, firsts[i + 2].addr,
+			   DEV_ADDR, 1);
+	}
+}
+
+#define MANY_SEGS	262144		/* 1 GiB mapped page by page */
+#define MANY_SLICES	65535		/* the most a DBC takes */
+
+/*
+ * The attach of review S4-M2: 65535 one-byte slices at the end of an object
+ * of 262144 scattered pages. Encoded right, and by a search per slice: a
+ * walk from the first segment for each would take some 10^10 steps.
+ */
+static void encode_many_slices_many_segments(struct kunit *test)
+{
+	struct qaic_attach_slice_entry *ents;
+	struct qaic_desc_slice *slices;
+	struct qaic_desc_seg *segs;
+	struct qaic_dbc_req *reqs;
+	u32 i;
+
+	segs = vmalloc_array(MANY_SEGS, sizeof(*segs));
+	ents = vmalloc_array(MANY_SLICES, sizeof(*ents));
+	slices = vmalloc_array(MANY_SLICES, sizeof(*slices));
+	reqs = vmalloc_array(MANY_SLICES, sizeof(*reqs));
+	if (!segs || !ents || !slices || !reqs)
+		goto out;
+	for (i = 0; i < MANY_SEGS; i++)
+		segs[i] = (struct qaic_desc_seg){
+			.addr = 0x100000000ULL + (u64)(MANY_SEGS - 1 - i) * 0x2000, .len = 0x1000,
+		};
+	qaic_desc_index(segs, MANY_SEGS);
+	for (i = 0; i < MANY_SLICES; i++)
+		ents[i] = (struct qaic_attach_slice_entry){
+			.offset = (u64)MANY_SEGS * 0x1000 - 1 - (i & 1) * 0x1000,
+			.size = 1, .dev_addr = DEV_ADDR,
+		};
+
+	KUNIT_EXPECT_EQ(test, qaic_desc_count(ents, MANY_SLICES, segs, MANY_SEGS,
+					      MANY_SLICES), MANY_SLICES);
+	KUNIT_EXPECT_EQ(test, qaic_desc_count(ents, MANY_SLICES, segs, MANY_SEGS,
+					      MANY_SLICES - 1), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, qaic_desc_encode(ents, MANY_SLICES, segs, MANY_SEGS,
+					       DMA_TO_DEVICE, slices, reqs, MANY_SLICES),
+			MANY_SLICES);
+	/* The last page is the lowest address; the one before it 8 KiB up. */
+	expect_req(test, &reqs[0], CMD_TO_DEV | CMD_DONE, 0x100000fffULL, DEV_ADDR, 1);
+	expect_req(test, &reqs[1], CMD_TO_DEV | CMD_DONE, 0x100002fffULL, DEV_ADDR, 1);
+	expect_req(test, &reqs[MANY_SLICES - 1], CMD_TO_DEV | CMD_DONE, 0x100000fffULL,
+		   DEV_ADDR, 1);
+out:
+	vfree(reqs);
+	vfree(slices);
+	vfree(ents);
+	vfree(segs);
+	KUNIT_ASSERT_TRUE_MSG(test, segs && ents && slices && reqs, "no memory for the tables");
 }
 
 static struct kunit_case qaic_desc_encode_cases[] = {
@@ -612,6 +734,9 @@ static struct kunit_case qaic_desc_encode_cases[] = {
 	KUNIT_CASE(encode_splits_long_segment),
 	KUNIT_CASE(encode_empty_slice),
 	KUNIT_CASE(encode_errors),
+	KUNIT_CASE(count_stops_at_limit),
+	KUNIT_CASE(encode_finds_first_segment),
+	KUNIT_CASE(encode_many_slices_many_segments),
 	{}
 };
 
