@@ -59,12 +59,12 @@ qaic_bench_kernels() {
 }
 
 # What makes a run red in a kernel log, whatever the command said: WARN,
-# BUG, Oops, KASAN, UBSAN, lockdep, kmemleak, hung-task and panic reports
-# (tests/uml/run, tests/pc/run).
+# BUG, Oops, KASAN, UBSAN, lockdep, kmemleak, hung-task, RCU-stall,
+# soft-lockup and panic reports (tests/uml/run, tests/pc/run).
 QAIC_KERNEL_REPORTS='WARNING:|BUG:|Oops|KASAN|UBSAN|possible circular locking|possible recursive locking|'
 QAIC_KERNEL_REPORTS+='inconsistent lock state|suspicious RCU|DEBUG_LOCKS_WARN|lockdep is turned off|hung task|'
 QAIC_KERNEL_REPORTS+='blocked for more than|Kernel panic|general protection|unreferenced object|'
-QAIC_KERNEL_REPORTS+='ODEBUG:|BUG kmalloc|Call Trace:'
+QAIC_KERNEL_REPORTS+='ODEBUG:|BUG kmalloc|Call Trace:|detected stalls|self-detected stall|soft lockup'
 
 qaic_log() {
 	printf '[qaic %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2
