@@ -230,7 +230,11 @@ int qaic_memdump_create(struct qaic_memdump **dump, const void *table, size_t le
 	d = kzalloc_obj(*d, GFP_KERNEL);
 	if (!d)
 		goto no_mem;
-	d->buf = vzalloc(size);
+	/*
+	 * The card chose the size, up to memdump_max_mb: fail the dump rather
+	 * than make the OOM killer take a process for it.
+	 */
+	d->buf = __vmalloc(size, GFP_KERNEL | __GFP_ZERO | __GFP_RETRY_MAYFAIL | __GFP_NOWARN);
 	if (!d->buf) {
 		kfree(d);
 		goto no_mem;
