@@ -341,6 +341,11 @@ static void ssr_rx_dump(struct emu_ssr *s, uint32_t cmd, const uint8_t *p, size_
 			ssr_dump_over(s);
 			return;
 		}
+		if (s->mode == EMU_SSR_DUMP_STALL && !ssr_in_table(addr)) {
+			emu_log(s->dev, "SSR: DBC%u: read of %#" PRIx64 " not answered",
+				s->dbc, addr);
+			return;
+		}
 		ssr_serve_read(s, addr, get_le64(p + 24));
 		return;
 	case SSR_CMD_DEBUG_XFER_DONE: {

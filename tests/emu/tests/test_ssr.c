@@ -1018,7 +1018,7 @@ static void dump_done(unsigned int dbc)
 	CHECK_EQ(rec.restored, 1);
 }
 
-/* EMU_SSR_DUMP_OFFER_TWICE, _LATE_ANSWER, _CUT_SHORT: the dump out of order. */
+/* EMU_SSR_DUMP_OFFER_TWICE, _LATE_ANSWER, _CUT_SHORT, _STALL: the dump out of order. */
 static void test_dump_order(void)
 {
 	const struct emu_memdump_region *r = &emu_memdump_regions[2];
@@ -1069,6 +1069,15 @@ static void test_dump_order(void)
 	answer(dbc, SSR_EV_AFTER_POWER_UP);
 	CHECK_EQ(rec.restored, 1);
 	CHECK_EQ(counter("ssr_dumps_done"), 0);
+
+	/* A stalled card: no read of a region answered, until the host ends it. */
+	dump_table_read(dbc, EMU_SSR_DUMP_STALL);
+	answer_read(dbc, r->addr, r->len);
+	CHECK_NOTHING_SENT();
+	answer_read(dbc, r->addr, r->len);
+	CHECK_NOTHING_SENT();
+	dump_done(dbc);
+	CHECK_EQ(counter("ssr_bad_msgs"), 0);
 }
 
 static void test_counters_print(void)
