@@ -155,6 +155,7 @@ void *igt_qaic_unmapped_ptr(void);
 #define IGT_QAIC_EMU_SSR_DUMP_OFFER_TWICE	14	/* offered again once taken */
 #define IGT_QAIC_EMU_SSR_DUMP_LATE_ANSWER	15	/* a read's answer after the end */
 #define IGT_QAIC_EMU_SSR_DUMP_CUT_SHORT	16	/* AFTER_POWER_UP mid-dump */
+#define IGT_QAIC_EMU_SSR_DUMP_STALL	17	/* no region read answered */
 #define IGT_QAIC_EMU_SSR_MAX_CYCLES	100000
 
 #define IGT_QAIC_EMU_PT_OK		0

@@ -77,6 +77,7 @@
  * @offer-twice:	a second offer during the dump (declined; the first dump is made)
  * @late-answer:	an answer to no read, after the dump's end (dropped; the dump is made)
  * @cut-short:		the restart's next step instead of a read's answer (abandoned)
+ * @stall:		the table answered, then no read (abandoned after sahara_timeout_ms)
  *
  * SUBTEST: memdump-short-read
  * Description: Check that a read the card answers one byte short abandons the dump with one error, and the card boots and computes.
@@ -655,6 +656,7 @@ static const struct {
 	{ "offer-twice", IGT_QAIC_EMU_SSR_DUMP_OFFER_TWICE, NULL, true },
 	{ "late-answer", IGT_QAIC_EMU_SSR_DUMP_LATE_ANSWER, NULL, true },
 	{ "cut-short", IGT_QAIC_EMU_SSR_DUMP_CUT_SHORT, "the restart went on (event 0x10)", false },
+	{ "stall", IGT_QAIC_EMU_SSR_DUMP_STALL, "its answer did not arrive: -110", false },
 };
 
 static void test_ssr_dump_fault(unsigned int i)
@@ -671,7 +673,14 @@ static void test_ssr_dump_fault(unsigned int i)
 		      "the emulator has no SSR dump mode %u\n", ssr_dump_faults[i].mode);
 	igt_assert_eq(ret, 0);
 
-	/* The restart ends: the card grants the DBC again, and it computes */
+	/*
+	 * The host gives a faulty dump up at once, a stalled one after
+	 * sahara_timeout_ms; the restart then ends: the card grants the DBC
+	 * again, and it computes.
+	 */
+	for (uint64_t start = igt_qaic_now_ms(); ssr_dump_faults[i].why &&
+	     !count_klog(bdf, ssr_dump_faults[i].why) && igt_qaic_now_ms() - start < 20000;)
+		usleep(50000);
 	igt_qaic_round_trip(fd, dbc_back(fd, victim), DEV_ADDR, SZ_4K, 91 + i);
 
 	/* The dump, or none, and one line if it was abandoned */

@@ -10,11 +10,16 @@
  * message to the client in process context and then queues the buffer
  * again. One buffer keeps the messages in the order the card sent them,
  * and a card that sends faster than the host handles waits for the buffer.
+ * A client that waits for an answer says how long it waits
+ * (qaic_mhi_rx_expect()): a card that never answers then gets its handler
+ * called with -ETIMEDOUT, so that nothing waits on the card for ever.
  */
 
 #include <linux/device.h>
 #include <linux/mhi.h>
+#include <linux/jiffies.h>
 #include <linux/minmax.h>
+#include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 
@@ -31,6 +36,11 @@
  * @work: Hands @buf to @fn, then queues it again.
  * @fn: The client's handler.
  * @ctx: The client's, for @fn.
+ * @fn_lock: Held around every call of @fn, from @work and from @timeout,
+ *	     which would otherwise overlap.
+ * @timeout: Calls @fn with -ETIMEDOUT once @deadline passed.
+ * @expecting: @fn waits for the card until @deadline; under @fn_lock.
+ * @deadline: In jiffies; under @fn_lock.
  */
 struct qaic_mhi_rx {
 	struct mhi_device *mhi_dev;
@@ -41,6 +51,10 @@ struct qaic_mhi_rx {
 	struct work_struct work;
 	qaic_mhi_rx_fn fn;
 	void *ctx;
+	struct mutex fn_lock; /* Serialises @fn; see above */
+	struct delayed_work timeout;
+	bool expecting;
+	unsigned long deadline;
 };
 
 static void qaic_mhi_rx_work(struct work_struct *work)
@@ -48,10 +62,27 @@ static void qaic_mhi_rx_work(struct work_struct *work)
 	struct qaic_mhi_rx *rx = container_of(work, struct qaic_mhi_rx, work);
 	int ret;
 
-	rx->fn(rx->ctx, rx->buf, rx->len);
+	scoped_guard(mutex, &rx->fn_lock)
+		rx->fn(rx->ctx, rx->buf, rx->len);
 	ret = mhi_queue_buf(rx->mhi_dev, DMA_FROM_DEVICE, rx->buf, rx->queue_len, MHI_EOT);
 	if (ret)
 		dev_dbg(&rx->mhi_dev->dev, "receive buffer not queued again: %d\n", ret);
+}
+
+static void qaic_mhi_rx_timeout(struct work_struct *work)
+{
+	struct qaic_mhi_rx *rx = container_of(to_delayed_work(work), struct qaic_mhi_rx, timeout);
+
+	guard(mutex)(&rx->fn_lock);
+	if (!rx->expecting)
+		return;
+	/* Queued for an earlier deadline, which the handler moved on. */
+	if (time_before(jiffies, rx->deadline)) {
+		mod_delayed_work(system_percpu_wq, &rx->timeout, rx->deadline - jiffies);
+		return;
+	}
+	rx->expecting = false;
+	rx->fn(rx->ctx, NULL, -ETIMEDOUT);
 }
 
 /**
@@ -115,6 +146,8 @@ int qaic_mhi_rx_start(struct mhi_device *mhi_dev, size_t len, size_t size, qaic_
 	rx->fn = fn;
 	rx->ctx = ctx;
 	INIT_WORK(&rx->work, qaic_mhi_rx_work);
+	mutex_init(&rx->fn_lock);
+	INIT_DELAYED_WORK(&rx->timeout, qaic_mhi_rx_timeout);
 	dev_set_drvdata(dev, rx);
 
 	ret = mhi_prepare_for_transfer(mhi_dev);
@@ -137,6 +170,28 @@ void qaic_mhi_rx_set_len(struct mhi_device *mhi_dev, size_t len)
 	struct qaic_mhi_rx *rx = dev_get_drvdata(&mhi_dev->dev);
 
 	rx->queue_len = min(len, rx->size);
+}
+
+/**
+ * qaic_mhi_rx_expect() - How long the client waits for the card's next message.
+ * @mhi_dev: A channel started by qaic_mhi_rx_start().
+ * @timeout: In jiffies, from now; 0 for no wait (the default).
+ *
+ * From the handler only: unless the handler calls this again before
+ * @timeout passed (with 0 to stop waiting), it is called with -ETIMEDOUT
+ * then. Messages the handler takes meanwhile do not end the wait: a card
+ * that sends something else every so often cannot keep the client waiting.
+ */
+void qaic_mhi_rx_expect(struct mhi_device *mhi_dev, unsigned long timeout)
+{
+	struct qaic_mhi_rx *rx = dev_get_drvdata(&mhi_dev->dev);
+
+	lockdep_assert_held(&rx->fn_lock);
+	rx->expecting = timeout;
+	if (!timeout)
+		return;
+	rx->deadline = jiffies + timeout;
+	mod_delayed_work(system_percpu_wq, &rx->timeout, timeout);
 }
 
 /**
@@ -166,4 +221,5 @@ void qaic_mhi_rx_stop(struct mhi_device *mhi_dev)
 	/* Gives every queued buffer back; no callback runs after this. */
 	mhi_unprepare_from_transfer(mhi_dev);
 	cancel_work_sync(&rx->work);
+	cancel_delayed_work_sync(&rx->timeout);
 }

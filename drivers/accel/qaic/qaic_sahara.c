@@ -86,7 +86,7 @@
 static unsigned int sahara_timeout_ms = 5000;
 module_param(sahara_timeout_ms, uint, 0600);
 MODULE_PARM_DESC(sahara_timeout_ms,
-		 "Longest wait for the card during the Sahara image transfer, in milliseconds (default 5000)");
+		 "Longest wait for the card during the Sahara image transfer, and for each answer during a crash dump over QAIC_SSR, in milliseconds (default 5000)");
 
 /* Commands and their packet lengths, in bytes. */
 #define SAHARA_HELLO			0x01
@@ -314,7 +314,14 @@ static const char *qaic_sahara_image_name(const struct qaic_sahara *s, u64 id)
 	return id < s->table->count ? s->table->images[id] : NULL;
 }
 
-static unsigned long qaic_sahara_timeout(void)
+/**
+ * qaic_sahara_timeout() - The longest wait for one packet of the card's.
+ *
+ * Also bounds each answer of a crash dump read over QAIC_SSR.
+ *
+ * Return: ``sahara_timeout_ms`` in jiffies, at least one.
+ */
+unsigned long qaic_sahara_timeout(void)
 {
 	return msecs_to_jiffies(max(sahara_timeout_ms, 1U));
 }

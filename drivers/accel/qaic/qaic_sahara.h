@@ -8,5 +8,6 @@
 
 int qaic_sahara_register(void);
 void qaic_sahara_unregister(void);
+unsigned long qaic_sahara_timeout(void);
 
 #endif /* _QAIC_SAHARA_H_ */

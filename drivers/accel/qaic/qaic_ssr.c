@@ -80,6 +80,7 @@
 #include "qaic_memdump.h"
 #include "qaic_mhi.h"
 #include "qaic_mhi_rx.h"
+#include "qaic_sahara.h"
 #include "qaic_ssr.h"
 
 #define QAIC_SSR_DEBUG_XFER_INFO	0x001
@@ -215,6 +216,23 @@ static void qaic_ssr_dump_forget(struct qaic_ssr *s)
 	qaic_mhi_rx_set_len(s->mhi_dev, QAIC_SSR_MSG_LEN);
 }
 
+/*
+ * The card answers each read, and the dump's end, within the time Sahara
+ * gives a packet; else the host gives the dump up (qaic_ssr_handle()), and
+ * with it the memory it holds.
+ */
+static void qaic_ssr_dump_wait(struct qaic_ssr *s)
+{
+	qaic_mhi_rx_expect(s->mhi_dev, qaic_sahara_timeout());
+}
+
+/* The dump is over, kept or not: nothing more is waited for. */
+static void qaic_ssr_dump_over(struct qaic_ssr *s)
+{
+	qaic_mhi_rx_expect(s->mhi_dev, 0);
+	qaic_ssr_dump_forget(s);
+}
+
 /* Give the dump up with one line; the card is told the host is done. */
 static __printf(2, 3) void qaic_ssr_dump_abandon(struct qaic_ssr *s, const char *fmt, ...)
 {
@@ -228,7 +246,7 @@ static __printf(2, 3) void qaic_ssr_dump_abandon(struct qaic_ssr *s, const char 
 	va_end(args);
 	if (s->dump_asked)
 		qaic_ssr_send(s, QAIC_SSR_DEBUG_XFER_DONE, s->dump_dbc, 0);
-	qaic_ssr_dump_forget(s);
+	qaic_ssr_dump_over(s);
 }
 
 /* Ask for the dump's next piece, or say the host has it all. */
@@ -241,11 +259,14 @@ static void qaic_ssr_dump_next(struct qaic_ssr *s)
 		s->dump_asked = 0;
 		qaic_mhi_rx_set_len(s->mhi_dev, QAIC_SSR_MSG_LEN);
 		qaic_ssr_send(s, QAIC_SSR_DEBUG_XFER_DONE, s->dump_dbc, 0);
+		qaic_ssr_dump_wait(s);
 		return;
 	}
 	ret = qaic_ssr_send_read(s, addr, len);
 	if (ret)
 		qaic_ssr_dump_abandon(s, "read not sent: %d", ret);
+	else
+		qaic_ssr_dump_wait(s);
 }
 
 static void qaic_ssr_dump_offer(struct qaic_ssr *s, u32 dbc_id, const void *buf, u32 mlen)
@@ -277,6 +298,8 @@ static void qaic_ssr_dump_offer(struct qaic_ssr *s, u32 dbc_id, const void *buf,
 	ret = qaic_ssr_send_read(s, s->dump_table_addr, s->dump_table_len);
 	if (ret)
 		qaic_ssr_dump_abandon(s, "table read not sent: %d", ret);
+	else
+		qaic_ssr_dump_wait(s);
 	return;
 
 decline:
@@ -331,7 +354,7 @@ static void qaic_ssr_dump_end(struct qaic_ssr *s, u32 dbc_id, u32 status)
 		 qaic_memdump_regions(s->dump));
 	qaic_memdump_commit(s->dump, qdev);
 	s->dump = NULL;
-	qaic_ssr_dump_forget(s);
+	qaic_ssr_dump_over(s);
 }
 
 static enum qaic_dbc_state qaic_ssr_step_of(u32 event)
@@ -380,7 +403,7 @@ static void qaic_ssr_handle(void *ctx, const void *buf, int len)
 
 	if (len < 0) {
 		drm_dbg(drm, "ssr: receive failed: %d\n", len);
-		if (s->dump_asked)
+		if (s->dump_dbc != QAIC_SSR_NO_DUMP)
 			qaic_ssr_dump_abandon(s, "its answer did not arrive: %d", len);
 		return;
 	}
