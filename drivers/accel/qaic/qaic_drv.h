@@ -174,6 +174,30 @@ struct qaic_dbc {
 };
 
 /**
+ * enum qaic_reach - Whether the card may still reach host memory it was given.
+ * @QAIC_REACH_QUIESCED: It cannot: it was reset and bus mastering turned
+ *			 off, or it is gone, and it was given nothing since.
+ *			 What it held may be freed.
+ * @QAIC_REACH_RUNNING: It runs and answers: what it was given may be freed
+ *			once it said it is done with it (an answer to a
+ *			release), or was reset since.
+ * @QAIC_REACH_CRASHED: It crashed, or is being stopped, and is not reset
+ *			yet: it may still reach all it was given, and its
+ *			word counts for nothing. Everything is parked.
+ *
+ * The one answer qaic_owner.c gives to "may this be freed?". The card goes
+ * to CRASHED before its control path fails its waiters, so that no closing
+ * file takes a failed control path for a reset card; to QUIESCED when the
+ * host released what it held after stopping it; to RUNNING when it booted
+ * to mission mode since.
+ */
+enum qaic_reach {
+	QAIC_REACH_QUIESCED,
+	QAIC_REACH_RUNNING,
+	QAIC_REACH_CRASHED,
+};
+
+/**
  * struct qaic_device - One AIC100 card.
  * @drm: DRM device; /dev/accel/accelN. Embedded: the device lives as long as
  *	 the last reference to it, past PCI remove.
@@ -196,6 +220,8 @@ struct qaic_dbc {
  *		 still run them (it crashed and is not reset yet), with their
  *		 objects; under @dbc_lock (qaic_owner_park_all()).
  * @parked_stale: The files' &qaic_file_priv.stale memory, kept likewise.
+ * @reach: Whether the card may still reach what it was given (enum
+ *	   qaic_reach); under @dbc_lock, read by qaic_owner.c alone.
  * @activations: DBC grants so far (&qaic_dbc.activation); under @dbc_lock.
  * @next_chunk_id: Source of ids of DMA transfers continued over several
  *		   messages.
@@ -253,6 +279,7 @@ struct qaic_device {
 	struct qaic_dbc dbc[QAIC_NUM_DBC];
 	struct list_head parked_jobs;
 	struct list_head parked_stale;
+	enum qaic_reach reach;
 	u64 activations;
 	atomic_t next_chunk_id;
 	struct xarray file_ids;
@@ -345,6 +372,7 @@ int qaic_manage_terminate(struct qaic_device *qdev, u32 handle);
 bool qaic_owner_ssr_step(struct qaic_device *qdev, u32 dbc_id, enum qaic_dbc_state step);
 void qaic_owner_release_file(struct qaic_device *qdev, struct qaic_file_priv *priv);
 void qaic_owner_release_all(struct qaic_device *qdev);
+void qaic_owner_card_crashed(struct qaic_device *qdev);
 void qaic_owner_park_all(struct qaic_device *qdev);
 void qaic_owner_unpark(struct qaic_device *qdev);
 

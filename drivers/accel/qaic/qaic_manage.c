@@ -48,7 +48,7 @@
  * What the card may still reach after a message whose answer never came
  * (a fatal signal, a timeout: the rings of an activate, the pinned pages
  * of DMA transfers) is kept, and counted against the file, until its
- * terminate or a reset of the card (qaic_owner_park()). A file that keeps
+ * terminate or a reset of the card (qaic_owner_let_go()). A file that keeps
  * %QAIC_MANAGE_FILE_STALE_MAX bytes or more so gets -EBUSY from MANAGE
  * until then, so that calls killed over and over (by the processes that
  * share the file) cannot keep memory without bound. fdinfo shows the
@@ -140,9 +140,9 @@
  * @window_cap: Pages a window of the last DMA transfer may pin: what
  *		%QAIC_MANAGE_MAX_PIN_BYTES leaves once the others are pinned.
  * @sent: A message got out to the card (qaic_cntl_xfer() queued it).
- * @unanswered: A message with DMA transfers may have gone to the card and
- *		its answer did not come (a fatal signal, a timeout): the
- *		card may still read the pages.
+ * @unanswered: A message went out to the card and its answer did not
+ *		come (a fatal signal, a timeout, the card's crash): the card
+ *		may still read the pages.
  */
 struct qaic_manage_call {
 	struct qaic_device *qdev;
@@ -293,7 +293,12 @@ static int qaic_manage_exchange(struct qaic_manage_call *call, void *rsp, size_t
 			qaic_reset_manager_answered(qdev);
 		if (ret) {
 			drm_dbg(drm, "manage: no answer: %d\n", ret);
-			call->unanswered = ret == -EINTR || ret == -ETIMEDOUT;
+			/*
+			 * Whatever ended the wait (a signal, a timeout, the
+			 * card's crash), the card may still read what this
+			 * message gave it.
+			 */
+			call->unanswered = queued;
 			break;
 		}
 		ret = qaic_nnc_check_cont(&req, rsp, *rsp_len);
@@ -305,7 +310,8 @@ static int qaic_manage_exchange(struct qaic_manage_call *call, void *rsp, size_t
 			break;
 		}
 		/* The card read the window: let it go before pinning the next. */
-		qaic_pin_release(qdev, &call->pins[req.cont_xfer]);
+		qaic_owner_let_go(qdev, call->priv, NULL, &call->pins[req.cont_xfer],
+				  QAIC_CONFIRMED);
 		if (fatal_signal_pending(current)) {
 			drm_dbg(drm, "manage: DMA transfer interrupted after %llu bytes\n",
 				req.cont_sent);
@@ -403,25 +409,24 @@ static int qaic_manage_acquire(struct qaic_manage_call *call)
 }
 
 /*
- * Frees what the call allocated and pinned, or parks it on the file when
- * the card may still reach it: without a sound answer, the card may have
- * granted the activate, and it may read the pages of a message whose
- * answer never came.
+ * Lets go of what the call allocated and pinned (qaic_owner_let_go() frees
+ * or parks it). Without a sound answer the card may have granted the
+ * activate; without any answer it may read the pages of the message.
  */
 static void qaic_manage_cleanup(struct qaic_manage_call *call, bool answered)
 {
 	struct qaic_device *qdev = call->qdev;
+	enum qaic_release ring = QAIC_NOT_GIVEN, pages = QAIC_NOT_GIVEN;
 	u32 i;
 
-	if (call->ring_mem.cpu && call->sent && !answered)
-		qaic_owner_park(qdev, call->priv, &call->ring_mem, NULL);
-	qaic_owner_free_ring(qdev, &call->ring_mem);
+	if (call->sent) {
+		ring = answered ? QAIC_CONFIRMED : QAIC_UNCONFIRMED;
+		pages = call->unanswered ? QAIC_UNCONFIRMED : QAIC_CONFIRMED;
+	}
+	qaic_owner_let_go(qdev, call->priv, &call->ring_mem, NULL, ring);
 	if (call->pins) {
-		for (i = 0; i < call->plan.num_xfers; i++) {
-			if (call->unanswered && call->pins[i].npages)
-				qaic_owner_park(qdev, call->priv, NULL, &call->pins[i]);
-			qaic_pin_release(qdev, &call->pins[i]);
-		}
+		for (i = 0; i < call->plan.num_xfers; i++)
+			qaic_owner_let_go(qdev, call->priv, NULL, &call->pins[i], pages);
 	}
 	kfree(call->pins);
 	kfree(call->xfers);

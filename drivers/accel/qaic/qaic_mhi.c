@@ -465,6 +465,8 @@ static void qaic_mhi_status_cb(struct mhi_controller *cntrl, enum mhi_callback r
 		/* Process context; the MHI core recovers the card next. */
 		drm_err(&qdev->drm, "card reported a system error, resetting it\n");
 		trace_qaic_card_state(qdev, "booting", "system error");
+		/* Before any waiter learns of it: nothing is freed from now on. */
+		qaic_owner_card_crashed(qdev);
 		qaic_cntl_sys_error(qdev->cntl);
 		/* What the host saw, before every DBC is taken back. */
 		qaic_coredump_card_crash(qdev);
@@ -512,6 +514,8 @@ void qaic_mhi_stop(struct qaic_device *qdev)
 		return;
 	qdev->mhi_up = false;
 	cancel_delayed_work_sync(&to_qaic_mhi(qdev->mhi)->boot_work);
+	/* Until the caller released what it held, the card may reach it. */
+	qaic_owner_card_crashed(qdev);
 	qaic_cntl_stopping(qdev->cntl);
 	/* Nothing to wait for from a card that is off the bus */
 	mhi_power_down(qdev->mhi, !pci_channel_offline(qdev->pdev) &&

@@ -8,29 +8,40 @@
  *
  * The memory the card can reach, and who owns it until the card cannot:
  * the rings of every DMA Bridge Channel (DBC), the user pages of MANAGE's
- * DMA transfers, and the objects of the jobs a DBC was given. The rule:
- * each is released through this file (or, for the jobs' objects, through
- * qaic_queue_free_held(), which only this file calls for memory the card
- * kept), and only once the card provably cannot reach it any more:
+ * DMA transfers, and the objects of the jobs a DBC was given. Each is
+ * released through this file (the jobs' objects through
+ * qaic_queue_destroy() and qaic_queue_free_held(), which only this file
+ * calls for jobs the card may have kept), and one function decides
+ * whether that frees it or parks it, qaic_owner_may_free_locked(), from
+ * two facts only:
  *
- * - it answered the release: a deactivate's answer names the DBC, or the
- *   file's terminate was answered;
- * - it was reset, or is gone: its MHI was reset or powered down and bus
- *   mastering is off (qaic_owner_release_all(), qaic_owner_unpark());
- * - or the DBC engine was stopped and said so (qaic_queue.c holds the
- *   jobs of a ring it reset until then).
+ * - what the card said of it (enum qaic_release): it never learnt of it;
+ *   it said it is done with it (it answered the message that used it, or
+ *   the release of its DBC, or the file's terminate, or it was reset since
+ *   for that release); or nothing;
+ * - whether the card may still reach host memory (enum qaic_reach, in
+ *   &qaic_device.reach under &qaic_device.dbc_lock): QUIESCED once the host
+ *   stopped it (MHI reset or powered down, bus mastering off) and released
+ *   what it held; RUNNING once it booted to mission mode; CRASHED from the
+ *   moment it reported a system error, or the host began to stop it, until
+ *   either. CRASHED is set before the control path fails its waiters.
  *
- * Until then the memory stays allocated, mapped and pinned, parked:
+ * Memory the card never learnt of is freed. Otherwise it is freed if the
+ * card is QUIESCED, or RUNNING and said it is done with it. Else it is
+ * parked, allocated, mapped and pinned:
  *
- * - on the file (&qaic_file_priv.stale) when a MANAGE message whose
- *   answer never came may have reached the card (a fatal signal, a
- *   timeout): the rings of its activate, the pages of its DMA transfers;
- *   until the file's terminate. A file that keeps %QAIC_MANAGE_FILE_STALE_MAX
- *   bytes or more so gets -EBUSY from MANAGE until then (qaic_manage.c),
- *   so that calls killed over and over cannot keep memory without bound;
+ * - on the file (&qaic_file_priv.stale) while the card runs: a MANAGE
+ *   message whose answer never came (a fatal signal, a timeout) may have
+ *   given it the rings of an activate or the pages of DMA transfers; until
+ *   the file's terminate, or a reset of the card. A file that keeps
+ *   %QAIC_MANAGE_FILE_STALE_MAX bytes or more so gets -EBUSY from MANAGE
+ *   until then (qaic_manage.c), so that calls killed over and over cannot
+ *   keep memory without bound;
  * - on the card (&qaic_device.parked_jobs, &qaic_device.parked_stale, the
- *   rings on their DBCs) when the card crashed: its DBC engines may run
- *   until the MHI core has reset it (qaic_owner_park_all()).
+ *   rings on their DBCs) while it is CRASHED: whatever is let go of then,
+ *   by a file that closes, a MANAGE call that fails, an answer or a
+ *   subsystem restart that releases a DBC, until the card is up again
+ *   (qaic_owner_unpark()) or stopped (qaic_owner_release_all()).
  *
  * What is parked is bounded: per file as above, per card by the files'
  * bounds and the 16 DBCs' rings; the rings are charged to the memory
@@ -57,6 +68,7 @@
 #include "qaic_owner.h"
 #include "qaic_pin.h"
 #include "qaic_queue.h"
+#include "qaic_trace.h"
 
 /* DBC ring layout, as the card expects it. */
 #define QAIC_DBC_REQ_ELEM_SIZE	64
@@ -87,16 +99,47 @@ struct qaic_stale {
 	struct qaic_pin pin;
 };
 
-/**
- * qaic_owner_free_ring() - Free the rings of an activate.
- * @qdev: The card, which cannot reach them.
- * @mem: The rings; empty afterwards. Nothing happens if it already is.
- */
-void qaic_owner_free_ring(struct qaic_device *qdev, struct qaic_ring_mem *mem)
+/* Frees the rings of an activate, which the card cannot reach; empties @mem. */
+static void qaic_owner_free_ring(struct qaic_device *qdev, struct qaic_ring_mem *mem)
 {
-	if (mem->cpu)
+	if (mem->cpu) {
+		trace_qaic_card_memory(qdev, "freed", "ring", mem->size);
 		dma_free_coherent(&qdev->pdev->dev, mem->size, mem->cpu, mem->dma);
+	}
 	memset(mem, 0, sizeof(*mem));
+}
+
+/* Unpins the pages of a DMA transfer, which the card cannot reach; empties @pin. */
+static void qaic_owner_free_pin(struct qaic_device *qdev, struct qaic_pin *pin)
+{
+	if (pin->npages)
+		trace_qaic_card_memory(qdev, "freed", "pages", (u64)pin->npages << PAGE_SHIFT);
+	qaic_pin_release(qdev, pin);
+}
+
+/**
+ * qaic_owner_may_free_locked() - Whether memory the card was given may be freed.
+ * @qdev: The card.
+ * @how: What the card said of it.
+ *
+ * The one place that answers it; see the DOC above.
+ *
+ * Return: true to free it now, false to park it.
+ */
+static bool qaic_owner_may_free_locked(struct qaic_device *qdev, enum qaic_release how)
+{
+	lockdep_assert_held(&qdev->dbc_lock);
+
+	if (how == QAIC_NOT_GIVEN)
+		return true;
+	switch (qdev->reach) {
+	case QAIC_REACH_QUIESCED:
+		return true;
+	case QAIC_REACH_RUNNING:
+		return how == QAIC_CONFIRMED;
+	default:
+		return false;
+	}
 }
 
 /**
@@ -191,21 +234,25 @@ static void qaic_owner_free_dbc_ring(struct qaic_device *qdev, struct qaic_dbc *
 
 /*
  * Stops the DBC's queue, its jobs failing with @error, and takes it from
- * its owner. Its rings and held jobs are freed, the card being done with
- * them; unless @park: the card may still be running (it crashed, and is not
- * reset yet), and the rings stay on the DBC, free but not usable by
- * anyone, the held jobs on &qaic_device.parked_jobs, until
- * qaic_owner_unpark().
+ * its owner. Its rings and held jobs are freed if the card cannot reach
+ * them (@how, qaic_owner_may_free_locked()); else they are parked: the rings
+ * stay on the DBC, free but not usable by anyone, the held jobs go on
+ * &qaic_device.parked_jobs, until qaic_owner_unpark(), the DBC's next grant
+ * while the card runs, or qaic_owner_release_all().
  */
 static void qaic_owner_stop_dbc_locked(struct qaic_device *qdev, struct qaic_dbc *dbc,
-				       int error, bool park)
+				       int error, enum qaic_release how)
 {
+	bool park = !qaic_owner_may_free_locked(qdev, how);
+
 	lockdep_assert_held(&qdev->dbc_lock);
 
 	guard(mutex)(&dbc->lock);
 	qaic_queue_destroy(qdev, dbc, error, park ? &qdev->parked_jobs : NULL);
 	if (!park)
 		qaic_owner_free_dbc_ring(qdev, dbc);
+	else if (dbc->ring && dbc->owner)
+		trace_qaic_card_memory(qdev, "parked", "ring", dbc->ring_size);
 	dbc->owner = 0;
 	dbc->draining = false;
 	dbc->nelem = 0;
@@ -213,11 +260,11 @@ static void qaic_owner_stop_dbc_locked(struct qaic_device *qdev, struct qaic_dbc
 	qaic_dbc_state_changed(qdev, dbc - qdev->dbc);
 }
 
-/* Releases the DBC: the card is done with it, or a new grant says so. */
+/* Releases the DBC: the card said it is done with it. */
 static void qaic_owner_release_dbc_locked(struct qaic_device *qdev, struct qaic_dbc *dbc,
 					  int error)
 {
-	qaic_owner_stop_dbc_locked(qdev, dbc, error, false);
+	qaic_owner_stop_dbc_locked(qdev, dbc, error, QAIC_CONFIRMED);
 }
 
 /**
@@ -239,7 +286,14 @@ void qaic_owner_account(struct qaic_device *qdev, u32 id, const struct qaic_nnc_
 
 	guard(mutex)(&qdev->dbc_lock);
 
-	if (ans->activated) {
+	if (ans->activated && qdev->reach != QAIC_REACH_RUNNING) {
+		/*
+		 * The card crashed or is stopping since it answered: the grant
+		 * went with it. The rings stay with the call, which parks them.
+		 */
+		drm_dbg(drm, "manage: DBC %u granted by a card that crashed since\n",
+			ans->dbc_id);
+	} else if (ans->activated) {
 		struct qaic_dbc *dbc = &qdev->dbc[ans->dbc_id];
 
 		/*
@@ -323,25 +377,57 @@ static u64 qaic_owner_stale_size(const struct qaic_stale *stale)
 	return (stale->ring.cpu ? stale->ring.size : 0) + ((u64)stale->pin.npages << PAGE_SHIFT);
 }
 
-/**
- * qaic_owner_park() - Keep what the card may still reach until the file's terminate.
- * @qdev: The card.
- * @priv: The file whose message's answer never came.
- * @mem: The rings of an activate the card may have granted without the
- *	 driver learning of it, taken over; or NULL.
- * @pin: Pages of that message, taken over; or NULL.
- *
- * Frees nothing if it cannot keep it: the caller then does, with what it
- * did not hand over (@mem and @pin are emptied only when taken).
+/*
+ * Parks @stale: on the card while it is crashed (until it is up again or
+ * stopped), else on the file (until its terminate).
  */
-void qaic_owner_park(struct qaic_device *qdev, struct qaic_file_priv *priv,
-		     struct qaic_ring_mem *mem, struct qaic_pin *pin)
+static void qaic_owner_keep_locked(struct qaic_device *qdev, struct qaic_file_priv *priv,
+				   struct qaic_stale *stale)
+{
+	lockdep_assert_held(&qdev->dbc_lock);
+
+	if (stale->ring.cpu)
+		trace_qaic_card_memory(qdev, "parked", "ring", stale->ring.size);
+	if (stale->pin.npages)
+		trace_qaic_card_memory(qdev, "parked", "pages",
+				       (u64)stale->pin.npages << PAGE_SHIFT);
+	if (qdev->reach == QAIC_REACH_CRASHED) {
+		list_add_tail(&stale->node, &qdev->parked_stale);
+		return;
+	}
+	list_add_tail(&stale->node, &priv->stale);
+	WRITE_ONCE(priv->stale_bytes, priv->stale_bytes + qaic_owner_stale_size(stale));
+}
+
+/**
+ * qaic_owner_let_go() - Free, or park, memory of a MANAGE call's.
+ * @qdev: The card.
+ * @priv: The file whose call it was.
+ * @mem: The rings of the call's activate, or NULL; emptied.
+ * @pin: Pages of one of its DMA transfers, or NULL; emptied.
+ * @how: What the card said of them.
+ *
+ * Freed if the card cannot reach them (qaic_owner_may_free_locked()), else
+ * parked. The little parking needs cannot fail: memory the card may reach
+ * is never freed for want of 48 bytes.
+ */
+void qaic_owner_let_go(struct qaic_device *qdev, struct qaic_file_priv *priv,
+		       struct qaic_ring_mem *mem, struct qaic_pin *pin, enum qaic_release how)
 {
 	struct qaic_stale *stale;
 
-	stale = kzalloc_obj(*stale, GFP_KERNEL);
-	if (!stale)
+	if ((!mem || !mem->cpu) && (!pin || !pin->npages))
 		return;
+
+	guard(mutex)(&qdev->dbc_lock);
+	if (qaic_owner_may_free_locked(qdev, how)) {
+		if (mem)
+			qaic_owner_free_ring(qdev, mem);
+		if (pin)
+			qaic_owner_free_pin(qdev, pin);
+		return;
+	}
+	stale = kzalloc_obj(*stale, GFP_KERNEL | __GFP_NOFAIL);
 	if (mem) {
 		stale->ring = *mem;
 		memset(mem, 0, sizeof(*mem));
@@ -350,10 +436,14 @@ void qaic_owner_park(struct qaic_device *qdev, struct qaic_file_priv *priv,
 		stale->pin = *pin;
 		memset(pin, 0, sizeof(*pin));
 	}
-	mutex_lock(&qdev->dbc_lock);
-	list_add_tail(&stale->node, &priv->stale);
-	WRITE_ONCE(priv->stale_bytes, priv->stale_bytes + qaic_owner_stale_size(stale));
-	mutex_unlock(&qdev->dbc_lock);
+	qaic_owner_keep_locked(qdev, priv, stale);
+}
+
+/* Whether the card runs: it answers, and a reset makes it forget. */
+static bool qaic_owner_card_runs(struct qaic_device *qdev)
+{
+	guard(mutex)(&qdev->dbc_lock);
+	return qdev->reach == QAIC_REACH_RUNNING;
 }
 
 /* Whether the card may reach memory of @priv's: rings of its DBCs, stale memory. */
@@ -368,20 +458,32 @@ static bool qaic_owner_file_holds(struct qaic_device *qdev, struct qaic_file_pri
 	return !list_empty(&priv->stale);
 }
 
-/* Frees what the card could still reach of @priv's: it no longer can. */
-static void qaic_owner_free_stale_locked(struct qaic_device *qdev, struct qaic_file_priv *priv)
+static void qaic_owner_free_stale(struct qaic_device *qdev, struct qaic_stale *stale)
+{
+	qaic_owner_free_ring(qdev, &stale->ring);
+	qaic_owner_free_pin(qdev, &stale->pin);
+	list_del(&stale->node);
+	kfree(stale);
+}
+
+/*
+ * Lets go of what @priv kept for the card (@how: what the card said of it):
+ * frees it, or parks it on the card.
+ */
+static void qaic_owner_let_go_stale_locked(struct qaic_device *qdev,
+					   struct qaic_file_priv *priv, enum qaic_release how)
 {
 	struct qaic_stale *stale, *next;
 
 	lockdep_assert_held(&qdev->dbc_lock);
 
-	list_for_each_entry_safe(stale, next, &priv->stale, node) {
-		WRITE_ONCE(priv->stale_bytes, priv->stale_bytes - qaic_owner_stale_size(stale));
-		qaic_owner_free_ring(qdev, &stale->ring);
-		qaic_pin_release(qdev, &stale->pin);
-		list_del(&stale->node);
-		kfree(stale);
+	WRITE_ONCE(priv->stale_bytes, 0);
+	if (!qaic_owner_may_free_locked(qdev, how)) {
+		list_splice_tail_init(&priv->stale, &qdev->parked_stale);
+		return;
 	}
+	list_for_each_entry_safe(stale, next, &priv->stale, node)
+		qaic_owner_free_stale(qdev, stale);
 }
 
 /**
@@ -390,45 +492,55 @@ static void qaic_owner_free_stale_locked(struct qaic_device *qdev, struct qaic_f
  * @priv: The file.
  *
  * Sends a terminate message for the file's handle if it talked to the card
- * and the card is still there, then frees the rings of its DBCs and those
- * of activates whose answer was lost.
+ * and the card is still there, then lets go of the rings of its DBCs and
+ * what it kept for the card (qaic_owner_let_go()).
  *
- * The memory is freed only once the card cannot reach it any more: it
- * answered the terminate; or its control path was down (it is being
- * reset, or it is gone, and that path releases every DBC); or, when the
- * terminate got no answer (a silent or broken card, no memory for it), the
- * card was reset first, here, which makes it forget the file. The wait
- * for the answer is bounded (``control_resp_timeout_s``) and not cut short
- * by signals: a process killed with the file open closes it with a fatal
- * signal pending.
+ * The card said it is done with them if it answered the terminate, or if
+ * it was reset since: a terminate that got no answer (a silent or broken
+ * card, no memory for it) from a card that runs resets it first, here,
+ * which makes it forget the file. A control path that is down while the
+ * card runs never came up in its current boot, which was given nothing of
+ * the file's (what an earlier boot was given was parked at its crash or
+ * freed at its reset). While the card is crashed or being stopped all of
+ * it is parked on the card. The wait for the answer is bounded
+ * (``control_resp_timeout_s``) and not cut short by signals: a process
+ * killed with the file open closes it with a fatal signal pending.
  */
 void qaic_owner_release_file(struct qaic_device *qdev, struct qaic_file_priv *priv)
 {
+	enum qaic_release how = QAIC_CONFIRMED;
 	unsigned int i;
-	int ret = 0;
+	int ret;
 	int idx;
 
 	if (READ_ONCE(priv->nnc_used) && drm_dev_enter(&qdev->drm, &idx)) {
-		if (qaic_cntl_is_up(qdev->cntl))
+		if (qaic_cntl_is_up(qdev->cntl)) {
 			ret = qaic_manage_terminate(qdev, priv->id);
+			if (ret) {
+				drm_dbg(&qdev->drm, "file %u: terminate not answered: %d\n",
+					priv->id, ret);
+				how = QAIC_UNCONFIRMED;
+			}
+		}
 		drm_dev_exit(idx);
 	}
-	if (ret && ret != -ENODEV && qaic_owner_file_holds(qdev, priv)) {
+	if (how == QAIC_UNCONFIRMED && qaic_owner_file_holds(qdev, priv) &&
+	    qaic_owner_card_runs(qdev)) {
 		char why[64];
 
-		snprintf(why, sizeof(why), "no answer to the terminate of file %u (%d)", priv->id,
-			 ret);
+		snprintf(why, sizeof(why), "no answer to the terminate of file %u", priv->id);
 		qaic_reset_card_now(qdev, why);
+		how = QAIC_CONFIRMED;
 	}
 
 	guard(mutex)(&qdev->dbc_lock);
 	for (i = 0; i < QAIC_NUM_DBC; i++)
 		if (qdev->dbc[i].owner == priv->id)
-			qaic_owner_release_dbc_locked(qdev, &qdev->dbc[i], -ECANCELED);
-	qaic_owner_free_stale_locked(qdev, priv);
+			qaic_owner_stop_dbc_locked(qdev, &qdev->dbc[i], -ECANCELED, how);
+	qaic_owner_let_go_stale_locked(qdev, priv, how);
 }
 
-/* Frees what qaic_owner_park_all() kept: the card can reach none of it. */
+/* Frees what was parked on the card: it can reach none of it any more. */
 static void qaic_owner_unpark_locked(struct qaic_device *qdev)
 {
 	struct qaic_stale *stale, *next;
@@ -445,40 +557,33 @@ static void qaic_owner_unpark_locked(struct qaic_device *qdev)
 		qaic_owner_free_dbc_ring(qdev, dbc);
 	}
 	qaic_queue_free_held(&qdev->parked_jobs);
-	list_for_each_entry_safe(stale, next, &qdev->parked_stale, node) {
-		qaic_owner_free_ring(qdev, &stale->ring);
-		qaic_pin_release(qdev, &stale->pin);
-		list_del(&stale->node);
-		kfree(stale);
-	}
+	list_for_each_entry_safe(stale, next, &qdev->parked_stale, node)
+		qaic_owner_free_stale(qdev, stale);
 }
 
-/* Takes every DBC from its owner; @park: see qaic_owner_park_all(). */
-static void qaic_owner_stop_all(struct qaic_device *qdev, bool park)
+/*
+ * The card is now @reach (QUIESCED or CRASHED): every DBC is taken from
+ * its owner, and what each open file kept for the card is let go of, all
+ * of it freed (QUIESCED, with what was parked before) or parked (CRASHED).
+ */
+static void qaic_owner_stop_all(struct qaic_device *qdev, enum qaic_reach reach)
 {
 	struct drm_file *file;
 	unsigned int i;
 
 	guard(mutex)(&qdev->drm.filelist_mutex);
 	guard(mutex)(&qdev->dbc_lock);
+	qdev->reach = reach;
 	for (i = 0; i < QAIC_NUM_DBC; i++) {
 		struct qaic_dbc *dbc = &qdev->dbc[i];
 
 		scoped_guard(mutex, &dbc->lock)
 			WRITE_ONCE(dbc->ssr, 0);
-		qaic_owner_stop_dbc_locked(qdev, dbc, -ECANCELED, park);
+		qaic_owner_stop_dbc_locked(qdev, dbc, -ECANCELED, QAIC_UNCONFIRMED);
 	}
-	list_for_each_entry(file, &qdev->drm.filelist, lhead) {
-		struct qaic_file_priv *priv = file->driver_priv;
-
-		if (!park) {
-			qaic_owner_free_stale_locked(qdev, priv);
-			continue;
-		}
-		list_splice_tail_init(&priv->stale, &qdev->parked_stale);
-		WRITE_ONCE(priv->stale_bytes, 0);
-	}
-	if (!park)
+	list_for_each_entry(file, &qdev->drm.filelist, lhead)
+		qaic_owner_let_go_stale_locked(qdev, file->driver_priv, QAIC_UNCONFIRMED);
+	if (reach == QAIC_REACH_QUIESCED)
 		qaic_owner_unpark_locked(qdev);
 }
 
@@ -488,14 +593,32 @@ static void qaic_owner_stop_all(struct qaic_device *qdev, bool park)
  * @qdev: The card, which can no longer reach host memory (its MHI was
  *	  reset or powered down, bus mastering is off).
  *
- * Every DBC is released: its jobs fail and its rings are freed. So is
- * what each open file had kept for the card (rings and pages of messages
- * whose answer never came) and what qaic_owner_park_all() kept. A
+ * The card is QUIESCED until it boots to mission mode again. Every DBC is
+ * released: its jobs fail and its rings are freed. So is what each open
+ * file had kept for the card (rings and pages of messages whose answer
+ * never came) and all that was parked on the card since it crashed. A
  * subsystem restart under way is over: the card forgot it.
  */
 void qaic_owner_release_all(struct qaic_device *qdev)
 {
-	qaic_owner_stop_all(qdev, false);
+	qaic_owner_stop_all(qdev, QAIC_REACH_QUIESCED);
+}
+
+/**
+ * qaic_owner_card_crashed() - The card may still reach all it was given,
+ *			       and will confirm nothing, until it is reset.
+ * @qdev: The card; it reported a system error, or the host begins to stop
+ *	  it.
+ *
+ * Called before the control path fails its waiters: from now on, nothing
+ * the card was given is freed, whoever lets go of it, until
+ * qaic_owner_unpark() or qaic_owner_release_all().
+ */
+void qaic_owner_card_crashed(struct qaic_device *qdev)
+{
+	guard(mutex)(&qdev->dbc_lock);
+	if (qdev->reach == QAIC_REACH_RUNNING)
+		qdev->reach = QAIC_REACH_CRASHED;
 }
 
 /**
@@ -505,25 +628,29 @@ void qaic_owner_release_all(struct qaic_device *qdev)
  *	  next. Until that reset is done its DBC engines may still run.
  *
  * As qaic_owner_release_all() for the files: every DBC is taken from its
- * owner and every job fails. But the rings, the objects of the jobs that
- * were on them and the files' stale memory stay allocated, mapped and
- * pinned, owned by the card (&qaic_device.parked_jobs and
- * &qaic_device.parked_stale, the rings on their DBCs), until
- * qaic_owner_unpark() once the card came up again, or
- * qaic_owner_release_all() once it is stopped or gone.
+ * owner and every job fails. But the card stays CRASHED: the rings, the
+ * objects of the jobs that were on them and the files' stale memory stay
+ * allocated, mapped and pinned, owned by the card (&qaic_device.parked_jobs
+ * and &qaic_device.parked_stale, the rings on their DBCs), with whatever
+ * else is let go of meanwhile, until qaic_owner_unpark() once the card
+ * came up again, or qaic_owner_release_all() once it is stopped or gone.
  */
 void qaic_owner_park_all(struct qaic_device *qdev)
 {
-	qaic_owner_stop_all(qdev, true);
+	qaic_owner_stop_all(qdev, QAIC_REACH_CRASHED);
 }
 
 /**
- * qaic_owner_unpark() - Free what qaic_owner_park_all() kept.
+ * qaic_owner_unpark() - The card runs: free what was parked on it.
  * @qdev: The card, which was reset since: it reached mission mode again.
+ *
+ * From now on the card is RUNNING: what it was given is freed once it says
+ * it is done with it.
  */
 void qaic_owner_unpark(struct qaic_device *qdev)
 {
 	guard(mutex)(&qdev->dbc_lock);
+	qdev->reach = QAIC_REACH_RUNNING;
 	qaic_owner_unpark_locked(qdev);
 }
 

@@ -26,15 +26,29 @@ struct qaic_ring_mem {
 	size_t size;
 };
 
+/**
+ * enum qaic_release - What the card said of memory the host lets go of.
+ * @QAIC_NOT_GIVEN: Nothing: it never learnt of it (the message that named
+ *		    it never went out).
+ * @QAIC_CONFIRMED: It is done with it: it answered the message that used
+ *		    it, or released it.
+ * @QAIC_UNCONFIRMED: Nothing, though it may have it: the message went out
+ *		      and no answer came.
+ */
+enum qaic_release {
+	QAIC_NOT_GIVEN,
+	QAIC_CONFIRMED,
+	QAIC_UNCONFIRMED,
+};
+
 /* What a MANAGE call (qaic_manage.c) hands to the owner, and when. */
 int qaic_owner_alloc_ring(struct qaic_device *qdev, u32 nelem, struct qaic_ring_mem *mem,
 			  struct qaic_nnc_ring *ring);
-void qaic_owner_free_ring(struct qaic_device *qdev, struct qaic_ring_mem *mem);
 int qaic_owner_take_dbcs(struct qaic_device *qdev, u32 id, u32 mask);
 void qaic_owner_return_dbcs(struct qaic_device *qdev, u32 id, u32 mask);
 void qaic_owner_account(struct qaic_device *qdev, u32 id, const struct qaic_nnc_answer *ans,
 			bool released, struct qaic_ring_mem *mem, u32 nelem);
-void qaic_owner_park(struct qaic_device *qdev, struct qaic_file_priv *priv,
-		     struct qaic_ring_mem *mem, struct qaic_pin *pin);
+void qaic_owner_let_go(struct qaic_device *qdev, struct qaic_file_priv *priv,
+		       struct qaic_ring_mem *mem, struct qaic_pin *pin, enum qaic_release how);
 
 #endif /* _QAIC_OWNER_H_ */

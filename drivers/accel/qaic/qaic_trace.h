@@ -125,6 +125,25 @@ TRACE_EVENT(qaic_card_state,
 		      __get_str(why))
 );
 
+/*
+ * Memory the card was given, let go of: freed, as the card cannot reach it
+ * any more, or parked until it cannot (qaic_owner.c).
+ */
+TRACE_EVENT(qaic_card_memory,
+	    TP_PROTO(struct qaic_device *qdev, const char *action, const char *what, u64 bytes),
+	    TP_ARGS(qdev, action, what, bytes),
+	    TP_STRUCT__entry(__string(dev, dev_name(qdev->drm.dev))
+			     __string(action, action)
+			     __string(what, what)
+			     __field(u64, bytes)),
+	    TP_fast_assign(__assign_str(dev);
+			   __assign_str(action);
+			   __assign_str(what);
+			   __entry->bytes = bytes;),
+	    TP_printk("dev=%s action=%s what=%s bytes=%llu", __get_str(dev),
+		      __get_str(action), __get_str(what), __entry->bytes)
+);
+
 #endif /* _QAIC_TRACE_H_ */
 
 /* Outside the guard: define_trace.h reads this header again. */
