@@ -38,6 +38,10 @@
  * SUBTEST: card-state
  * Description: Check that a PCI error traces the card stopped, booting and up again.
  * Run type: FULL
+ *
+ * SUBTEST: crash-frees-nothing
+ * Description: Check that nothing a crashed card was given is freed before it is up again: the rings of a DBC, and the rings and pages of a message the crash cut short, of a file closed while the card was down.
+ * Run type: FULL
  */
 
 IGT_TEST_DESCRIPTION("Tracepoints of the qaic accel driver.");
@@ -382,6 +386,87 @@ static void test_card_state(void)
 	close(fd);
 }
 
+#define CRASH_XFER	(64 * 1024)
+#define CRASH_EVENTS	512
+
+/*
+ * A file holds a DBC, sends a message with an activate and a DMA transfer
+ * to a card whose manager went silent, the card crashes: the message fails
+ * with EIO and the file is closed at once, while the card is still down.
+ * Until the card's reset the crashed card may reach all of it (the DBC's
+ * rings, the activate's rings it may have granted, the pages it may be
+ * reading): each is parked, and freed only once the card is up again.
+ */
+static void test_crash_frees_nothing(void)
+{
+	struct event *ev = calloc(CRASH_EVENTS, sizeof(*ev));
+	struct igt_qaic_msg *msg = malloc(sizeof(*msg));
+	int owner, other, ret, n, crash = -1, up = -1, parked = 0, freed = 0;
+	char bdf[32], buf[32];
+	uint64_t start;
+	uint32_t dbc;
+	void *pages;
+
+	igt_assert(ev && msg);
+	pages = aligned_alloc(PAGE, CRASH_XFER);
+	igt_assert(pages);
+	memset(pages, 0x5a, CRASH_XFER);
+	owner = igt_qaic_open();
+	other = igt_qaic_open();
+	igt_qaic_card_bdf(owner, bdf, sizeof(bdf));
+	igt_qaic_activate(owner, QUEUE_SIZE);
+
+	trace_start();
+	ret = __igt_qaic_emu_sys_error(owner, 500);
+	igt_require_f(ret != IGT_QAIC_EMU_PT_E_UNKNOWN_OP, "the emulator cannot crash\n");
+	igt_assert_eq(ret, 0);
+	igt_assert_eq(__igt_qaic_emu_silence(owner), 0);
+	igt_qaic_msg_init(msg);
+	igt_qaic_msg_activate(msg, QUEUE_SIZE, 0);
+	igt_qaic_msg_dma_xfer(msg, 1, (uintptr_t)pages, CRASH_XFER);
+	igt_assert_eq(__igt_qaic_manage(owner, msg), -EIO);
+	close(owner);
+
+	/* The card is back when a DBC can be had again */
+	start = igt_qaic_now_ms();
+	while ((ret = __igt_qaic_activate(other, QUEUE_SIZE, &dbc)) == -ENODEV &&
+	       igt_qaic_now_ms() - start < 60000)
+		usleep(50000);
+	igt_assert_eq(ret, 0);
+	n = trace_stop(bdf, ev, CRASH_EVENTS);
+
+	for (int i = 0; i < n; i++) {
+		if (!strcmp(ev[i].name, "qaic_card_state")) {
+			text_field(&ev[i], "state", buf, sizeof(buf));
+			if (crash < 0 && strstr(ev[i].fields, "why=system error"))
+				crash = i;
+			else if (crash >= 0 && up < 0 && !strcmp(buf, "up"))
+				up = i;
+			continue;
+		}
+		if (crash < 0 || strcmp(ev[i].name, "qaic_card_memory"))
+			continue;
+		text_field(&ev[i], "action", buf, sizeof(buf));
+		if (up < 0) {
+			igt_assert_f(strcmp(buf, "freed"),
+				     "event %d: %s, while the crashed card was not reset\n", i,
+				     ev[i].fields);
+			parked++;
+		} else {
+			freed += !strcmp(buf, "freed");
+		}
+	}
+	igt_assert_f(crash >= 0 && up > crash, "no system error then up in %d events\n", n);
+	/* The DBC's rings, the activate's rings, the transfer's pages */
+	igt_assert_lte(3, parked);
+	igt_assert_lte(3, freed);
+
+	close(other);
+	free(pages);
+	free(msg);
+	free(ev);
+}
+
 igt_main
 {
 	igt_describe("Check that each job is queued, run and done in order, with its seqno, req_id, requests and ring tail.");
@@ -399,6 +484,10 @@ igt_main
 	igt_describe("Check that a PCI error traces the card stopped, booting and up again.");
 	igt_subtest("card-state")
 		test_card_state();
+
+	igt_describe("Check that nothing a crashed card was given is freed before it is up again: the rings of a DBC, and the rings and pages of a message the crash cut short, of a file closed while the card was down.");
+	igt_subtest("crash-frees-nothing")
+		test_crash_frees_nothing();
 
 	igt_fixture {
 		/* A failed subtest may have left its instance */
