@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <signal.h>
@@ -47,6 +48,10 @@
  *
  * SUBTEST: sys-error-cycles
  * Description: Check the same for 20 crashes in a row (QAIC_RESET_CYCLES sets how many).
+ * Run type: FULL
+ *
+ * SUBTEST: soc-reset
+ * Description: Check the same for the operator's SoC reset through the MHI core's sysfs (soc_reset), which the card reports as it reboots.
  * Run type: FULL
  *
  * SUBTEST: suspend-busy
@@ -203,6 +208,9 @@ static const struct {
 	{ "sys-error-cycles",
 	  "Check the same for 20 crashes in a row (QAIC_RESET_CYCLES sets how many).",
 	  NULL, NULL, 20, false },
+	{ "soc-reset",
+	  "Check the same for the operator's SoC reset through the MHI core's sysfs (soc_reset), which the card reports as it reboots.",
+	  "/sys/bus/pci/devices/%s/mhi*/soc_reset", "1", 1, false },
 	{ "manager-silent",
 	  "Check the same when the card's manager stops answering: MANAGE calls that get no answer fail with ETIMEDOUT, and after three in a row the driver resets the card by itself.",
 	  NULL, NULL, 1, true },
@@ -444,8 +452,14 @@ static void test_reset(const char *file, const char *val, unsigned int cycles, b
 
 	igt_qaic_card_bdf(fd, bdf, sizeof(bdf));
 	if (file) {
+		glob_t g;
+
+		/* The MHI controller's name (mhiN) is numbered across cards */
 		snprintf(path, sizeof(path), file, bdf);
-		igt_require_f(!access(path, W_OK), "no %s\n", path);
+		igt_require_f(!glob(path, 0, NULL, &g) && g.gl_pathc == 1 &&
+			      !access(g.gl_pathv[0], W_OK), "no %s\n", path);
+		snprintf(path, sizeof(path), "%s", g.gl_pathv[0]);
+		globfree(&g);
 		r.path = path;
 	}
 

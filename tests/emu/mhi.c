@@ -1271,10 +1271,23 @@ static void reg_write(struct emu_mhi *mhi, uint32_t off, uint32_t val)
 	case R_MHIDATALIMIT_HIGHER: mhi->datalimit = set_hi(mhi->datalimit, val); break;
 	case EMU_MHI_SOC_RESET_OFF:
 		if (val & 1) {
-			/* SoC reset: the card powers on again (PBL or AMSS). */
+			/*
+			 * SoC reset: the card powers on again (PBL or AMSS).
+			 * A host whose MHI was up (not in RESET) is told, as
+			 * a card tells it of any reboot under it: its MHI
+			 * state reads SYS_ERR, with the new execution
+			 * environment, and the BHI interrupt fires. The MHI
+			 * core then recovers the card (SYS_ERROR, and with
+			 * the card in PBL a new boot); a host that had MHI
+			 * down resets it as it powers up.
+			 */
+			bool host_up = mhi->state != ST_RESET;
+
 			mhi->c.mhi_resets++;
 			emu_log(mhi->dev, "MHI: SoC reset");
 			power_on(mhi);
+			if (host_up)
+				emu_mhi_raise_syserr(mhi);
 		}
 		break;
 	default:

@@ -523,9 +523,14 @@ static void test_boot_good(void)
 	mh_wr(&mh, 0x38, 2);
 	CHECK_EQ(mh_rd(&mh, BHI(EMU_BHI_EXECENV)), EMU_EE_AMSS);
 	CHECK_EQ(mh_rd(&mh, 0x48) & 1, 1);
-	/* A SoC reset takes it back to PBL. */
+	/*
+	 * A SoC reset takes it back to PBL; with the host's MHI up it says
+	 * so (SYS_ERR, the BHI interrupt) until the host resets MHI.
+	 */
 	mh_wr(&mh, 0xb0, 1);
 	CHECK_EQ(mh_rd(&mh, BHI(EMU_BHI_EXECENV)), EMU_EE_PBL);
+	CHECK_EQ(mh_rd(&mh, 0x48) >> 8, 0xff);
+	mh_wr(&mh, 0x38, 2);
 	CHECK_EQ(mh_rd(&mh, 0x48), 0);
 	CHECK_EQ(emu_mhi_counters(mhi)->mhi_bad_ring, 0);
 	CHECK_EQ(emu_mhi_counters(mhi)->mhi_bad_tre, 0);

@@ -488,12 +488,20 @@ static void test_syserr_and_reset(void)
 	CHECK_EQ(fake_calls, 1);
 	CHECK_EQ(drain_events(), 2);
 
-	/* A held answer dies with a reset; SoC reset works too. */
+	/*
+	 * A held answer dies with a reset; SoC reset works too. Under a host
+	 * whose MHI is up it reads SYS_ERR until the host resets MHI.
+	 */
 	queue_tre(CH_UL, BUF, 2, false);
 	drain_events();
+	irqs = 0;
 	mh_wr(&mh, 0xb0, 1);
+	CHECK_EQ(irqs, 1);
 	CHECK_EQ(c->control_msgs_dropped, 1);
 	CHECK_EQ(c->mhi_resets, 2);
+	CHECK_EQ(c->mhi_syserr, 2);
+	CHECK_EQ(mh_rd(&mh, 0x48) >> 8, 0xff);
+	mh_wr(&mh, 0x38, 2);
 	CHECK_EQ(mh_rd(&mh, 0x48), 1 << 8 | 1);
 }
 
