@@ -2295,6 +2295,22 @@ int __igt_qaic_emu_silence(int fd)
 }
 
 /**
+ * __igt_qaic_emu_answer_delay:
+ * @fd: qaic device file descriptor
+ * @ms: 0..60000
+ *
+ * Makes the emulated card's manager answer every later message @ms
+ * milliseconds after it came (EMU_PT_ANSWER_DELAY; 0: at once again),
+ * until the card is reset: a slow manager.
+ *
+ * Returns: as __igt_qaic_emu_sys_error().
+ */
+int __igt_qaic_emu_answer_delay(int fd, uint32_t ms)
+{
+	return qaic_emu_card_call(fd, IGT_QAIC_EMU_PT_ANSWER_DELAY, ms);
+}
+
+/**
  * __igt_qaic_emu_ssr:
  * @fd: qaic device file descriptor
  * @dbc_id: an active DMA Bridge Channel (any file's)

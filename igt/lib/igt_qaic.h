@@ -124,6 +124,7 @@ void *igt_qaic_unmapped_ptr(void);
 #define IGT_QAIC_EMU_PT_RAS		14	/* a RAS report from source arg */
 #define IGT_QAIC_EMU_PT_DBC_TIMING	17	/* DBC arg's device time */
 #define IGT_QAIC_EMU_PT_CARD_CASE	18	/* a systematic case, arg its index */
+#define IGT_QAIC_EMU_PT_ANSWER_DELAY	19	/* later answers arg ms late */
 
 /* The tables of EMU_PT_CARD_CASE (the emulator's enum emu_card_case_table) */
 #define IGT_QAIC_EMU_CASE_SSR		0	/* tests/emu/ssr_cases.c */
@@ -325,6 +326,7 @@ int __igt_qaic_emu_hang_dbc_late(int fd, uint32_t dbc_id, uint32_t late_ms);
 int __igt_qaic_emu_sys_error(int fd, uint32_t ms);
 int __igt_qaic_emu_vanish(int fd, uint32_t ms);
 int __igt_qaic_emu_silence(int fd);
+int __igt_qaic_emu_answer_delay(int fd, uint32_t ms);
 int __igt_qaic_emu_ssr(int fd, uint32_t dbc_id, uint32_t mode);
 int __igt_qaic_emu_ssr_flood(int fd, uint32_t dbc_id, uint32_t cycles);
 int __igt_qaic_emu_ras(int fd, uint32_t source, uint32_t type, uint32_t flaw);

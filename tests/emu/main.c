@@ -529,6 +529,14 @@ static void emu_sys_error(void *ctx, unsigned int ms)
 	emu_mhi_syserr_in(emu->mhi, ms);
 }
 
+/* EMU_PT_ANSWER_DELAY */
+static void emu_answer_delay(void *ctx, unsigned int ms)
+{
+	struct emu *emu = ctx;
+
+	emu_mhi_set_answer_delay(emu->mhi, ms);
+}
+
 /* EMU_PT_VANISH: serve() makes the card fall off the bus once the time comes. */
 static void emu_vanish(void *ctx, unsigned int ms)
 {
@@ -582,6 +590,7 @@ static void emu_timesync(void *ctx, struct emu_timesync_counters *out)
 
 static const struct emu_card_ops emu_card_ops = {
 	.sys_error = emu_sys_error,
+	.answer_delay = emu_answer_delay,
 	.vanish = emu_vanish,
 	.card_case = emu_card_case,
 	.ssr = emu_ssr,

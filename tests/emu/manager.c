@@ -933,6 +933,15 @@ static void do_passthrough(struct emu_manager *mgr, struct msg_ctx *ctx,
 		}
 		pt_status(mgr, a, op, arg, EMU_PT_OK);
 		return;
+	case EMU_PT_ANSWER_DELAY:
+		if (arg > EMU_PT_CARD_MAX_MS || !mgr->card_ops || !mgr->card_ops->answer_delay) {
+			pt_status(mgr, a, op, arg, EMU_PT_E_RANGE);
+			return;
+		}
+		mgr_log(mgr, "answers %u ms late from the next on, by passthrough", arg);
+		mgr->card_ops->answer_delay(mgr->card_ctx, arg);
+		pt_status(mgr, a, op, arg, EMU_PT_OK);
+		return;
 	case EMU_PT_SYS_ERROR:
 	case EMU_PT_VANISH: {
 		/* Test facilities: what they do comes after this answer. */

@@ -157,6 +157,14 @@ struct emu_manager;
  * EMU_PT_E_RANGE for no such case or table, or a card that cannot.
  */
 #define EMU_PT_CARD_CASE	18
+/*
+ * The manager turns slow: every answer after this one goes out arg
+ * milliseconds (0..EMU_PT_CARD_MAX_MS; 0: at once again) after its
+ * message came, in order, until the card is reset. A test facility: a
+ * card that answers, late. Answer: struct emu_pt_status, EMU_PT_E_RANGE
+ * for another arg or a card that cannot.
+ */
+#define EMU_PT_ANSWER_DELAY	19
 
 enum emu_card_case_table {
 	EMU_CARD_CASE_SSR,
@@ -394,6 +402,8 @@ struct emu_card_ops {
 	int (*card_case)(void *ctx, unsigned int table, unsigned int idx);
 	/* EMU_PT_TIMESYNC: the card's time sync counters into @out. */
 	void (*timesync)(void *ctx, struct emu_timesync_counters *out);
+	/* EMU_PT_ANSWER_DELAY: later answers go out @ms after their message. */
+	void (*answer_delay)(void *ctx, unsigned int ms);
 };
 
 /*

@@ -155,6 +155,7 @@ struct answer {
 	uint8_t *data;
 	size_t len;
 	uint32_t claim;		/* the completion's length + 1, or 0: len */
+	struct timespec due;	/* QAIC_CONTROL: not before (tv_sec 0: at once) */
 };
 
 /* Packets for the host on one downlink channel, held until it queues buffers. */
@@ -187,6 +188,7 @@ struct emu_mhi {
 	struct emu_device *dev;
 	struct emu_manager *mgr;
 	emu_mhi_control_fn control_fn;	/* overrides mgr when set */
+	unsigned int answer_delay_ms;	/* EMU_PT_ANSWER_DELAY, until reset */
 	void *control_ctx;
 
 	/* Registers */
@@ -551,6 +553,7 @@ static bool held_push(struct emu_mhi *mhi, unsigned int q, const void *data,
 	memcpy(a->data, data, len);
 	a->len = len;
 	a->claim = 0;
+	a->due.tv_sec = 0;
 	h->nr++;
 	return true;
 }
@@ -604,6 +607,7 @@ static void mhi_reset(struct emu_mhi *mhi)
 
 	mhi->state = mhi->bhi.ee == EMU_EE_PBL ? ST_RESET : ST_READY;
 	mhi->mhictrl = 0;
+	mhi->answer_delay_ms = 0;
 	mhi->bhi.intvec = 0;
 	mhi->ee_sent = false;
 	if (mhi->amss_pending)
@@ -643,17 +647,23 @@ static void power_on(struct emu_mhi *mhi)
 	mhi_reset(mhi);
 }
 
+/* @t becomes now (CLOCK_MONOTONIC) plus @ms milliseconds. */
+static void deadline_in(struct timespec *t, unsigned int ms)
+{
+	clock_gettime(CLOCK_MONOTONIC, t);
+	t->tv_sec += ms / 1000;
+	t->tv_nsec += (long)(ms % 1000) * 1000000;
+	if (t->tv_nsec >= 1000000000) {
+		t->tv_sec++;
+		t->tv_nsec -= 1000000000;
+	}
+}
+
 static void arm_syserr_timer(struct emu_mhi *mhi)
 {
 	if (!mhi->syserr_armed || mhi->syserr_timer_running)
 		return;
-	clock_gettime(CLOCK_MONOTONIC, &mhi->syserr_at);
-	mhi->syserr_at.tv_sec += mhi->syserr_after_ms / 1000;
-	mhi->syserr_at.tv_nsec += (long)(mhi->syserr_after_ms % 1000) * 1000000;
-	if (mhi->syserr_at.tv_nsec >= 1000000000) {
-		mhi->syserr_at.tv_sec++;
-		mhi->syserr_at.tv_nsec -= 1000000000;
-	}
+	deadline_in(&mhi->syserr_at, mhi->syserr_after_ms);
 	mhi->syserr_timer_running = true;
 }
 
@@ -770,6 +780,10 @@ static void dl_deliver(struct emu_mhi *mhi, unsigned int chid)
 			break;
 		struct answer *a = &h->a[h->head];
 		uint64_t tre_addr = ch->r.rp;
+
+		/* A slow manager's answer waits (emu_mhi_tick() sends it). */
+		if (a->due.tv_sec && ms_until(&a->due) >= 0)
+			break;
 		unsigned int code = CC_EOT;
 		struct mhi_el tre;
 		size_t len;
@@ -837,7 +851,29 @@ static void control_message(struct emu_mhi *mhi)
 	if (n > EMU_MHI_MAX_ANSWER || !held_push(mhi, Q_CONTROL, mhi->answer, n)) {
 		mhi->c.control_msgs_dropped++;
 		emu_log(mhi->dev, "MHI: control answer of %zu bytes dropped", n);
+		return;
 	}
+	if (mhi->answer_delay_ms) {
+		struct held_q *h = &mhi->held[Q_CONTROL];
+		struct answer *a = &h->a[(h->head + h->nr - 1) % EMU_MHI_MAX_HELD];
+
+		deadline_in(&a->due, mhi->answer_delay_ms);
+	}
+}
+
+/* The first held control answer that waits for its time, or NULL. */
+static const struct answer *control_answer_due(const struct emu_mhi *mhi)
+{
+	const struct held_q *h = &mhi->held[Q_CONTROL];
+
+	if (!h->nr || !h->a[h->head].due.tv_sec)
+		return NULL;
+	return &h->a[h->head];
+}
+
+void emu_mhi_set_answer_delay(struct emu_mhi *mhi, unsigned int ms)
+{
+	mhi->answer_delay_ms = ms;
 }
 
 /* A complete uplink message: to its protocol. */
@@ -1867,8 +1903,16 @@ int emu_mhi_timeout_ms(const struct emu_mhi *mhi)
 	int amss = amss_timeout_ms(mhi);
 	int64_t ms;
 
+	const struct answer *due = control_answer_due(mhi);
+
 	if (amss >= 0 && (md < 0 || amss < md))
 		md = amss;
+	if (due) {
+		ms = ms_until(&due->due);
+		ms = ms < 0 ? 0 : ms + 1;
+		if (md < 0 || ms < md)
+			md = (int)ms;
+	}
 	if (!mhi->syserr_armed || !mhi->syserr_timer_running)
 		return md;
 	ms = ms_until(&mhi->syserr_at);
@@ -1881,6 +1925,10 @@ int emu_mhi_timeout_ms(const struct emu_mhi *mhi)
 
 void emu_mhi_tick(struct emu_mhi *mhi)
 {
+	const struct answer *due = control_answer_due(mhi);
+
+	if (due && ms_until(&due->due) < 0)
+		dl_deliver(mhi, EMU_MHI_CH_CONTROL_DL);
 	emu_sahara_tick(mhi->sahara);
 	/* The host started its last SBL channel, or SBL waited long enough. */
 	maybe_enter_amss(mhi);

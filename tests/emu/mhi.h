@@ -158,6 +158,12 @@ void emu_mhi_set_control_handler(struct emu_mhi *mhi, emu_mhi_control_fn fn,
  * It stops serving rings until the host writes MHICTRL.RESET.
  */
 void emu_mhi_raise_syserr(struct emu_mhi *mhi);
+/*
+ * Every QAIC_CONTROL answer from now on goes out @ms milliseconds after
+ * its message came (0: at once), until an MHI or SoC reset: a slow
+ * manager (EMU_PT_ANSWER_DELAY).
+ */
+void emu_mhi_set_answer_delay(struct emu_mhi *mhi, unsigned int ms);
 
 /*
  * One-shot SYS_ERROR @ms milliseconds after the device first reaches M0
