@@ -82,6 +82,10 @@
  * Description: Check that a closing file's terminate gets a control slot when MANAGE calls hold all the others, and that a terminate without an answer makes the driver reset the card before it frees the file's rings.
  * Run type: FULL
  *
+ * SUBTEST: release-busy
+ * Description: Check that a closing file's terminate that finds every control slot taken, by slow MANAGE calls and other files' terminates, waits for one and gets its answer: the card is not reset, and other files' work goes on.
+ * Run type: FULL
+ *
  * SUBTEST: manage-quota
  * Description: Check that one file cannot have more than 16 MANAGE calls waiting on a silent card (the next fail with EBUSY at once), while another file's call still gets a control slot.
  * Run type: FULL
@@ -653,6 +657,83 @@ static void test_release_silent(void)
 	close(other);
 }
 
+/* How late the slow manager answers in release-busy, in ms */
+#define SLOW_MS		2000
+/* Status calls of each of the FILL_FILES files: all the slots MANAGE calls may take */
+#define BUSY_CALLS	((64 - RELEASE_SLOTS) / FILL_FILES)
+
+static void *close_run(void *arg)
+{
+	close(*(int *)arg);
+	return NULL;
+}
+
+/*
+ * A file holds a DBC; the manager answers every message SLOW_MS late, and
+ * FILL_FILES other files make BUSY_CALLS status calls each: every slot
+ * MANAGE calls may take. RELEASE_SLOTS more files that talked to the card
+ * close at once: their terminates take the slots kept for releases. Then
+ * the file holding the DBC closes, and its terminate finds every slot
+ * taken. It waits for one and gets its answer: the card is not reset
+ * (which would fail every other user's work), and another file's DBC
+ * still computes afterwards.
+ */
+static void test_release_busy(void)
+{
+	struct qaic_manage_trans_status_from_dev status;
+	struct quota_call calls[FILL_FILES * BUSY_CALLS];
+	int owner, other, files[FILL_FILES], closing[RELEASE_SLOTS], ret;
+	const char *line = "no answer to the terminate of file";
+	pthread_t closers[RELEASE_SLOTS];
+	unsigned int resets;
+	uint64_t start;
+	uint32_t dbc;
+
+	igt_require_f(driver_is_ours(), "upstream's qaic keeps no slots for releases\n");
+	owner = igt_qaic_open();
+	other = igt_qaic_open();
+	igt_qaic_activate(owner, QUEUE_SIZE);
+	dbc = igt_qaic_activate(other, QUEUE_SIZE);
+	for (int f = 0; f < FILL_FILES; f++)
+		files[f] = igt_qaic_open();
+	for (int c = 0; c < RELEASE_SLOTS; c++) {
+		closing[c] = igt_qaic_open();
+		igt_qaic_status(closing[c], &status);
+	}
+	resets = kernel_log_count(line);
+	ret = __igt_qaic_emu_answer_delay(other, SLOW_MS);
+	igt_require_f(ret != IGT_QAIC_EMU_PT_E_UNKNOWN_OP,
+		      "the emulator has no EMU_PT_ANSWER_DELAY\n");
+	igt_assert_eq(ret, 0);
+
+	for (int i = 0; i < FILL_FILES * BUSY_CALLS; i++) {
+		calls[i] = (struct quota_call){ .fd = files[i / BUSY_CALLS], .ret = 1 };
+		igt_assert_eq(pthread_create(&calls[i].thread, NULL, quota_call_run, &calls[i]), 0);
+	}
+	usleep(500 * 1000);
+	for (int c = 0; c < RELEASE_SLOTS; c++)
+		igt_assert_eq(pthread_create(&closers[c], NULL, close_run, &closing[c]), 0);
+	usleep(500 * 1000);
+	start = igt_qaic_now_ms();
+	close(owner);
+	igt_info("the DBC's owner closed in %llu ms\n",
+		 (unsigned long long)(igt_qaic_now_ms() - start));
+	for (int c = 0; c < RELEASE_SLOTS; c++)
+		igt_assert_eq(pthread_join(closers[c], NULL), 0);
+	for (int i = 0; i < FILL_FILES * BUSY_CALLS; i++) {
+		igt_assert_eq(pthread_join(calls[i].thread, NULL), 0);
+		igt_assert_f(!calls[i].ret, "status call %d: %s\n", i,
+			     igt_qaic_err_name(-calls[i].ret));
+	}
+	igt_assert_eq(__igt_qaic_emu_answer_delay(other, 0), 0);
+	igt_assert_f(kernel_log_count(line) == resets,
+		     "a release that found no slot reset the card\n");
+	igt_qaic_round_trip(other, dbc, DEV_ADDR, SZ_4K, 63);
+	for (int f = 0; f < FILL_FILES; f++)
+		close(files[f]);
+	close(other);
+}
+
 /* Memory a file may keep for unanswered calls (QAIC_MANAGE_FILE_STALE_MAX), in KiB */
 #define STALE_MAX_KIB	(64u << 10)
 /* Ring elements of the activates that are killed: about 2.1 MiB of rings */
@@ -770,6 +851,10 @@ igt_main
 	igt_describe("Check that a closing file's terminate gets a control slot when MANAGE calls hold all the others, and that a terminate without an answer makes the driver reset the card before it frees the file's rings.");
 	igt_subtest("release-silent")
 		test_release_silent();
+
+	igt_describe("Check that a closing file's terminate that finds every control slot taken, by slow MANAGE calls and other files' terminates, waits for one and gets its answer: the card is not reset, and other files' work goes on.");
+	igt_subtest("release-busy")
+		test_release_busy();
 
 	for (unsigned int i = 0; i < ARRAY_SIZE(sleeps); i++) {
 		igt_describe_f("Check that %s is refused while a job is not done.",

@@ -21,7 +21,10 @@
  * answer nobody waits for any more is dropped. MANAGE calls leave
  * %QAIC_CNTL_RELEASE_SLOTS of them to the terminates of closing files
  * (-EBUSY when the rest are taken), so that a file's release always gets
- * out; a release's wait is not cut short by signals.
+ * out; a release that still finds every slot taken (more files closing at
+ * once than that) waits for one, within the same timeout, rather than
+ * fail: a failed release resets the card under every user. A release's
+ * waits are not cut short by signals.
  *
  * A few downlink buffers stay queued at all times. The completion handler,
  * which runs in a tasklet, only marks the buffer full; a work item hands
@@ -153,6 +156,8 @@ struct qaic_cntl_tx {
  * @slots: Waiters, at index seq % %QAIC_CNTL_SLOTS.
  * @tx_list: Requests the MHI core has not given back.
  * @state_wq: Woken when @state settles at UP or REFUSED.
+ * @slot_wq: Woken when a slot is freed, or every waiter is failed: a
+ *	     release that found no slot waits on it.
  * @deadline: In jiffies: until then a MANAGE call waits for the control
  *	      path to come up. WRITE_ONCE/READ_ONCE.
  * @check_work: The version check, queued by probe.
@@ -175,6 +180,7 @@ struct qaic_cntl {
 	struct list_head tx_list;
 
 	wait_queue_head_t state_wq;
+	wait_queue_head_t slot_wq;
 	unsigned long deadline;
 	struct work_struct check_work;
 };
@@ -212,6 +218,7 @@ static void qaic_cntl_fail_all_locked(struct qaic_cntl *cntl, int err,
 		w->err = err;
 		complete(&w->done);
 	}
+	wake_up_all(&cntl->slot_wq);
 }
 
 /* Gives @w a sequence number and a slot; a user's leaves the release slots free. */
@@ -252,6 +259,7 @@ static void qaic_cntl_del_waiter_locked(struct qaic_cntl *cntl, struct qaic_cntl
 	if (cntl->slots[w->seq % QAIC_CNTL_SLOTS] == w) {
 		cntl->slots[w->seq % QAIC_CNTL_SLOTS] = NULL;
 		w->err = err;
+		wake_up_all(&cntl->slot_wq);
 	}
 }
 
@@ -286,6 +294,42 @@ static int qaic_cntl_queue(struct qaic_cntl *cntl, struct qaic_cntl_tx *tx, size
 	return ret;
 }
 
+/* Whether a request may find a slot now, or will fail at once. */
+static bool qaic_cntl_slot_or_down(struct qaic_cntl *cntl)
+{
+	bool yes;
+	unsigned int i;
+
+	spin_lock_bh(&cntl->lock);
+	yes = cntl->state != QAIC_CNTL_UP;
+	for (i = 0; i < QAIC_CNTL_SLOTS && !yes; i++)
+		yes = !cntl->slots[i];
+	spin_unlock_bh(&cntl->lock);
+	return yes;
+}
+
+/*
+ * Queues @tx; a release that finds every slot taken waits for one until
+ * @deadline, whatever the signals.
+ */
+static int qaic_cntl_queue_wait(struct qaic_cntl *cntl, struct qaic_cntl_tx *tx, size_t len,
+				struct qaic_cntl_waiter *w, enum qaic_cntl_kind kind,
+				unsigned long deadline)
+{
+	long left;
+	int ret;
+
+	for (;;) {
+		ret = qaic_cntl_queue(cntl, tx, len, w, kind);
+		if (ret != -EBUSY || kind != QAIC_CNTL_RELEASE)
+			return ret;
+		left = (long)(deadline - jiffies);
+		if (left <= 0 ||
+		    !wait_event_timeout(cntl->slot_wq, qaic_cntl_slot_or_down(cntl), left))
+			return -EBUSY;
+	}
+}
+
 static int qaic_cntl_send(struct qaic_cntl *cntl, const void *msg, size_t len,
 			  void *rsp, size_t *rsp_len, bool *queued, enum qaic_cntl_kind kind)
 {
@@ -303,7 +347,7 @@ static int qaic_cntl_send(struct qaic_cntl *cntl, const void *msg, size_t len,
 	memcpy(tx->data, msg, len);
 	init_completion(&w.done);
 
-	ret = qaic_cntl_queue(cntl, tx, len, &w, kind);
+	ret = qaic_cntl_queue_wait(cntl, tx, len, &w, kind, jiffies + qaic_cntl_timeout());
 	if (ret) {
 		kfree(tx);
 		return ret;
@@ -371,11 +415,12 @@ int qaic_cntl_xfer(struct qaic_cntl *cntl, const void *msg, size_t len,
  * @rsp_len: As for qaic_cntl_xfer().
  *
  * As qaic_cntl_xfer(), but the message may take the slots that user
- * requests leave free, and the wait ends only with the answer, the
- * timeout or the control path going away: not with a signal.
+ * requests leave free, waits for one if every slot is taken, and the
+ * waits end only with a slot and the answer, the timeout or the control
+ * path going away: not with a signal.
  *
- * Return: as qaic_cntl_xfer(), but never -EINTR; -EBUSY only when every
- * slot is taken.
+ * Return: as qaic_cntl_xfer(), but never -EINTR; -EBUSY only when no slot
+ * freed within the timeout.
  */
 int qaic_cntl_xfer_release(struct qaic_cntl *cntl, const void *msg, size_t len,
 			   void *rsp, size_t *rsp_len)
@@ -403,6 +448,7 @@ static void qaic_cntl_rx(struct qaic_cntl *cntl, const void *buf, size_t len)
 		return;
 	}
 	cntl->slots[seq % QAIC_CNTL_SLOTS] = NULL;
+	wake_up_all(&cntl->slot_wq);
 	if (cntl->crc && !qaic_nnc_crc_ok(buf, len)) {
 		drm_dbg(drm, "control: answer %u has a bad CRC\n", seq);
 		w->err = -EIO;
@@ -760,6 +806,7 @@ int qaic_cntl_init(struct qaic_device *qdev)
 	spin_lock_init(&cntl->lock);
 	INIT_LIST_HEAD(&cntl->tx_list);
 	init_waitqueue_head(&cntl->state_wq);
+	init_waitqueue_head(&cntl->slot_wq);
 	INIT_WORK(&cntl->check_work, qaic_cntl_check_work);
 	INIT_WORK(&cntl->rx_work, qaic_cntl_rx_work);
 	cntl->deadline = jiffies;
