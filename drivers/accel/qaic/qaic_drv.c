@@ -404,6 +404,21 @@ static struct pci_driver qaic_pci_driver = {
 	.driver.pm	= pm_sleep_ptr(&qaic_pm_ops),
 };
 
+/**
+ * qaic_pci_bound() - Whether qaic drives a PCI function now.
+ * @pdev: The function; its device lock is held.
+ *
+ * Its driver data is a &struct qaic_device only then: root may have bound
+ * another driver since a work item was queued for it.
+ *
+ * Return: true if this driver is bound to @pdev.
+ */
+bool qaic_pci_bound(struct pci_dev *pdev)
+{
+	device_lock_assert(&pdev->dev);
+	return pdev->dev.driver == &qaic_pci_driver.driver;
+}
+
 static int __init qaic_init(void)
 {
 	int ret;

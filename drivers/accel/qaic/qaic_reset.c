@@ -137,9 +137,17 @@ void qaic_reset_fini(void)
 static void qaic_reset_lost_work(struct work_struct *work)
 {
 	struct qaic_reset_work *r = container_of(work, struct qaic_reset_work, work);
+	bool ours;
 
-	/* Takes the device lock: a remove under way finishes first. */
-	device_release_driver(&r->pdev->dev);
+	/*
+	 * Only our binding is given up: root may have rebound the function
+	 * since (a remove under way finishes first, under the device lock).
+	 */
+	device_lock(&r->pdev->dev);
+	ours = qaic_pci_bound(r->pdev);
+	device_unlock(&r->pdev->dev);
+	if (ours)
+		device_release_driver(&r->pdev->dev);
 	pci_dev_put(r->pdev);
 	kfree(r);
 }
@@ -182,7 +190,7 @@ static void qaic_reset_card_sync(struct pci_dev *pdev)
 	/* reset_prepare() and reset_done() do the work; -ENOTTY: no way to */
 	if (pci_reset_function(pdev) == -ENOTTY) {
 		device_lock(&pdev->dev);
-		qdev = pci_get_drvdata(pdev);
+		qdev = qaic_pci_bound(pdev) ? pci_get_drvdata(pdev) : NULL;
 		if (qdev) {
 			qaic_reset_stop(qdev, "card reset");
 			mhi_soc_reset(qdev->mhi);
@@ -202,7 +210,7 @@ static void qaic_reset_card_work(struct work_struct *work)
 	qaic_reset_card_sync(pdev);
 	/* Still bound: the next silence may reset it again */
 	device_lock(&pdev->dev);
-	qdev = pci_get_drvdata(pdev);
+	qdev = qaic_pci_bound(pdev) ? pci_get_drvdata(pdev) : NULL;
 	if (qdev)
 		clear_bit(QAIC_CARD_RESETTING, &qdev->card_state);
 	device_unlock(&pdev->dev);
