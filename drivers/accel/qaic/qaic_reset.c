@@ -117,7 +117,12 @@ static bool qaic_reset_schedule(struct pci_dev *pdev, work_func_t fn)
  */
 int qaic_reset_init(void)
 {
-	qaic_reset_wq = alloc_workqueue("qaic_reset", WQ_UNBOUND, 0);
+	/*
+	 * Freezable: a reset queued just before system sleep runs after it,
+	 * not between the card's .suspend and .complete, where it would boot
+	 * a card the host stopped (and maybe into the hibernation image).
+	 */
+	qaic_reset_wq = alloc_workqueue("qaic_reset", WQ_UNBOUND | WQ_FREEZABLE, 0);
 	return qaic_reset_wq ? 0 : -ENOMEM;
 }
 
@@ -309,7 +314,8 @@ static void qaic_reset_stop(struct qaic_device *qdev, const char *why)
 /* Powers the card up again after a reset. */
 static void qaic_reset_start(struct qaic_device *qdev, const char *why)
 {
-	if (drm_dev_is_unplugged(&qdev->drm))
+	/* System sleep stopped it: .complete boots it, not a reset meanwhile. */
+	if (drm_dev_is_unplugged(&qdev->drm) || qdev->pm_stopped)
 		return;
 	drm_info(&qdev->drm, "%s: powering the card up again\n", why);
 	trace_qaic_card_state(qdev, "booting", why);
