@@ -261,7 +261,8 @@ enum qaic_memdump_state {
  * @done_sent: DONE sent; the card owes its DONE_RESP.
  * @finished: The card said the last image is in.
  * @failed: The boot failed: nothing more is sent or received.
- * @stopping: The channel is going away: nothing more is queued.
+ * @stopping: The channel is going away: nothing more is queued. Set
+ *	      without @lock, so that a long read under it sees it.
  * @dump_state: Where the card's memory dump is.
  * @dump: The dump being read, once its table is in; else NULL.
  * @dump_addr: Address of the outstanding read of the dump.
@@ -371,17 +372,21 @@ static u64 qaic_sahara_get64(const void *pkt, unsigned int offset)
 	return le64_to_cpu(*(const __le64 *)(pkt + offset));
 }
 
-/* Wait until the card took everything sent before: the buffers are free. */
+/*
+ * Wait until the card took everything sent before: the buffers are free.
+ * -ESHUTDOWN once the channel is going away: remove waits for the lock,
+ * and a slow card must not keep it for every window of a long read.
+ */
 static int qaic_sahara_wait_tx_locked(struct qaic_sahara *s)
 {
 	lockdep_assert_held(&s->lock);
-	if (!wait_event_timeout(s->tx_wq, !atomic_read(&s->tx_pending),
-				qaic_sahara_timeout())) {
+	if (!wait_event_timeout(s->tx_wq, !atomic_read(&s->tx_pending) ||
+				READ_ONCE(s->stopping), qaic_sahara_timeout())) {
 		qaic_sahara_fail_locked(s, "the card did not take %d buffers in %u ms",
 					atomic_read(&s->tx_pending), sahara_timeout_ms);
 		return -ETIMEDOUT;
 	}
-	return 0;
+	return READ_ONCE(s->stopping) ? -ESHUTDOWN : 0;
 }
 
 /* Queue one buffer on the uplink channel; @flags: MHI_CHAIN or MHI_EOT. */
@@ -839,7 +844,7 @@ static void qaic_sahara_rx_work(struct work_struct *work)
 	int ret;
 
 	guard(mutex)(&s->lock);
-	if (s->failed || s->stopping)
+	if (s->failed || READ_ONCE(s->stopping))
 		return;
 	if (s->rx_len < 0)
 		qaic_sahara_fail_locked(s, "packet over %u bytes", QAIC_SAHARA_RX_LEN);
@@ -872,7 +877,7 @@ static void qaic_sahara_timeout_work(struct work_struct *work)
 					     timeout_work);
 
 	guard(mutex)(&s->lock);
-	if (s->failed || s->stopping || s->finished)
+	if (s->failed || READ_ONCE(s->stopping) || s->finished)
 		return;
 	if (s->declined != QAIC_SAHARA_NO_IMAGE)
 		qaic_sahara_fail_locked(s,
@@ -972,8 +977,13 @@ static void qaic_sahara_remove(struct mhi_device *mhi_dev)
 {
 	struct qaic_sahara *s = dev_get_drvdata(&mhi_dev->dev);
 
+	/*
+	 * Before the lock: a read under way stops at its next window, then
+	 * the handler lets the lock go, and queues nothing more.
+	 */
+	WRITE_ONCE(s->stopping, true);
+	wake_up_all(&s->tx_wq);
 	mutex_lock(&s->lock);
-	s->stopping = true;
 	mutex_unlock(&s->lock);
 
 	/* Gives every queued buffer back; no callback runs after this. */
