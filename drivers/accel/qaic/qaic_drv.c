@@ -101,7 +101,7 @@ static void qaic_postclose(struct drm_device *drm, struct drm_file *file)
 	drm_dbg(drm, "file %u closed\n", priv->id);
 	qaic_owner_release_file(priv->qdev, priv);
 	/* The card let go of what the id held: it may name another file. */
-	xa_erase(&priv->qdev->file_ids, priv->id);
+	qaic_owner_forget_file(priv->qdev, priv);
 	kfree(priv);
 }
 

@@ -371,6 +371,7 @@ int qaic_manage_terminate(struct qaic_device *qdev, u32 handle);
 /* qaic_owner.c: the memory the card can reach */
 bool qaic_owner_ssr_step(struct qaic_device *qdev, u32 dbc_id, enum qaic_dbc_state step);
 void qaic_owner_release_file(struct qaic_device *qdev, struct qaic_file_priv *priv);
+void qaic_owner_forget_file(struct qaic_device *qdev, struct qaic_file_priv *priv);
 void qaic_owner_release_all(struct qaic_device *qdev);
 void qaic_owner_card_crashed(struct qaic_device *qdev);
 void qaic_owner_park_all(struct qaic_device *qdev);

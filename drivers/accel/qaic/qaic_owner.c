@@ -57,6 +57,7 @@
 #include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/xarray.h>
 
 #include <drm/drm_drv.h>
 #include <drm/drm_print.h>
@@ -540,6 +541,18 @@ void qaic_owner_release_file(struct qaic_device *qdev, struct qaic_file_priv *pr
 	qaic_owner_let_go_stale_locked(qdev, priv, how);
 }
 
+/**
+ * qaic_owner_forget_file() - A closed file's id may name another file.
+ * @qdev: The card.
+ * @priv: The file, after qaic_owner_release_file(); freed by the caller
+ *	  once this returns.
+ */
+void qaic_owner_forget_file(struct qaic_device *qdev, struct qaic_file_priv *priv)
+{
+	guard(mutex)(&qdev->dbc_lock);
+	xa_erase(&qdev->file_ids, priv->id);
+}
+
 /* Frees what was parked on the card: it can reach none of it any more. */
 static void qaic_owner_unpark_locked(struct qaic_device *qdev)
 {
@@ -581,8 +594,14 @@ static void qaic_owner_stop_all(struct qaic_device *qdev, enum qaic_reach reach)
 			WRITE_ONCE(dbc->ssr, 0);
 		qaic_owner_stop_dbc_locked(qdev, dbc, -ECANCELED, QAIC_UNCONFIRMED);
 	}
-	list_for_each_entry(file, &qdev->drm.filelist, lhead)
-		qaic_owner_let_go_stale_locked(qdev, file->driver_priv, QAIC_UNCONFIRMED);
+	/*
+	 * Every file that has an id, closing ones too (they left the DRM
+	 * core's file list before their postclose): what they kept must not
+	 * outlive the card's binding. An id leaves the table under dbc_lock
+	 * (qaic_owner_forget_file()), so @priv stays valid here.
+	 */
+	xa_for_each(&qdev->file_ids, id, priv)
+		qaic_owner_let_go_stale_locked(qdev, priv, QAIC_UNCONFIRMED);
 	if (reach == QAIC_REACH_QUIESCED)
 		qaic_owner_unpark_locked(qdev);
 }
