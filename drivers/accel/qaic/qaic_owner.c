@@ -695,6 +695,12 @@ bool qaic_owner_ssr_step(struct qaic_device *qdev, u32 dbc_id, enum qaic_dbc_sta
 	struct qaic_dbc *dbc = &qdev->dbc[dbc_id];
 
 	guard(mutex)(&qdev->dbc_lock);
+	/* A crashed or stopped card's restart went with it. */
+	if (qdev->reach != QAIC_REACH_RUNNING) {
+		drm_dbg(&qdev->drm, "ssr: DBC %u: step %u of a card that is not running\n",
+			dbc_id, step);
+		return false;
+	}
 	scoped_guard(mutex, &dbc->lock) {
 		u8 from = dbc->ssr;
 
