@@ -17,6 +17,7 @@
  *   dbc <id>: nelem <n> req_head <h> req_tail <t> rsp_head <r> hang_head <g>
  *   dbc <id>: hw REQHP <h> REQTP <t> RSPHP <r> RSPTP <p>
  *   job <id>: req_id <q> requests <n> ring_end <e> responses <got>/<due> ran <0|1> age_us <us>
+ *   jobs <id>: <n> more
  *   req <id>.<index>: <64 bytes of the request, hex>
  *   rsp <id>.<index>: <4 bytes of the response, hex>
  *   end
@@ -24,9 +25,10 @@
  * One "dbc" pair per DBC the dump covers (the hung one, or every active
  * one when the card crashed; a crash with none active leaves no dump: the
  * host saw nothing, and the card's own memory dump, qaic_memdump.c,
- * is about to come), its jobs on the ring, then the requests the
- * card had not consumed by the driver's count (req_head to req_tail, at
- * most %QAIC_DUMP_MAX_REQS) and the responses it had not retired. The
+ * is about to come), its jobs on the ring (the oldest %QAIC_DUMP_MAX_JOBS,
+ * then a "jobs" line with how many more), then the requests the card had
+ * not consumed by the driver's count (req_head to req_tail, at most
+ * %QAIC_DUMP_MAX_REQS) and the responses it had not retired. The
  * register line is missing when the card crashed: it is not read then.
  * devcoredump keeps one dump per device until it is read and freed
  * (writing to ``data``) or five minutes passed; a dump made meanwhile is
@@ -63,8 +65,13 @@
 #define QAIC_DUMP_VERSION	1
 /* Requests of one DBC in a dump, at most; each is one line of 150 bytes. */
 #define QAIC_DUMP_MAX_REQS	256
-/* Bytes of one DBC's part: its lines, its jobs and requests and responses. */
-#define QAIC_DUMP_DBC_BYTES	(512 + 160 * 2 * QAIC_DUMP_MAX_REQS + 40 * QAIC_DUMP_MAX_REQS)
+/* Jobs of one DBC in a dump, at most; each is one line of at most 128 bytes. */
+#define QAIC_DUMP_MAX_JOBS	256
+/*
+ * Bytes of one DBC's part: its two lines, its jobs and the line saying how
+ * many more there were, its requests and responses.
+ */
+#define QAIC_DUMP_DBC_BYTES	(512 + 128 * QAIC_DUMP_MAX_JOBS + 160 * 2 * QAIC_DUMP_MAX_REQS)
 
 /**
  * struct qaic_dump - A dump being written.
@@ -124,11 +131,18 @@ static void qaic_dump_queue(struct qaic_dump *d, struct qaic_queue *q, bool read
 			rsp_tail = rsptp;
 	}
 
-	list_for_each_entry(job, &q->inflight, node)
+	n = 0;
+	list_for_each_entry(job, &q->inflight, node) {
+		/* A ring of 65535 jobs would not fit: the oldest are told. */
+		if (n++ >= QAIC_DUMP_MAX_JOBS)
+			continue;
 		seq_buf_printf(&d->s,
 			       "job %u: req_id %u requests %u ring_end %u responses %u/%u ran %u age_us %lld\n",
 			       q->id, job->req_id, job->nreqs, job->ring_end, job->rsps, job->nrsps,
 			       job->ran, ktime_us_delta(now, job->t_submit));
+	}
+	if (n > QAIC_DUMP_MAX_JOBS)
+		seq_buf_printf(&d->s, "jobs %u: %u more\n", q->id, n - QAIC_DUMP_MAX_JOBS);
 
 	for (i = q->req_head, n = 0; i != q->req_tail && n < QAIC_DUMP_MAX_REQS;
 	     i = (i + 1) % q->nelem, n++)
