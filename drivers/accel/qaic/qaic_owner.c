@@ -175,8 +175,12 @@ int qaic_owner_alloc_ring(struct qaic_device *qdev, u32 nelem, struct qaic_ring_
 	size = ALIGN(size + QAIC_DBC_RING_GAP, QAIC_DBC_RING_ALIGN);
 
 	mem->cpu = dma_alloc_coherent(&qdev->pdev->dev, size, &mem->dma, QAIC_GFP_USER);
-	if (!mem->cpu)
+	if (!mem->cpu) {
+		/* Without an IOMMU one block: past 4 MiB (61680 elements) on x86. */
+		drm_dbg(&qdev->drm, "manage: no %llu bytes of DMA memory for %u elements\n",
+			size, nelem);
 		return -ENOMEM;
+	}
 	mem->size = size;
 	*ring = (struct qaic_nnc_ring){
 		.req_addr = mem->dma,
@@ -581,10 +585,10 @@ static void qaic_owner_unpark_locked(struct qaic_device *qdev)
  */
 static void qaic_owner_stop_all(struct qaic_device *qdev, enum qaic_reach reach)
 {
-	struct drm_file *file;
+	struct qaic_file_priv *priv;
+	unsigned long id;
 	unsigned int i;
 
-	guard(mutex)(&qdev->drm.filelist_mutex);
 	guard(mutex)(&qdev->dbc_lock);
 	qdev->reach = reach;
 	for (i = 0; i < QAIC_NUM_DBC; i++) {

@@ -124,8 +124,12 @@ struct qaic_manage_trans_dma_xfer {
 /**
  * struct qaic_manage_trans_activate_to_dev - Ask for a DMA Bridge Channel.
  * @hdr: In. Header; type is %QAIC_TRANS_ACTIVATE_FROM_USR.
- * @queue_size: In. Number of request ring entries. The response ring has as
- *		many.
+ * @queue_size: In. Number of request ring entries, 1 to 65536. The
+ *		response ring has as many. Both rings are one block of
+ *		coherent DMA memory, 68 bytes an entry and 256 more: on a
+ *		host without an IOMMU, where the page allocator's largest
+ *		block is 4 MiB (x86), more than 61680 entries fail with
+ *		-ENOMEM.
  * @eventfd: Ignored; kept for layout.
  * @options: In. Passed to the device unchanged.
  * @pad: Must be 0.
@@ -192,10 +196,14 @@ struct qaic_manage_trans_status_from_dev {
  * struct qaic_manage_msg - A request for the card's manager, and its answer.
  * @len: In/Out. Bytes of transactions at @data. In: not more than
  *	 %QAIC_MANAGE_MAX_MSG_LENGTH less this struct's count and len fields.
- *	 Out: bytes of the answer.
+ *	 Out: bytes of the answer, which may be more than went in (a status
+ *	 request's answer is longer than the request).
  * @count: In/Out. Number of transactions at @data. Not 0.
  * @data: In. User pointer to @len bytes of transactions, each starting with
- *	  a struct qaic_manage_trans_hdr; the answer overwrites them.
+ *	  a struct qaic_manage_trans_hdr; the answer overwrites them. The
+ *	  buffer must have room for the longest answer, as with Linux's qaic
+ *	  since 6.4: %QAIC_MANAGE_MAX_MSG_LENGTH less this struct's count and
+ *	  len fields, whatever @len was.
  */
 struct qaic_manage_msg {
 	__u32 len;
