@@ -50,7 +50,7 @@
  * Run type: FULL
  *
  * SUBTEST: device-error
- * Description: Check that WAIT_BO reports a job the device failed with EIO, for that object only.
+ * Description: Check that WAIT_BO reports a job the device failed with EIO, for that object only, and not once the object is sliced again.
  * Run type: FULL
  *
  * SUBTEST: pad
@@ -357,6 +357,10 @@ static void test_device_error(void)
 			igt_qaic_detach_slice(fd, bad.handle);
 			igt_qaic_attach_simple(fd, bad.handle, dbc, dir, PAGE,
 					       DEV_ADDR);
+			/* The new slicing has not failed (ours: upstream waits for an execute) */
+			if (igt_qaic_driver_is_ours(fd))
+				check_wait(fd, bad.handle, dbc, 0, 0,
+					   "sliced again, not executed yet");
 			igt_qaic_execute_bo(fd, dbc, bad.handle, dir);
 			check_wait(fd, bad.handle, dbc, QUICK_MS, 0,
 				   "job after the failed one, sliced right");
@@ -547,7 +551,7 @@ igt_main
 		test_cancelled();
 	}
 
-	igt_describe("Check that WAIT_BO reports a job the device failed with EIO, for that object only.");
+	igt_describe("Check that WAIT_BO reports a job the device failed with EIO, for that object only, and not once the object is sliced again.");
 	igt_subtest("device-error") {
 		igt_qaic_require_ours(fd, false, "a job the device failed is not reported");
 		test_device_error();

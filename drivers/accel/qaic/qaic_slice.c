@@ -37,6 +37,18 @@
 #include "qaic_gem.h"
 #include "qaic_queue.h"
 
+/*
+ * A new slicing, or none, is a new program for the object: WAIT_BO does not
+ * report the error of a job of the old one. PERF_STATS keeps its numbers
+ * (uapi.rst: they belong to the object's last execution).
+ */
+static void qaic_bo_forget_error(struct qaic_bo *bo)
+{
+	spin_lock(&bo->stats_lock);
+	bo->last_error = 0;
+	spin_unlock(&bo->stats_lock);
+}
+
 /* Slices of size 0 one object may have. */
 #define QAIC_SLICE_MAX_EMPTY	64
 
@@ -258,6 +270,7 @@ static int qaic_attach_slice(struct qaic_device *qdev, struct qaic_attach_slice 
 	} else {
 		slicing->activation = dbc->activation;
 		swap(bo->slicing, slicing);
+		qaic_bo_forget_error(bo);
 	}
 	dma_resv_unlock(obj->resv);
 unlock:
@@ -325,6 +338,7 @@ int qaic_detach_slice_bo_ioctl(struct drm_device *drm, void *data, struct drm_fi
 	} else {
 		slicing = bo->slicing;
 		bo->slicing = NULL;
+		qaic_bo_forget_error(bo);
 	}
 	dma_resv_unlock(obj->resv);
 	qaic_bo_free_slicing(slicing);
