@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <grp.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <linux/qrtr.h>
@@ -49,6 +50,9 @@
  *
  * SUBTEST: rebind
  * Description: Check the same for an unbind of the card's driver and a bind.
+ *
+ * SUBTEST: unprivileged
+ * Description: Check the trust decision qaic.rst documents: a user who may not open the card's accel node (uid and gid nobody) still reaches the card's IPC router services, as with Linux's own qaic.
  */
 
 IGT_TEST_DESCRIPTION("The card's IPC router (channels IPCR) through the kernel's QRTR sockets.");
@@ -324,19 +328,45 @@ static void test_flow_control(void)
  * Waits on the lookup of @ls for @cmd about @node (0: any card's) and
  * returns the server it names; other events are skipped.
  */
-static struct server wait_ns_event(int ls, uint32_t cmd, uint32_t node, int ms)
+/* An event @cmd of the name service for @node (any if 0) within @ms, in @got */
+static bool try_ns_event(int ls, uint32_t cmd, uint32_t node, int ms, struct server *got)
 {
 	uint64_t end = igt_qaic_now_ms() + ms;
-	struct server got;
 
 	while (igt_qaic_now_ms() < end) {
-		if (ns_event(ls, (int)(end - igt_qaic_now_ms()), &got) == cmd && got.node &&
-		    (!node || got.node == node))
-			return got;
+		if (ns_event(ls, (int)(end - igt_qaic_now_ms()), got) == cmd && got->node &&
+		    (!node || got->node == node))
+			return true;
 	}
-	igt_assert_f(false, "no %s for node %u within %d ms\n",
+	return false;
+}
+
+static struct server wait_ns_event(int ls, uint32_t cmd, uint32_t node, int ms)
+{
+	struct server got;
+
+	igt_assert_f(try_ns_event(ls, cmd, node, ms, &got), "no %s for node %u within %d ms\n",
 		     cmd == QRTR_TYPE_NEW_SERVER ? "NEW_SERVER" : "DEL_SERVER", node, ms);
 	return got;
+}
+
+/*
+ * What Linux's QRTR name service logs when it cannot answer a node's HELLO
+ * (net/qrtr/ns.c): seen, about once in 20 runs of card-crash on the debug
+ * bench, when the card's new node comes up while the old one is still
+ * registered under its number. The card's services are then never
+ * announced, whatever qaic does.
+ */
+#define QRTR_HELLO_FAILED	"failed to send hello msg"
+
+static int qrtr_hello_failures(void)
+{
+	const char *p = igt_qaic_kernel_log();
+	int n = 0;
+
+	for (; (p = strstr(p, QRTR_HELLO_FAILED)); p++)
+		n++;
+	return n;
 }
 
 /* Card 0 goes away and comes back: its service leaves, and returns. */
@@ -344,12 +374,13 @@ static void card_away_and_back(bool crash)
 {
 	struct server srv[MAX_CARDS], gone;
 	uint8_t req[16] = { 1 };
-	int ls = qrtr_socket(), s = qrtr_socket(), fd, nr, ret;
+	int ls = qrtr_socket(), s = qrtr_socket(), fd, nr, ret, hello_failed;
 	bool back_early = false;
 	char bdf[32];
 
 	all_cards(ls, srv);
 	igt_assert(igt_qaic_card_addr(0, bdf, sizeof(bdf)));
+	hello_failed = qrtr_hello_failures();
 	if (crash) {
 		fd = igt_qaic_open_bdf(bdf);
 		ret = __igt_qaic_emu_sys_error(fd, 200);
@@ -379,7 +410,13 @@ static void card_away_and_back(bool crash)
 	}
 	if (!crash)
 		igt_qaic_write_file("/sys/bus/pci/drivers/qaic/bind", bdf);
-	srv[0] = wait_ns_event(ls, QRTR_TYPE_NEW_SERVER, gone.node, LOOKUP_MS);
+	if (!try_ns_event(ls, QRTR_TYPE_NEW_SERVER, gone.node, LOOKUP_MS, &srv[0])) {
+		igt_require_f(qrtr_hello_failures() == hello_failed,
+			      "Linux's QRTR could not greet node %u back (\"%s\" in the kernel log): a race of net/qrtr, not of qaic (testing.rst)\n",
+			      gone.node, QRTR_HELLO_FAILED);
+		igt_assert_f(false, "no NEW_SERVER for node %u within %d ms\n", gone.node,
+			     LOOKUP_MS);
+	}
 	igt_assert_eq_u32(srv[0].port, gone.port);
 	if (back_early)
 		check_answer(s, &srv[0], req, sizeof(req));
@@ -405,6 +442,38 @@ static const struct {
 	{ "16-kib", SVC_CRC_MAX },
 	{ "too-long", SVC_CRC_MAX + 1 },
 };
+
+#define NOBODY	65534
+
+/*
+ * The card's QRTR services are reachable by any local user, outside the
+ * accel node's permissions (qaic.rst, "The card's IPC router"): a child
+ * that gave up root and every group, and cannot open the node, still
+ * reaches each card's service and gets its requests computed.
+ */
+static void test_unprivileged(void)
+{
+	struct server srv[MAX_CARDS];
+	int ls = qrtr_socket(), nr;
+
+	igt_require_f(!getuid(), "the test drops root: run it as root\n");
+	/* Root finds the cards' nodes: that needs their accel nodes */
+	nr = all_cards(ls, srv);
+	igt_fork(child, 1) {
+		int s;
+
+		igt_assert_eq(setgroups(0, NULL), 0);
+		igt_assert_eq(setgid(NOBODY), 0);
+		igt_assert_eq(setuid(NOBODY), 0);
+		igt_assert_eq(__igt_qaic_open(), -EACCES);
+		s = qrtr_socket();
+		for (int i = 0; i < nr; i++)
+			round_trip(s, &srv[i], 64, 0x70b0 + i);
+		close(s);
+	}
+	igt_waitchildren();
+	close(ls);
+}
 
 igt_main
 {
@@ -434,4 +503,8 @@ igt_main
 	igt_describe("Check that a socket outlives its card's unbind and reaches the card again once bound.");
 	igt_subtest("rebind")
 		card_away_and_back(false);
+
+	igt_describe("Check that a user who may not open the accel node still reaches the card's IPC router services (the documented trust decision).");
+	igt_subtest("unprivileged")
+		test_unprivileged();
 }
