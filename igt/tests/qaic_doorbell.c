@@ -115,7 +115,15 @@ static const struct ready_case ready_cases[] = {
  * Eight jobs wait behind one gate; when it opens the scheduler has them
  * all ready at once. Each job leaves its doorbell to the next until
  * doorbell_batch requests wait, and the last one rings for the rest.
+ *
+ * The card takes READY_REQ_NS a request, far longer than the scheduler
+ * takes to run eight jobs, so it completes nothing meanwhile: every job
+ * after the first doorbell finds it busy and rings only at the cap, and
+ * the first completion rings for what is left. A fast card may complete
+ * between two jobs and make the count depend on when its interrupt came.
  */
+#define READY_REQ_NS	(50 * 1000 * 1000)
+
 static void test_ready(const struct data *d, const struct ready_case *c)
 {
 	uint32_t gate_obj = igt_qaic_syncobj_create(d->fd);
@@ -138,9 +146,11 @@ static void test_ready(const struct data *d, const struct ready_case *c)
 	igt_assert_eq_u64(h.requests, b.requests);
 	igt_assert_eq_u64(h.reqtp_writes, b.reqtp_writes);
 
+	igt_assert_eq(__igt_qaic_emu_dbc_timing(d->fd, d->dbc, READY_REQ_NS), 0);
 	igt_qaic_gate_open(&gate);
 	for (unsigned int i = 0; i < NJOBS; i++)
 		igt_assert_eq(__igt_qaic_sync_wait_bo(d->fd, bo[i].handle, d->dbc, 20000), 0);
+	igt_assert_eq(__igt_qaic_emu_dbc_timing(d->fd, d->dbc, 0), 0);
 	counts(d, &a);
 	igt_info("doorbell_batch %u: %u jobs, %" PRIu64 " doorbells, %" PRIu64 " REQTP writes\n",
 		 c->batch, NJOBS, a.doorbells - b.doorbells, a.reqtp_writes - b.reqtp_writes);
