@@ -403,7 +403,6 @@ static u64 qaic_ring_poll_delay(struct qaic_queue *q, u32 found, bool timer, boo
 	return min(delay, max_ns);
 }
 
-/* Tells the device of every request on the ring: one REQTP write. */
 /* A polled DBC's next look, if none is pending. */
 static void qaic_ring_poll_arm(struct qaic_queue *q)
 {
@@ -417,6 +416,7 @@ static void qaic_ring_poll_arm(struct qaic_queue *q)
 	hrtimer_start(&q->poll_timer, ns_to_ktime((u64)us * NSEC_PER_USEC), HRTIMER_MODE_REL);
 }
 
+/* Tells the device of every request on the ring: one REQTP write. */
 static void qaic_ring_doorbell(struct qaic_queue *q)
 {
 	lockdep_assert_held(&q->lock);
