@@ -61,10 +61,14 @@
 #define DIR_TO_DEV	1
 #define DIR_FROM_DEV	2
 
-/* Emulator passthrough requests (tests/emu/manager.h). */
-#define EMU_PT_DBC_COUNTERS	6
-#define EMU_PT_MEMCPY_BW	7
-#define EMU_PT_DBC_TIMING	17
+/*
+ * Emulator passthrough requests (tests/emu/manager.h): they start at
+ * EMU_PT_OP(0), above every firmware NNC command type.
+ */
+#define EMU_PT_OP(n)	(0x51450000u + (n))
+#define EMU_PT_DBC_COUNTERS	EMU_PT_OP(6)
+#define EMU_PT_MEMCPY_BW	EMU_PT_OP(7)
+#define EMU_PT_DBC_TIMING	EMU_PT_OP(17)
 
 /*
  * Device time per request of the paced rows: a card slower than the host,

@@ -103,13 +103,15 @@
 #define BO_VALID_MAX	MIB
 
 /* Passthrough requests of the emulated card's manager (tests/emu/manager.h). */
-#define EMU_PT_ECHO		1
-#define EMU_PT_XFER_SUM		2
-#define EMU_PT_XFER_EXPECT	3
-#define EMU_PT_DEACTIVATE	4
-#define EMU_PT_HANG_DBC		5
-#define EMU_PT_DBC_COUNTERS	6
-#define EMU_PT_MEMCPY_BW	7
+/* The emulator's own request n: above every firmware NNC command type */
+#define EMU_PT_OP(n)	(0x51450000u + (n))
+#define EMU_PT_ECHO		EMU_PT_OP(1)
+#define EMU_PT_XFER_SUM		EMU_PT_OP(2)
+#define EMU_PT_XFER_EXPECT	EMU_PT_OP(3)
+#define EMU_PT_DEACTIVATE	EMU_PT_OP(4)
+#define EMU_PT_HANG_DBC		EMU_PT_OP(5)
+#define EMU_PT_DBC_COUNTERS	EMU_PT_OP(6)
+#define EMU_PT_MEMCPY_BW	EMU_PT_OP(7)
 /* Activate refused: every DBC is in use. */
 #define EMU_NNC_E_NO_DBC	7
 

@@ -112,19 +112,21 @@ void *igt_qaic_unmapped_ptr(void);
  * tests use (tests/emu/manager.h, Documentation/accel/qaic/emulator.rst).
  * The payload is struct igt_qaic_emu_req, little endian.
  */
-#define IGT_QAIC_EMU_PT_DEACTIVATE	4	/* release DBC arg, as the firmware would */
-#define IGT_QAIC_EMU_PT_HANG_DBC	5	/* arm a one-shot hang of DBC arg */
-#define IGT_QAIC_EMU_PT_DBC_COUNTERS	6	/* counters of DBC arg */
-#define IGT_QAIC_EMU_PT_DBC_FAULTS	8	/* response faults of DBC arg */
-#define IGT_QAIC_EMU_PT_SYS_ERROR	9	/* the card crashes in arg ms */
-#define IGT_QAIC_EMU_PT_VANISH		10	/* the card goes away in arg ms */
-#define IGT_QAIC_EMU_PT_SILENCE		11	/* the manager goes silent */
-#define IGT_QAIC_EMU_PT_SSR		12	/* DBC arg's subsystem restarts */
-#define IGT_QAIC_EMU_PT_TIMESYNC	13	/* the time syncs the card saw */
-#define IGT_QAIC_EMU_PT_RAS		14	/* a RAS report from source arg */
-#define IGT_QAIC_EMU_PT_DBC_TIMING	17	/* DBC arg's device time */
-#define IGT_QAIC_EMU_PT_CARD_CASE	18	/* a systematic case, arg its index */
-#define IGT_QAIC_EMU_PT_ANSWER_DELAY	19	/* later answers arg ms late */
+/* The emulator's own request n: above every firmware NNC command type */
+#define IGT_QAIC_EMU_PT_OP(n)	(0x51450000u + (n))
+#define IGT_QAIC_EMU_PT_DEACTIVATE	IGT_QAIC_EMU_PT_OP(4)	/* release DBC arg, as firmware does */
+#define IGT_QAIC_EMU_PT_HANG_DBC	IGT_QAIC_EMU_PT_OP(5)	/* arm a one-shot hang of DBC arg */
+#define IGT_QAIC_EMU_PT_DBC_COUNTERS	IGT_QAIC_EMU_PT_OP(6)	/* counters of DBC arg */
+#define IGT_QAIC_EMU_PT_DBC_FAULTS	IGT_QAIC_EMU_PT_OP(8)	/* response faults of DBC arg */
+#define IGT_QAIC_EMU_PT_SYS_ERROR	IGT_QAIC_EMU_PT_OP(9)	/* the card crashes in arg ms */
+#define IGT_QAIC_EMU_PT_VANISH		IGT_QAIC_EMU_PT_OP(10)	/* the card goes away in arg ms */
+#define IGT_QAIC_EMU_PT_SILENCE		IGT_QAIC_EMU_PT_OP(11)	/* the manager goes silent */
+#define IGT_QAIC_EMU_PT_SSR		IGT_QAIC_EMU_PT_OP(12)	/* DBC arg's subsystem restarts */
+#define IGT_QAIC_EMU_PT_TIMESYNC	IGT_QAIC_EMU_PT_OP(13)	/* the time syncs the card saw */
+#define IGT_QAIC_EMU_PT_RAS		IGT_QAIC_EMU_PT_OP(14)	/* a RAS report from source arg */
+#define IGT_QAIC_EMU_PT_DBC_TIMING	IGT_QAIC_EMU_PT_OP(17)	/* DBC arg's device time */
+#define IGT_QAIC_EMU_PT_CARD_CASE	IGT_QAIC_EMU_PT_OP(18)	/* a systematic case, arg its index */
+#define IGT_QAIC_EMU_PT_ANSWER_DELAY	IGT_QAIC_EMU_PT_OP(19)	/* later answers arg ms late */
 
 /* The tables of EMU_PT_CARD_CASE (the emulator's enum emu_card_case_table) */
 #define IGT_QAIC_EMU_CASE_SSR		0	/* tests/emu/ssr_cases.c */

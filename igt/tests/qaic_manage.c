@@ -238,10 +238,12 @@ IGT_TEST_DESCRIPTION("Checks of MANAGE, the qaic control path to the card's mana
  * payload of a passthrough transaction starts with struct emu_pt_req; all of
  * it is little endian, like the machines the tests run on.
  */
-#define EMU_PT_ECHO		1	/* answer: the request payload, unchanged */
-#define EMU_PT_XFER_SUM		2	/* answer: struct emu_pt_xfer_sum for tag arg */
-#define EMU_PT_XFER_EXPECT	3	/* u64 size of the next transfer to tag arg */
-#define EMU_PT_DEACTIVATE	4	/* release DBC arg, as the firmware would */
+/* The emulator's own request n: above every firmware NNC command type */
+#define EMU_PT_OP(n)	(0x51450000u + (n))
+#define EMU_PT_ECHO		EMU_PT_OP(1)	/* answer: the request payload, unchanged */
+#define EMU_PT_XFER_SUM		EMU_PT_OP(2)	/* answer: struct emu_pt_xfer_sum for tag arg */
+#define EMU_PT_XFER_EXPECT	EMU_PT_OP(3)	/* u64 size of the next transfer to tag arg */
+#define EMU_PT_DEACTIVATE	EMU_PT_OP(4)	/* release DBC arg, as the firmware would */
 
 struct emu_pt_req {
 	uint32_t op;

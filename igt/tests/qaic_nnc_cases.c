@@ -54,10 +54,12 @@ IGT_TEST_DESCRIPTION("The systematic cases of the emulated card manager's answer
  */
 #define TIMEOUT_S	"2"
 
+/* The emulator's own request n: above every firmware NNC command type */
+#define EMU_PT_OP(n)	(0x51450000u + (n))
 /* The emulator's EMU_PT_XFER_EXPECT (tests/emu/manager.h): u64 bytes follow */
-#define EMU_PT_XFER_EXPECT	3
+#define EMU_PT_XFER_EXPECT	EMU_PT_OP(3)
 /* An op the emulated card does not know: its answer is a status */
-#define EMU_PT_UNKNOWN		0x7fff
+#define EMU_PT_UNKNOWN		EMU_PT_OP(0x7fff)
 
 /*
  * More than one message of the driver describes when the pages are

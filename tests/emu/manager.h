@@ -25,11 +25,17 @@ struct emu_device;
 struct emu_manager;
 
 /*
- * Passthrough requests the emulated manager understands. The payload of a
- * passthrough transaction starts with struct emu_pt_req (little endian).
+ * Passthrough requests the emulated manager understands, beside the
+ * firmware's NNC commands (nnc_fw.h). The payload of a passthrough
+ * transaction starts with struct emu_pt_req (little endian). Its op is
+ * EMU_PT_BASE plus a small number, far above every NNC command type (below
+ * EMU_NNC_FW_CMD_MAX), so the first word of a payload says which of the
+ * two it is: a test facility never takes a command the vendor's runtime
+ * sends, and the runtime's commands never reach a test facility.
  */
-#define EMU_PT_ECHO		1	/* answer: the request payload, unchanged */
-#define EMU_PT_XFER_SUM		2	/* answer: struct emu_pt_xfer_sum for tag arg */
+#define EMU_PT_BASE		0x51450000u	/* "\0\0EQ" */
+#define EMU_PT_ECHO		(EMU_PT_BASE + 1)	/* answer: the payload, unchanged */
+#define EMU_PT_XFER_SUM		(EMU_PT_BASE + 2)	/* answer: struct emu_pt_xfer_sum for tag arg */
 /*
  * Announce the size of the next DMA transfer with tag arg: a u64 byte
  * count follows struct emu_pt_req. A continued transfer (non-zero chunk
@@ -38,14 +44,14 @@ struct emu_manager;
  * length (see Documentation/accel/qaic/emulator.rst). Answer: struct
  * emu_pt_status.
  */
-#define EMU_PT_XFER_EXPECT	3
+#define EMU_PT_XFER_EXPECT	(EMU_PT_BASE + 3)
 /*
  * Release DBC arg, which the message's handle activated, as the real
  * firmware does on its own (opaque) deactivate request. Answer: struct
  * emu_pt_status, then a DEACTIVATE_FROM_DEV transaction when arg names a
  * DBC (arg < EMU_NUM_DBC), which the host needs to free the rings.
  */
-#define EMU_PT_DEACTIVATE	4
+#define EMU_PT_DEACTIVATE	(EMU_PT_BASE + 4)
 /*
  * Fault injection from inside the guest: DBC arg (active, any owner) stops
  * processing, so the request at its REQHP is never completed, until the
@@ -56,13 +62,13 @@ struct emu_manager;
  * released first. Answer: struct emu_pt_status, EMU_PT_E_DBC if arg >=
  * EMU_NUM_DBC or the DBC is not active, EMU_PT_E_RANGE for a bad late_ms.
  */
-#define EMU_PT_HANG_DBC		5
+#define EMU_PT_HANG_DBC		(EMU_PT_BASE + 5)
 /*
  * The counters of DBC arg (struct emu_dbc_counters of dbc.h; active or
  * not, they persist). Answer: struct emu_pt_dbc_counters, EMU_PT_E_DBC if
  * arg >= EMU_NUM_DBC.
  */
-#define EMU_PT_DBC_COUNTERS	6
+#define EMU_PT_DBC_COUNTERS	(EMU_PT_BASE + 6)
 /*
  * The emulator's own memcpy() bandwidth, what the driver's DMA bandwidth
  * is compared to: arg MiB (1..EMU_PT_MEMCPY_BW_MAX_MIB) are copied
@@ -71,7 +77,7 @@ struct emu_manager;
  * Answer: struct emu_pt_memcpy_bw, EMU_PT_E_RANGE for a bad arg,
  * EMU_PT_E_NO_MEM if the buffers cannot be had.
  */
-#define EMU_PT_MEMCPY_BW	7
+#define EMU_PT_MEMCPY_BW	(EMU_PT_BASE + 7)
 #define EMU_PT_MEMCPY_BW_MAX_MIB	1024
 #define EMU_PT_MEMCPY_BW_COPIES		4
 /*
@@ -85,13 +91,13 @@ struct emu_manager;
  * struct emu_pt_status, EMU_PT_E_DBC if arg >= EMU_NUM_DBC,
  * EMU_PT_E_SHORT without the parameters.
  */
-#define EMU_PT_DBC_FAULTS	8
+#define EMU_PT_DBC_FAULTS	(EMU_PT_BASE + 8)
 /*
  * The card crashes (MHI SYS_ERROR) arg milliseconds from now (1..60000),
  * after this answer went out. Answer: struct emu_pt_status, EMU_PT_E_RANGE
  * for another arg or a card that cannot crash.
  */
-#define EMU_PT_SYS_ERROR	9
+#define EMU_PT_SYS_ERROR	(EMU_PT_BASE + 9)
 /*
  * The card falls off the bus arg milliseconds from now (1..60000), after
  * this answer went out, for good: config and BAR reads return all-ones,
@@ -100,14 +106,14 @@ struct emu_manager;
  * connection instead makes UML's virtio_uml WARN and its virt-pci crash.)
  * Answer: as EMU_PT_SYS_ERROR.
  */
-#define EMU_PT_VANISH		10
+#define EMU_PT_VANISH		(EMU_PT_BASE + 10)
 #define EMU_PT_CARD_MAX_MS	60000
 /*
  * The manager goes silent after this answer: it answers no message until
  * it is reset (the card's MHI reset, a SoC reset, a function-level reset),
  * as a card whose firmware hung. Answer: struct emu_pt_status.
  */
-#define EMU_PT_SILENCE		11
+#define EMU_PT_SILENCE		(EMU_PT_BASE + 11)
 /*
  * The subsystem behind active DBC arg crashes and restarts (ssr.h): the
  * DBC's workload is dropped at once, the card then walks the host through
@@ -120,7 +126,7 @@ struct emu_manager;
  * EMU_PT_E_DBC for a DBC that is not active (or under SSR), EMU_PT_E_RANGE
  * for a bad mode or a card that cannot, EMU_PT_E_BUSY if an SSR runs.
  */
-#define EMU_PT_SSR		12
+#define EMU_PT_SSR		(EMU_PT_BASE + 12)
 /*
  * The time syncs the card saw (timesync.h): how often it asked for the
  * time, the TS_SYNC_REQs it found good and bad on QAIC_TIMESYNC and on
@@ -128,7 +134,7 @@ struct emu_manager;
  * clock. arg is not used. Answer: struct emu_pt_timesync, EMU_PT_E_RANGE
  * from a card without time sync.
  */
-#define EMU_PT_TIMESYNC		13
+#define EMU_PT_TIMESYNC		(EMU_PT_BASE + 13)
 /*
  * The card pushes a RAS report on QAIC_STATUS (ras.h): arg = source
  * (0..6), then u32 err_type (0 correctable, 1 uncorrectable, 2
@@ -137,7 +143,7 @@ struct emu_manager;
  * EMU_PT_E_SHORT without the two words, EMU_PT_E_RANGE for values out of
  * range or a card that cannot.
  */
-#define EMU_PT_RAS		14
+#define EMU_PT_RAS		(EMU_PT_BASE + 14)
 /*
  * Device time of DBC arg: u32 nanoseconds each request takes, counted
  * from the doorbell (0, the default: requests complete within the REQTP
@@ -146,7 +152,7 @@ struct emu_manager;
  * without the word, EMU_PT_E_RANGE above the limit, EMU_PT_E_DBC if arg >=
  * EMU_NUM_DBC.
  */
-#define EMU_PT_DBC_TIMING	17
+#define EMU_PT_DBC_TIMING	(EMU_PT_BASE + 17)
 #define EMU_PT_DBC_TIMING_MAX_NS	1000000000u
 /*
  * The card sends systematic case arg of a table of crafted messages: u32
@@ -156,7 +162,7 @@ struct emu_manager;
  * Answer: struct emu_pt_status, EMU_PT_E_SHORT without the word,
  * EMU_PT_E_RANGE for no such case or table, or a card that cannot.
  */
-#define EMU_PT_CARD_CASE	18
+#define EMU_PT_CARD_CASE	(EMU_PT_BASE + 18)
 /*
  * The manager turns slow: every answer after this one goes out arg
  * milliseconds (0..EMU_PT_CARD_MAX_MS; 0: at once again) after its
@@ -164,7 +170,7 @@ struct emu_manager;
  * card that answers, late. Answer: struct emu_pt_status, EMU_PT_E_RANGE
  * for another arg or a card that cannot.
  */
-#define EMU_PT_ANSWER_DELAY	19
+#define EMU_PT_ANSWER_DELAY	(EMU_PT_BASE + 19)
 
 enum emu_card_case_table {
 	EMU_CARD_CASE_SSR,

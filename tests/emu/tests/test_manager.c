@@ -315,11 +315,12 @@ static void test_echo(void)
 
 	/* Unknown op: an error status in the passthrough answer. */
 	mb_init(8, 3);
-	mb_pt(0x77, 1, NULL, 0);
+	mb_pt(EMU_PT_BASE + 0x77, 1, NULL, 0);
 	mb_send();
 	t = r_trans(0);
 	CHECK(t && get_le32(t) == PT_FROM_DEV && get_le32(t + 4) == 24 &&
-	      get_le32(t + 8) == 0x77 && get_le32(t + 16) == EMU_PT_E_UNKNOWN_OP);
+	      get_le32(t + 8) == EMU_PT_BASE + 0x77 &&
+	      get_le32(t + 16) == EMU_PT_E_UNKNOWN_OP);
 
 	/* No op at all. */
 	mb_init(9, 3);
