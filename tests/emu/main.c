@@ -13,13 +13,15 @@
  *            [--bootlog-fault garbage] [--timesync-fault garbage]
  *            [--memdump MODE] [--garbage-reads N] [--lose-decode-writes N]
  *            [--card aic100|aic080|aic200] [--qrtr-node N]
+ *            [--serial S] [--board-serial S]
  *
  * The card powers on in PBL, as a real one does (the host loads SBL over
  * BHI, then the images over Sahara); --boot amss starts it in mission mode.
  * A crash in mission mode reboots it from PBL, and SBL offers the crash's
  * memory dump over Sahara first (memdump.h): --memdump off, on (the
  * default) or one of its faults. --qrtr-node is the node id of the card's
- * IPC router (qrtr.h); each card of a host needs its own.
+ * IPC router (qrtr.h); each card of a host needs its own. --serial and
+ * --board-serial are what the firmware's status answer says (nnc_fw.h).
  *
  * qaic-emu --list-sahara-cases prints the systematic Sahara cases
  * (sahara_cases.h), "N name verdict" a line, and exits.
@@ -88,6 +90,8 @@ struct emu_options {
 	unsigned int lose_decode_writes;	/* first writes enabling decoding lost */
 	uint16_t device_id;		/* --card; 0: the AIC100 */
 	uint32_t qrtr_node;		/* --qrtr-node; 0: the default */
+	const char *serial;		/* --serial; NULL: the card's */
+	const char *board_serial;	/* --board-serial */
 	bool verbose;
 };
 
@@ -120,6 +124,7 @@ static void usage(FILE *out)
 		"                [--bootlog-fault garbage] [--timesync-fault garbage]\n"
 		"                [--memdump MODE] [--garbage-reads N] [--lose-decode-writes N]\n"
 		"                [--card aic100|aic080|aic200] [--qrtr-node N]\n"
+		"                [--serial S] [--board-serial S]\n"
 		"                [--sahara-case C[,C...]] [--sahara-case-file PATH] [--verbose]\n"
 		"       qaic-emu --list-sahara-cases\n"
 		"Sahara faults: none unknown-image out-of-range zero-length oversize\n"
@@ -257,6 +262,8 @@ static int parse_options(int argc, char **argv, struct emu_options *o)
 		{ "lose-decode-writes", required_argument, NULL, 'W' },
 		{ "card", required_argument, NULL, 'A' },
 		{ "qrtr-node", required_argument, NULL, 'N' },
+		{ "serial", required_argument, NULL, 'Z' },
+		{ "board-serial", required_argument, NULL, 'Y' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -280,6 +287,8 @@ static int parse_options(int argc, char **argv, struct emu_options *o)
 		case 'c': o->counters_path = optarg; break;
 		case 'r': o->ready_path = optarg; break;
 		case 'v': o->verbose = true; break;
+		case 'Z': o->serial = optarg; break;
+		case 'Y': o->board_serial = optarg; break;
 		case 'E':
 			if (parse_count(optarg, 86400000, &n))
 				return -1;
@@ -658,6 +667,7 @@ static struct emu *emu_create(const struct emu_options *o)
 	emu_mhi_set_boot(emu->mhi, o->boot);
 	emu_mhi_set_syserr_after(emu->mhi, o->syserr_after_ms);
 	emu_manager_set_card_ops(emu->mgr, &emu_card_ops, emu);
+	emu_manager_set_fw_ident(emu->mgr, o->serial, o->board_serial);
 	emu_dbc_attach(emu->dbc);
 	emu_dbc_connect(emu->dbc, emu->mgr);
 	if (o->dbc_mem_bytes)

@@ -27,11 +27,13 @@
 #include <string.h>
 #include <time.h>
 
+#include "card.h"
 #include "crc32.h"
 #include "dbc.h"		/* struct emu_dbc_counters */
 #include "device.h"
 #include "manager.h"
 #include "nnc_cases.h"
+#include "nnc_fw.h"
 #include "nnc_wire.h"
 #include "ssr.h"
 #include "timesync.h"
@@ -137,6 +139,7 @@ struct mgr_counters {
 	uint64_t status;
 	uint64_t passthrough;
 	uint64_t pt_errors;		/* passthrough answered with an error */
+	uint64_t fw_cmds;		/* of them, the firmware's NNC commands */
 	uint64_t dma_xfers;		/* DMA_XFER_TO_DEV transactions with data */
 	uint64_t dma_bytes;
 	uint64_t dma_errors;
@@ -172,6 +175,9 @@ struct emu_manager {
 	const struct emu_nnc_case *nnc_pending;
 	void *card_ctx;
 	void *dbc_ctx;
+	/* The identity the firmware's status answer gives; "": the card's */
+	char serial[NNC_FW_SERIAL_LEN];
+	char board_serial[NNC_FW_BOARD_SERIAL_LEN];
 	struct mgr_counters c;
 	uint8_t ans[NNC_MAX_RSP_LEN];	/* answer being built */
 };
@@ -754,6 +760,39 @@ static void pt_memcpy_bw(struct emu_manager *mgr, struct answer *a,
 	put_le64(q + 24, ns);
 }
 
+/*
+ * A firmware NNC command (nnc_fw.h), as the vendor's runtime sends it: the
+ * answer is one PASSTHROUGH_FROM_DEV transaction carrying the firmware's.
+ */
+static void pt_firmware(struct emu_manager *mgr, struct answer *a,
+			const uint8_t *cmd, uint32_t len)
+{
+	struct emu_nnc_fw_state st = {
+		.card = mgr->dev ? emu_card_of(&mgr->dev->pci) : NULL,
+		.serial = mgr->serial[0] ? mgr->serial : NULL,
+		.board_serial = mgr->board_serial[0] ? mgr->board_serial : NULL,
+		.mem_used = mgr->mem_used,
+		.dbc_total = EMU_NUM_DBC,
+	};
+	uint8_t out[NNC_FW_STATUS_RESP_LEN];
+	uint32_t n;
+	uint8_t *q;
+
+	mgr->c.fw_cmds++;
+	for (unsigned int i = 0; i < EMU_NUM_DBC; i++)
+		st.dbc_active += mgr->dbc[i].active;
+	n = emu_nnc_fw_answer(&st, cmd, len, out, sizeof(out));
+	/* A whole transaction is a multiple of 8 bytes, as the host's are */
+	q = n ? ans_trans(a, T_PASSTHROUGH_FROM_DEV, TH_LEN + ((n + 7) & ~7u)) : NULL;
+	if (!q) {
+		a->overflow = true;
+		return;
+	}
+	memcpy(q + TH_LEN, out, n);
+	if (get_le32(out + 4))
+		mgr->c.pt_errors++;
+}
+
 static void do_passthrough(struct emu_manager *mgr, struct msg_ctx *ctx,
 			   struct answer *a, const uint8_t *p, uint32_t len)
 {
@@ -764,6 +803,10 @@ static void do_passthrough(struct emu_manager *mgr, struct msg_ctx *ctx,
 	uint8_t *q;
 
 	mgr->c.passthrough++;
+	if (plen >= 4 && emu_nnc_fw_is_cmd(get_le32(pl))) {
+		pt_firmware(mgr, a, pl, plen);
+		return;
+	}
 	if (plen < 8) {
 		pt_status(mgr, a, 0, 0, EMU_PT_E_SHORT);
 		return;
@@ -1385,6 +1428,14 @@ void emu_manager_set_card_ops(struct emu_manager *mgr,
 	mgr->card_ctx = ctx;
 }
 
+void emu_manager_set_fw_ident(struct emu_manager *mgr, const char *serial,
+			      const char *board_serial)
+{
+	snprintf(mgr->serial, sizeof(mgr->serial), "%s", serial ? serial : "");
+	snprintf(mgr->board_serial, sizeof(mgr->board_serial), "%s",
+		 board_serial ? board_serial : "");
+}
+
 void emu_manager_set_crc(struct emu_manager *mgr, bool on)
 {
 	mgr->crc = on;
@@ -1433,6 +1484,7 @@ void emu_manager_print_counters(struct emu_manager *mgr, FILE *out)
 	fprintf(out, "nnc_status %" PRIu64 "\n", c->status);
 	fprintf(out, "nnc_passthrough %" PRIu64 "\n", c->passthrough);
 	fprintf(out, "nnc_pt_errors %" PRIu64 "\n", c->pt_errors);
+	fprintf(out, "nnc_fw_cmds %" PRIu64 "\n", c->fw_cmds);
 	fprintf(out, "nnc_dma_xfers %" PRIu64 "\n", c->dma_xfers);
 	fprintf(out, "nnc_dma_bytes %" PRIu64 "\n", c->dma_bytes);
 	fprintf(out, "nnc_dma_errors %" PRIu64 "\n", c->dma_errors);

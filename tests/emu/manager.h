@@ -339,6 +339,14 @@ void emu_manager_reset(struct emu_manager *mgr);
 void emu_manager_set_crc(struct emu_manager *mgr, bool on);
 
 /*
+ * The serial and board serial the firmware's status answer gives
+ * (nnc_fw.h), cut to fit; NULL or "": the card type's default. Kept
+ * across resets: they are the card's.
+ */
+void emu_manager_set_fw_ident(struct emu_manager *mgr, const char *serial,
+			      const char *board_serial);
+
+/*
  * Device memory that DMA transfers may fill, in bytes (default
  * EMU_MGR_DEFAULT_MEM). Allocated as transfers arrive. Takes effect for
  * later transfers; bytes already held are kept.

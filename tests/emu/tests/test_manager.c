@@ -15,6 +15,7 @@
 #include "manager.h"
 #include "le_bytes.h"
 #include "nnc_cases.h"
+#include "nnc_fw.h"
 
 /* Transaction types (uapi QAIC_TRANS_*). */
 enum {
@@ -335,6 +336,95 @@ static void test_echo(void)
 	mb_send();
 	t = r_trans(0);
 	CHECK(t && get_le32(t) == PT_FROM_DEV && get_le32(t + 16) == EMU_PT_E_TOO_BIG);
+}
+
+/* A firmware command of @n bytes (its type first) in one passthrough. */
+static const uint8_t *fw_call(const uint8_t *cmd, uint32_t n)
+{
+	uint8_t *p;
+
+	mb_init(950, 4);
+	p = mb_trans(PT_TO_DEV, 8 + n);
+	memcpy(p + 8, cmd, n);
+	mb_send();
+	return r_count() == 1 ? r_trans(0) : NULL;
+}
+
+/* The runtime's STATUS_REQ: type 13, info_type 0, 8 bytes of zeroes. */
+static const uint8_t *fw_status(uint8_t info_type)
+{
+	uint8_t cmd[16] = { NNC_FW_CMD_STATUS_REQ, 0, 0, 0, info_type };
+
+	return fw_call(cmd, sizeof(cmd));
+}
+
+/*
+ * The firmware's commands: STATUS_REQ as the open runtime sends it gets
+ * the 504-byte STATUS_RESP, with the versions the runtime requires and the
+ * card's resources as they are; other commands get the firmware's error.
+ */
+static void test_firmware(void)
+{
+	uint8_t cmd[16] = { 0 };
+	const uint8_t *t;
+
+	setup();
+	t = fw_status(0);
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	CHECK_EQ(get_le32(t), PT_FROM_DEV);
+	CHECK_EQ(get_le32(t + 4), 8 + NNC_FW_STATUS_RESP_LEN);
+	t += 8;
+	CHECK_EQ(get_le32(t), NNC_FW_CMD_STATUS_RESP);
+	CHECK_EQ(get_le32(t + 4), 0);
+	CHECK_EQ(t[8], NNC_FW_STATUS_FORMAT);
+	CHECK_EQ(t[16], 1);				/* firmware 1.20.0 */
+	CHECK_EQ(t[17], 20);
+	CHECK(!strcmp((const char *)t + 116, "EMU0A100000001"));
+	CHECK_EQ(get_le32(t + 168), 16384);		/* DRAM total, MB */
+	CHECK_EQ(get_le32(t + 172), 16384);		/* nothing held */
+	CHECK_EQ(t[180], 16);				/* VCs: total, free */
+	CHECK_EQ(t[181], 16);
+	CHECK_EQ(get_le32(t + 274), 0x00000001);	/* metadata 1.0 */
+	CHECK_EQ(get_le32(t + 278), 0x00000011);	/* NNC commands 17.0 */
+	CHECK_EQ(t[332], 3);				/* SKU: PCIe Pro */
+
+	/* An activated DBC is one VC and one network less free. */
+	mb_init(951, 4);
+	mb_activate(GUEST_GPA, 64);
+	mb_send();
+	t = fw_status(0);
+	CHECK(t && t[8 + 181] == 15 && t[8 + 183] == 15 && t[8 + 273] == 1);
+
+	/* The serials the card was given, cut to their fields. */
+	emu_manager_set_fw_ident(mgr, "S123", "BOARD-0123456789-0123456789-0123456789");
+	t = fw_status(0);
+	CHECK(t && !strcmp((const char *)t + 8 + 116, "S123"));
+	CHECK(t && !memcmp(t + 8 + 132, "BOARD-0123456789-0123456789-012", 31) &&
+	      t[8 + 163] == 0);
+	emu_manager_set_fw_ident(mgr, NULL, NULL);
+	t = fw_status(0);
+	CHECK(t && !strcmp((const char *)t + 8 + 116, "EMU0A100000001"));
+
+	/* Errors: the firmware's status in an 8-byte answer of type 0. */
+	t = fw_status(1);
+	CHECK(t && get_le32(t + 4) == 16 && get_le32(t + 8) == 0 &&
+	      (int32_t)get_le32(t + 12) == NNC_FW_PARAMETER_ERROR);
+	/* The shortest STATUS_REQ a transaction can carry is whole */
+	put_le32(cmd, NNC_FW_CMD_STATUS_REQ);
+	t = fw_call(cmd, 8);
+	CHECK(t && get_le32(t + 8) == NNC_FW_CMD_STATUS_RESP && get_le32(t + 12) == 0);
+	put_le32(cmd, 3);				/* LOAD_ELF_REQ */
+	t = fw_call(cmd, 16);
+	CHECK(t && (int32_t)get_le32(t + 12) == NNC_FW_UNDEFINED_REQUEST);
+	put_le32(cmd, EMU_NNC_FW_CMD_MAX - 1);
+	t = fw_call(cmd, 16);
+	CHECK(t && (int32_t)get_le32(t + 12) == NNC_FW_UNDEFINED_REQUEST);
+	/* Past the firmware's types and below EMU_PT_BASE: the emulator's */
+	put_le32(cmd, EMU_NNC_FW_CMD_MAX);
+	t = fw_call(cmd, 16);
+	CHECK(t && get_le32(t + 16) == EMU_PT_E_UNKNOWN_OP);
 }
 
 static void test_dma(void)
@@ -1628,6 +1718,7 @@ int main(void)
 	RUN(test_status);
 	RUN(test_crc);
 	RUN(test_echo);
+	RUN(test_firmware);
 	RUN(test_dma);
 	RUN(test_continuation);
 	RUN(test_continuation_evict);
