@@ -104,6 +104,13 @@ void *igt_qaic_unmapped_ptr(void);
 /* Most entries EXECUTE_BO and PARTIAL_EXECUTE_BO take in one call */
 #define IGT_QAIC_MAX_EXEC_COUNT	1024
 
+/*
+ * The shortest WAIT_BO, for a look that must not block: a timeout of 0
+ * means the kernel's default wait (wait_exec_default_timeout_ms, 5000 ms),
+ * as Linux 7.x and Qualcomm's open runtime have it.
+ */
+#define IGT_QAIC_WAIT_LOOK_MS	1
+
 /* Default of the job_timeout_ms module parameter */
 #define IGT_QAIC_JOB_TIMEOUT_MS	2000
 

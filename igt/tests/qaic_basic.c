@@ -410,7 +410,7 @@ static void check_foreign_dbc(int fd, uint32_t dbc)
 					       DEV_ADDR), -EPERM);
 	igt_assert_eq(__igt_qaic_execute_bo(fd, dbc, handle,
 					    QAIC_DIR_TO_DEVICE), -EPERM);
-	igt_assert_eq(__igt_qaic_wait(fd, handle, dbc, 0), -EPERM);
+	igt_assert_eq(__igt_qaic_wait(fd, handle, dbc, IGT_QAIC_WAIT_LOOK_MS), -EPERM);
 	igt_assert_eq(__igt_qaic_deactivate(fd, dbc), -EPERM);
 	gem_close(fd, handle);
 }

@@ -264,7 +264,7 @@ static void test_round_trip_one_call(void)
 		entries[1].dir = IGT_QAIC_DIR_FROM_DEV;
 		igt_qaic_execute(fd, dbc, entries, 2);
 		igt_qaic_wait(fd, out.handle, dbc, 10000);
-		igt_qaic_wait(fd, in.handle, dbc, 0);
+		igt_qaic_wait(fd, in.handle, dbc, IGT_QAIC_WAIT_LOOK_MS);
 		igt_qaic_assert_bytes(out.ptr, in.ptr, in.size,
 				      "round trip in one call");
 
@@ -433,7 +433,7 @@ static void test_ordering(void)
 
 	igt_qaic_wait(fd, check.handle, dbc, 30000);
 	for (int k = 0; k < ORDER_OBJS; k++)
-		igt_qaic_wait(fd, bo[k].handle, dbc, 0);
+		igt_qaic_wait(fd, bo[k].handle, dbc, IGT_QAIC_WAIT_LOOK_MS);
 
 	igt_qaic_fill_pattern(expected, PAGE,
 			      500 + (ORDER_JOBS - 1) % ORDER_OBJS);
@@ -525,7 +525,7 @@ static void test_small_ring_overfill(void)
 	igt_qaic_execute_bo(fd, dbc, check[0].handle, IGT_QAIC_DIR_TO_DEV);
 	igt_qaic_wait(fd, check[0].handle, dbc, 30000);
 	for (int k = 0; k < OVERFILL_JOBS; k++)
-		igt_qaic_wait(fd, bo[k].handle, dbc, 0);
+		igt_qaic_wait(fd, bo[k].handle, dbc, IGT_QAIC_WAIT_LOOK_MS);
 
 	got = malloc(OVERFILL_JOBS * PAGE);
 	igt_assert(got);
@@ -544,7 +544,7 @@ static void test_small_ring_overfill(void)
 	igt_qaic_execute_bo(fd, dbc, check[1].handle, IGT_QAIC_DIR_TO_DEV);
 	igt_qaic_wait(fd, check[1].handle, dbc, 30000);
 	for (int k = 0; k < 4; k++)
-		igt_qaic_wait(fd, bo[k].handle, dbc, 0);
+		igt_qaic_wait(fd, bo[k].handle, dbc, IGT_QAIC_WAIT_LOOK_MS);
 	igt_qaic_read_dev(fd, big, DB_ADDR, &db, sizeof(db));
 	igt_assert_eq_u32(db, 0xc0ffee01);
 

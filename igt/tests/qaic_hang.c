@@ -165,7 +165,7 @@ static void test_hang_eio(void)
 
 	start = igt_qaic_now_ms();
 	igt_qaic_execute_bo(h.fd, h.dbc, h.bo.handle, IGT_QAIC_DIR_TO_DEV);
-	igt_assert_eq(__igt_qaic_wait(h.fd, h.bo.handle, h.dbc, 0),
+	igt_assert_eq(__igt_qaic_wait(h.fd, h.bo.handle, h.dbc, IGT_QAIC_WAIT_LOOK_MS),
 		      -ETIMEDOUT);
 
 	/* Meanwhile, on DBC B */
@@ -173,7 +173,7 @@ static void test_hang_eio(void)
 		igt_qaic_round_trip(h.fd, b, DEV_ADDR + 2 * PAGE, PAGE, 20 + i);
 	igt_assert_f(igt_qaic_now_ms() - start < h.timeout_ms,
 		     "round trips on DBC B outlasted the job timeout\n");
-	igt_assert_eq(__igt_qaic_wait(h.fd, h.bo.handle, h.dbc, 0),
+	igt_assert_eq(__igt_qaic_wait(h.fd, h.bo.handle, h.dbc, IGT_QAIC_WAIT_LOOK_MS),
 		      -ETIMEDOUT);
 
 	wait_hung(&h, start);
@@ -394,7 +394,7 @@ static void test_hang_other_process(void)
 		igt_qaic_close(fd);
 	}
 	igt_waitchildren();
-	igt_assert_eq(__igt_qaic_wait(h.fd, h.bo.handle, h.dbc, 0),
+	igt_assert_eq(__igt_qaic_wait(h.fd, h.bo.handle, h.dbc, IGT_QAIC_WAIT_LOOK_MS),
 		      -ETIMEDOUT);
 
 	wait_hung(&h, start);
@@ -486,7 +486,7 @@ static void test_close_while_hung(void)
 		hang_setup(&h);
 		igt_qaic_execute_bo(h.fd, h.dbc, h.bo.handle,
 				    IGT_QAIC_DIR_TO_DEV);
-		igt_assert_eq(__igt_qaic_wait(h.fd, h.bo.handle, h.dbc, 0),
+		igt_assert_eq(__igt_qaic_wait(h.fd, h.bo.handle, h.dbc, IGT_QAIC_WAIT_LOOK_MS),
 			      -ETIMEDOUT);
 		/* exit() closes the file */
 	}

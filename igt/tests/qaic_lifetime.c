@@ -605,7 +605,7 @@ static void test_deactivate_waiting_on_vgem(void)
 		check_qaic_fence(sync_fd, dbc, -ECANCELED);
 		close(sync_fd);
 		/* The object's last job was cancelled, and WAIT_BO says so */
-		igt_assert_eq(__igt_qaic_sync_wait_bo(fd, h.bo[i], spare, 0),
+		igt_assert_eq(__igt_qaic_sync_wait_bo(fd, h.bo[i], spare, IGT_QAIC_WAIT_LOOK_MS),
 			      -ECANCELED);
 	}
 
@@ -649,7 +649,7 @@ static void test_deactivate_after_run_stats(void)
 	igt_qaic_submit(fd, dbc, bo, IGT_QAIC_SYNC_TO_DEV, &after_gate, 1, 0, 0);
 	igt_assert_eq(__igt_qaic_release_dbc(fd, dbc, &msg), 0);
 	igt_qaic_check_released(&msg, dbc);
-	igt_assert_eq(__igt_qaic_sync_wait_bo(fd, bo, spare, 0), -ECANCELED);
+	igt_assert_eq(__igt_qaic_sync_wait_bo(fd, bo, spare, IGT_QAIC_WAIT_LOOK_MS), -ECANCELED);
 
 	memset(&st, 0, sizeof(st));
 	st.handle = bo;

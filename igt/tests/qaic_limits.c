@@ -145,7 +145,7 @@ static void check_full(int fd, uint32_t dbc,
 					IGT_QAIC_SYNC_TO_DEV, NULL, 0, 0, 0),
 		      -EBUSY);
 	igt_assert_eq(__igt_qaic_execute(fd, dbc, entries, FILL_CALL), -EBUSY);
-	igt_assert_eq(__igt_qaic_wait(fd, entries[FILL_CALL - 1].handle, dbc, 0),
+	igt_assert_eq(__igt_qaic_wait(fd, entries[FILL_CALL - 1].handle, dbc, IGT_QAIC_WAIT_LOOK_MS),
 		      -ETIMEDOUT);
 }
 
@@ -281,7 +281,7 @@ static void test_partial_copy_budget(void)
 	igt_qaic_gate_init(fd, gate_obj[0], 0, &gate[0]);
 	fill_partial(fd, dbc, small, &partial, gate_obj[0], fit, 0);
 	igt_qaic_execute_bo(fd, dbc, small, IGT_QAIC_DIR_TO_DEV);
-	igt_assert_eq(__igt_qaic_wait(fd, big, dbc, 0), -ETIMEDOUT);
+	igt_assert_eq(__igt_qaic_wait(fd, big, dbc, IGT_QAIC_WAIT_LOOK_MS), -ETIMEDOUT);
 
 	igt_qaic_gate_open(&gate[0]);
 	igt_qaic_wait(fd, big, dbc, WAIT_MS);

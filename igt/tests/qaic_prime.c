@@ -375,7 +375,7 @@ static void test_close_dmabuf_during_execute(const struct data *d)
 	held_submit(d, qdst, IGT_QAIC_SYNC_FROM_DEV, &held);
 	igt_assert_eq(close(dmabuf), 0);
 	held_release(d, &held);
-	igt_assert_eq(__igt_qaic_sync_wait_bo(d->fd, qdst, d->dbc, 0), 0);
+	igt_assert_eq(__igt_qaic_sync_wait_bo(d->fd, qdst, d->dbc, IGT_QAIC_WAIT_LOOK_MS), 0);
 	igt_qaic_sync_check(dst.ptr, BO_SIZE, 26, "vgem object");
 
 	gem_close(d->fd, qdst);
@@ -583,7 +583,7 @@ static void test_implicit_fence(const struct data *d)
 	igt_qaic_submit(d->fd, d->dbc, qsrc, IGT_QAIC_SYNC_TO_DEV, NULL, 0,
 			0, 0);
 	usleep(300000);
-	igt_assert_eq(__igt_qaic_sync_wait_bo(d->fd, qsrc, d->dbc, 0),
+	igt_assert_eq(__igt_qaic_sync_wait_bo(d->fd, qsrc, d->dbc, IGT_QAIC_WAIT_LOOK_MS),
 		      -ETIMEDOUT);
 
 	/* What vgem writes while it holds the fence is what the card reads */

@@ -300,7 +300,7 @@ static void test_sleep_busy(const char *state)
 	igt_assert_eq(system_sleep(state), -EBUSY);
 
 	/* Nothing was stopped: the job is still in flight, the card works */
-	igt_assert_eq(__igt_qaic_wait(fd, stall.handle, dbc, 0), -ETIMEDOUT);
+	igt_assert_eq(__igt_qaic_wait(fd, stall.handle, dbc, IGT_QAIC_WAIT_LOOK_MS), -ETIMEDOUT);
 	other = igt_qaic_activate(fd, QUEUE_SIZE);
 	igt_qaic_round_trip(fd, other, DEV_ADDR, SZ_4K, 63);
 	igt_qaic_bo_destroy(fd, &stall);

@@ -1122,7 +1122,7 @@ static void test_detach_busy(void)
 	igt_qaic_execute_bo(t.fd, t.dbc, stall.handle, IGT_QAIC_DIR_TO_DEV);
 	igt_qaic_execute_bo(t.fd, t.dbc, t.bo.handle, IGT_QAIC_DIR_TO_DEV);
 
-	igt_assert_eq(__igt_qaic_wait(t.fd, stall.handle, t.dbc, 0),
+	igt_assert_eq(__igt_qaic_wait(t.fd, stall.handle, t.dbc, IGT_QAIC_WAIT_LOOK_MS),
 		      -ETIMEDOUT);
 	ret = __igt_qaic_detach_slice(t.fd, stall.handle);
 	igt_assert_f(ret == -EBUSY, "detach of a running object: got %s\n",

@@ -205,7 +205,7 @@ static void assert_held(const struct data *d, uint32_t syncobj,
 	usleep(HOLD_US);
 	igt_assert_eq(__igt_qaic_syncobj_wait(d->fd, syncobj, point, 0,
 				DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT), -ETIME);
-	igt_assert_eq(__igt_qaic_sync_wait_bo(d->fd, bo->handle, dbc, 0),
+	igt_assert_eq(__igt_qaic_sync_wait_bo(d->fd, bo->handle, dbc, IGT_QAIC_WAIT_LOOK_MS),
 		      -ETIMEDOUT);
 	for (uint64_t i = 0; i < bo->size; i++)
 		igt_assert_f(bo->ptr[i] == 0,
@@ -246,8 +246,8 @@ static void test_chain_two_dbcs(const struct data *d)
 	igt_qaic_sync_check(p.dst.ptr, size, 1, "read back on DBC B");
 
 	/* Both jobs are over for WAIT_BO too, without error */
-	igt_assert_eq(__igt_qaic_sync_wait_bo(d->fd, p.src.handle, d->dbc_a, 0), 0);
-	igt_assert_eq(__igt_qaic_sync_wait_bo(d->fd, p.dst.handle, d->dbc_b, 0), 0);
+	igt_assert_eq(__igt_qaic_sync_wait_bo(d->fd, p.src.handle, d->dbc_a, IGT_QAIC_WAIT_LOOK_MS), 0);
+	igt_assert_eq(__igt_qaic_sync_wait_bo(d->fd, p.dst.handle, d->dbc_b, IGT_QAIC_WAIT_LOOK_MS), 0);
 
 	pair_fini(d, &p);
 	igt_qaic_syncobj_destroy(d->fd, gate_obj);
@@ -517,7 +517,7 @@ static void test_error_propagation(const struct data *d)
 			NULL, 0, bin, 0);
 	igt_assert_eq(__igt_qaic_syncobj_wait(d->fd, bin, 0, WAIT_NS,
 				DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT), 0);
-	igt_assert_eq(__igt_qaic_sync_wait_bo(d->fd, bad.handle, d->dbc_a, 0),
+	igt_assert_eq(__igt_qaic_sync_wait_bo(d->fd, bad.handle, d->dbc_a, IGT_QAIC_WAIT_LOOK_MS),
 		      -EIO);
 
 	/* Timeline, and a job that waits for the failed one */
@@ -528,9 +528,9 @@ static void test_error_propagation(const struct data *d)
 			&after_1, 1, tl, 2);
 	igt_qaic_syncobj_wait(d->fd, tl, 2, WAIT_NS);
 	igt_assert_eq_u64(igt_qaic_syncobj_query(d->fd, tl), 2);
-	igt_assert_eq(__igt_qaic_sync_wait_bo(d->fd, bad.handle, d->dbc_a, 0),
+	igt_assert_eq(__igt_qaic_sync_wait_bo(d->fd, bad.handle, d->dbc_a, IGT_QAIC_WAIT_LOOK_MS),
 		      -EIO);
-	ret = __igt_qaic_sync_wait_bo(d->fd, p.src.handle, d->dbc_a, 0);
+	ret = __igt_qaic_sync_wait_bo(d->fd, p.src.handle, d->dbc_a, IGT_QAIC_WAIT_LOOK_MS);
 	igt_info("a job after a failed in-sync: WAIT_BO %d (%s)\n", ret,
 		 strerror(-ret));
 
@@ -544,8 +544,8 @@ static void test_error_propagation(const struct data *d)
 				IGT_QAIC_SYNC_FROM_DEV, &after_3, 1, tl, 4);
 	}
 	igt_qaic_syncobj_wait(d->fd, tl, 4, WAIT_NS);
-	igt_assert_eq(__igt_qaic_sync_wait_bo(d->fd, p.src.handle, d->dbc_a, 0), 0);
-	igt_assert_eq(__igt_qaic_sync_wait_bo(d->fd, p.dst.handle, d->dbc_b, 0), 0);
+	igt_assert_eq(__igt_qaic_sync_wait_bo(d->fd, p.src.handle, d->dbc_a, IGT_QAIC_WAIT_LOOK_MS), 0);
+	igt_assert_eq(__igt_qaic_sync_wait_bo(d->fd, p.dst.handle, d->dbc_b, IGT_QAIC_WAIT_LOOK_MS), 0);
 	igt_qaic_sync_check(p.dst.ptr, SZ_4K, 11, "read back after the error");
 
 	pair_fini(d, &p);
@@ -640,7 +640,7 @@ static void bad_fini(const struct data *d, struct bad_submit *b)
 	igt_assert_eq(__igt_qaic_submit_raw(d->fd, &b->submit), 0);
 	igt_qaic_syncobj_wait(d->fd, b->out, 1, WAIT_NS);
 	igt_assert_eq(__igt_qaic_sync_wait_bo(d->fd, b->bo.handle, d->dbc_a,
-					      0), 0);
+					      IGT_QAIC_WAIT_LOOK_MS), 0);
 	igt_qaic_syncobj_destroy(d->fd, b->out);
 	igt_qaic_sync_bo_free(d->fd, &b->bo);
 }
@@ -921,7 +921,7 @@ static void test_out_sync_unknown_handle(const struct data *d)
 		}
 	}
 	/* Nothing ran */
-	igt_assert_eq(__igt_qaic_sync_wait_bo(d->fd, b.bo.handle, d->dbc_a, 0), 0);
+	igt_assert_eq(__igt_qaic_sync_wait_bo(d->fd, b.bo.handle, d->dbc_a, IGT_QAIC_WAIT_LOOK_MS), 0);
 	bad_fini(d, &b);
 }
 

@@ -288,7 +288,7 @@ static void test_dbc_reset(void)
 	igt_qaic_execute_bo(fd, dbc, a.handle, IGT_QAIC_DIR_TO_DEV);
 	igt_qaic_execute_bo(fd, dbc, b.handle, IGT_QAIC_DIR_TO_DEV);
 	igt_assert_eq(__igt_qaic_wait(fd, b.handle, dbc, 10000), -ECANCELED);
-	igt_assert_eq(__igt_qaic_wait(fd, a.handle, dbc, 0), -EIO);
+	igt_assert_eq(__igt_qaic_wait(fd, a.handle, dbc, IGT_QAIC_WAIT_LOOK_MS), -EIO);
 	n = trace_stop(bdf, ev, MAX_EVENTS);
 
 	seqno = field(&ev[find(ev, n, 0, "qaic_job_queued", -1)], "seqno");
