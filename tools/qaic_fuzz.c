@@ -2777,7 +2777,7 @@ static void op_partial(struct tctx *t)
 
 static void op_wait(struct tctx *t)
 {
-	static const uint32_t timeouts[] = { 0, 0, 1, 2, 5, 10 };
+	static const uint32_t timeouts[] = { 0, 1, 1, 2, 5, 10 };
 	struct worker *w = t->w;
 	struct qaic_wait wt = { 0 };
 	struct dbc *d;

@@ -29,6 +29,9 @@
  * SUBTEST: firmware-properties
  * Description: Check the runtime's second query, a STATUS transaction: the card answers with its NNC transaction protocol version and no error.
  *
+ * SUBTEST: wait-retry
+ * Description: Check the runtime's inference wait on a job the card takes a second for: WAIT_BO with timeout 0 (the kernel's default), again on ETIMEDOUT, five times at most, succeeds in its first call, and the data arrived.
+ *
  * SUBTEST: fw-error-%s
  * Description: Check that %arg[1] gets the firmware's error status, in an answer of its own.
  *
@@ -77,6 +80,12 @@ IGT_TEST_DESCRIPTION("What Qualcomm's open runtime sends through MANAGE, and wha
 #define RUNTIME_NNC_MAJOR	17
 
 #define QUEUE_SIZE		64
+#define PAGE			4096ull
+#define DEV_ADDR		0x600000ull
+
+/* The card's time for the job of wait-retry, and the runtime's retries */
+#define SLOW_JOB_NS		(1000 * 1000 * 1000)
+#define RUNTIME_WAIT_TRIES	5
 
 static uint32_t le32(const uint8_t *p)
 {
@@ -188,6 +197,43 @@ static void test_firmware_properties(int fd)
 	igt_assert_lt(0, st.major);
 }
 
+/*
+ * The runtime's wait (QNeuralNetwork.cpp): WAIT_BO with timeout 0, which
+ * asks the kernel for its default, repeated on ETIMEDOUT up to five times.
+ */
+static void test_wait_retry(int fd)
+{
+	struct igt_qaic_bo bo;
+	uint64_t start, took;
+	uint8_t got[PAGE];
+	int ret, tries = 0;
+	uint32_t dbc;
+
+	dbc = igt_qaic_activate(fd, QUEUE_SIZE);
+	igt_qaic_bo_create(fd, PAGE, &bo);
+	igt_qaic_attach_simple(fd, bo.handle, dbc, IGT_QAIC_DIR_TO_DEV, PAGE, DEV_ADDR);
+	igt_qaic_fill_pattern(bo.ptr, PAGE, 35);
+	igt_assert_eq(__igt_qaic_emu_dbc_timing(fd, dbc, SLOW_JOB_NS), 0);
+
+	start = igt_qaic_now_ms();
+	igt_qaic_execute_bo(fd, dbc, bo.handle, IGT_QAIC_DIR_TO_DEV);
+	do
+		ret = __igt_qaic_wait(fd, bo.handle, dbc, 0);
+	while (ret == -ETIMEDOUT && ++tries < RUNTIME_WAIT_TRIES);
+	took = igt_qaic_now_ms() - start;
+	igt_assert_eq(__igt_qaic_emu_dbc_timing(fd, dbc, 0), 0);
+	igt_info("a job of %u ms: WAIT_BO 0 returned %d after %llu ms, %d retries\n",
+		 SLOW_JOB_NS / 1000000, ret, (unsigned long long)took, tries);
+	igt_assert_eq(ret, 0);
+	igt_assert_eq(tries, 0);
+	igt_assert_lte(SLOW_JOB_NS / 1000000 - 5, took);
+
+	igt_qaic_read_dev(fd, dbc, DEV_ADDR, got, PAGE);
+	igt_qaic_assert_bytes(got, bo.ptr, PAGE, "after the runtime's wait");
+	igt_qaic_bo_destroy(fd, &bo);
+	igt_qaic_release_dbc(fd, dbc);
+}
+
 struct fw_error_case {
 	const char *name;
 	uint32_t type;
@@ -222,6 +268,7 @@ igt_main
 		const uint8_t *r;
 
 		fd = igt_qaic_open();
+		igt_install_exit_handler(igt_qaic_emu_dbc_timing_reset);
 		r = fw_command(fd, &msg, NNC_STATUS_REQ, 0, &len);
 		igt_require_f(len >= 8 && le32(r) == NNC_STATUS_RESP,
 			      "the card does not answer the firmware's STATUS_REQ\n");
@@ -238,6 +285,10 @@ igt_main
 	igt_describe("The runtime's STATUS transaction.");
 	igt_subtest("firmware-properties")
 		test_firmware_properties(fd);
+
+	igt_describe("The runtime's inference wait: timeout 0, retried on ETIMEDOUT.");
+	igt_subtest("wait-retry")
+		test_wait_retry(fd);
 
 	for (unsigned int i = 0; i < ARRAY_SIZE(fw_error_cases); i++) {
 		igt_describe("A firmware command the card refuses gets the firmware's status.");

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -29,12 +30,12 @@
  * Description: Check that WAIT_BO waits for every job queued on the object.
  * Run type: FULL
  *
- * SUBTEST: busy-poll
- * Description: Check that WAIT_BO with timeout 0 on a busy object fails at once with ETIMEDOUT.
+ * SUBTEST: busy-shortest
+ * Description: Check that WAIT_BO with the shortest timeout (1 ms) on a busy object fails soon with ETIMEDOUT.
  * Run type: FULL
  *
  * SUBTEST: busy-default-timeout
- * Description: Check that WAIT_BO with timeout 0 waits wait_exec_default_timeout_ms when that module parameter is set (Linux 7.x's meaning of 0), then fails with ETIMEDOUT.
+ * Description: Check that WAIT_BO with timeout 0 waits wait_exec_default_timeout_ms, 5000 ms by default (as Linux 7.x and Qualcomm's runtime have it): past a stalled job's end, or a default set lower, then ETIMEDOUT; a default of 0 does not wait.
  * Run type: FULL
  *
  * SUBTEST: busy-timeout
@@ -212,39 +213,76 @@ static void stall_end(struct stalled *s)
 	close(s->fd);
 }
 
-static void test_busy_poll(void)
+/* The shortest wait on a busy object: ETIMEDOUT, and soon */
+static void test_busy_shortest(void)
 {
 	struct stalled s;
+	uint64_t start;
 
 	stall_start(&s);
+	start = igt_qaic_now_ms();
 	for (int i = 0; i < 10; i++)
-		check_wait(s.fd, s.stall.handle, s.dbc, 0, ETIMEDOUT,
-			   "poll of a busy object");
+		check_wait(s.fd, s.stall.handle, s.dbc, IGT_QAIC_WAIT_LOOK_MS, ETIMEDOUT,
+			   "shortest wait on a busy object");
+	igt_assert_f(igt_qaic_now_ms() - start < 1000,
+		     "ten waits of %u ms took %llu ms\n", IGT_QAIC_WAIT_LOOK_MS,
+		     (unsigned long long)(igt_qaic_now_ms() - start));
 	stall_end(&s);
 }
 
 #define WAIT_DEFAULT_PARAM	"/sys/module/qaic/parameters/wait_exec_default_timeout_ms"
+/* Linux 7.x's default, which Qualcomm's open runtime counts on */
+#define WAIT_DEFAULT_MS		5000
 
+/*
+ * Timeout 0 is the kernel's choice: wait_exec_default_timeout_ms, 5000 by
+ * default, longer than the job timeout, so a wait with 0 on a stalled job
+ * sees it end (EIO) instead of ETIMEDOUT. A default set lower is waited
+ * for, then ETIMEDOUT; a default of 0 looks without waiting.
+ */
 static void test_busy_default_timeout(void)
 {
 	const uint32_t ms = 250;	/* written below */
-	struct stalled s;
 	uint64_t start, took;
+	struct stalled s;
+	char buf[16];
+	FILE *f;
 
-	igt_require_f(access(WAIT_DEFAULT_PARAM, W_OK) == 0,
-		      "no wait_exec_default_timeout_ms parameter\n");
+	f = fopen(WAIT_DEFAULT_PARAM, "r");
+	igt_require_f(f, "no wait_exec_default_timeout_ms parameter\n");
+	igt_assert(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	igt_assert_eq(atoi(buf), WAIT_DEFAULT_MS);
+	igt_require_f(igt_qaic_job_timeout_ms() < WAIT_DEFAULT_MS,
+		      "job_timeout_ms %u: a stall outlasts the default wait\n",
+		      igt_qaic_job_timeout_ms());
+
+	stall_start(&s);
+	check_wait(s.fd, s.stall.handle, s.dbc, 0, EIO, "stalled job, default timeout");
+	took = igt_qaic_now_ms() - s.start;
+	igt_info("timeout 0: the stalled job failed after %llu ms\n",
+		 (unsigned long long)took);
+	igt_assert_f(took + 5 >= igt_qaic_job_timeout_ms(),
+		     "returned after %llu ms, before the job timeout\n",
+		     (unsigned long long)took);
+	igt_qaic_round_trip(s.fd, s.dbc, DEV_ADDR, PAGE, 9);
+	close(s.fd);
+
 	stall_start(&s);
 	igt_qaic_param_set("wait_exec_default_timeout_ms", "250");
 	start = igt_qaic_now_ms();
-	check_wait(s.fd, s.stall.handle, s.dbc, 0, ETIMEDOUT, "busy object, default timeout");
+	check_wait(s.fd, s.stall.handle, s.dbc, 0, ETIMEDOUT, "busy object, default 250 ms");
 	took = igt_qaic_now_ms() - start;
-	igt_qaic_param_restore();
 	igt_info("timeout 0, default %u ms: returned after %llu ms\n", ms,
 		 (unsigned long long)took);
 	igt_assert_f(took + 5 >= ms, "returned after %llu ms, the default is %u ms\n",
 		     (unsigned long long)took, ms);
-	/* And 0 polls again */
-	check_wait(s.fd, s.stall.handle, s.dbc, 0, ETIMEDOUT, "poll of a busy object");
+	igt_qaic_param_set("wait_exec_default_timeout_ms", "0");
+	start = igt_qaic_now_ms();
+	check_wait(s.fd, s.stall.handle, s.dbc, 0, ETIMEDOUT, "busy object, default 0");
+	igt_assert_f(igt_qaic_now_ms() - start < ms, "a default of 0 waited %llu ms\n",
+		     (unsigned long long)(igt_qaic_now_ms() - start));
+	igt_qaic_param_restore();
 	stall_end(&s);
 }
 
@@ -281,7 +319,7 @@ static void test_busy_other_dbc(void)
 	stall_start(&s);
 	dbc2 = igt_qaic_activate(s.fd, QUEUE_SIZE);
 	igt_qaic_round_trip(s.fd, dbc2, DEV_ADDR + PAGE, PAGE, 10);
-	check_wait(s.fd, s.stall.handle, s.dbc, 0, ETIMEDOUT,
+	check_wait(s.fd, s.stall.handle, s.dbc, IGT_QAIC_WAIT_LOOK_MS, ETIMEDOUT,
 		   "stalled object after a round trip on another DBC");
 	stall_end(&s);
 }
@@ -300,8 +338,8 @@ static void test_cancelled(void)
 	igt_qaic_attach_simple(s.fd, behind.handle, s.dbc, IGT_QAIC_DIR_TO_DEV,
 			       PAGE, DEV_ADDR);
 	igt_qaic_execute_bo(s.fd, s.dbc, behind.handle, IGT_QAIC_DIR_TO_DEV);
-	check_wait(s.fd, behind.handle, s.dbc, 0, ETIMEDOUT,
-		   "job behind a stalled one, poll");
+	check_wait(s.fd, behind.handle, s.dbc, IGT_QAIC_WAIT_LOOK_MS, ETIMEDOUT,
+		   "job behind a stalled one, shortest wait");
 
 	check_wait(s.fd, s.stall.handle, s.dbc,
 		   2 * igt_qaic_job_timeout_ms() + 5000, EIO, "stalled job");
@@ -521,13 +559,13 @@ igt_main
 		test_waits_for_all_jobs();
 	}
 
-	igt_describe("Check that WAIT_BO with timeout 0 on a busy object fails at once with ETIMEDOUT.");
-	igt_subtest("busy-poll") {
+	igt_describe("Check that WAIT_BO with the shortest timeout on a busy object fails soon with ETIMEDOUT.");
+	igt_subtest("busy-shortest") {
 		igt_qaic_require_ours(fd, job_timeout, no_timeout);
-		test_busy_poll();
+		test_busy_shortest();
 	}
 
-	igt_describe("Check that WAIT_BO with timeout 0 waits wait_exec_default_timeout_ms when that module parameter is set (Linux 7.x's meaning of 0), then fails with ETIMEDOUT.");
+	igt_describe("Check that WAIT_BO with timeout 0 waits wait_exec_default_timeout_ms, 5000 ms by default.");
 	igt_subtest("busy-default-timeout") {
 		igt_qaic_require_ours(fd, job_timeout, no_timeout);
 		test_busy_default_timeout();

@@ -376,13 +376,14 @@ int qaic_partial_execute_bo_ioctl(struct drm_device *drm, void *data, struct drm
 }
 
 /*
- * Linux 7.x waits this long for a WAIT_BO with timeout 0; here 0 polls
- * unless the parameter says otherwise, for runtimes written for 7.x.
+ * A WAIT_BO with timeout 0 asks the kernel to choose: Linux's qaic and
+ * Qualcomm's open runtime, which passes 0 by default and gives up after
+ * five -ETIMEDOUTs, count on this long. 0 here makes timeout 0 a look.
  */
-static unsigned int wait_exec_default_timeout_ms;
+static unsigned int wait_exec_default_timeout_ms = 5000;
 module_param(wait_exec_default_timeout_ms, uint, 0644);
 MODULE_PARM_DESC(wait_exec_default_timeout_ms,
-		 "How long a WAIT_BO with timeout 0 waits, in ms (default 0: it polls)");
+		 "How long a WAIT_BO with timeout 0 waits, in ms (default 5000; 0: it does not wait)");
 
 /*
  * Waits for the object @obj (a reference the caller holds) outside the

@@ -358,7 +358,8 @@ struct qaic_execute {
 /**
  * struct qaic_wait - Wait until the device is done with a buffer object.
  * @handle: In. GEM handle.
- * @timeout: In. Milliseconds to wait; 0 only polls.
+ * @timeout: In. Milliseconds to wait; 0: the kernel's default
+ *	     (the wait_exec_default_timeout_ms module parameter, 5000).
  * @dbc_id: In. DMA Bridge Channel the object was queued on.
  * @pad: Must be 0.
  */
