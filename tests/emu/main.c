@@ -56,6 +56,7 @@
 #include "qrtr.h"
 #include "sahara.h"
 #include "sahara_cases.h"
+#include "telemetry.h"
 #include "timesync.h"
 #include "vfio_user.h"
 #include "vhost_user.h"
@@ -597,6 +598,24 @@ static void emu_timesync(void *ctx, struct emu_timesync_counters *out)
 	*out = *emu_mhi_timesync(emu->mhi);
 }
 
+/* EMU_PT_TELEMETRY */
+static int emu_telemetry_mode_op(void *ctx, unsigned int mode)
+{
+	struct emu *emu = ctx;
+
+	return emu_telemetry_set_mode(emu_mhi_telemetry(emu->mhi), mode);
+}
+
+/* The telemetry's load: every request the DBCs carried out so far. */
+static uint64_t emu_dbc_work(void *ctx)
+{
+	struct emu *emu = ctx;
+	struct emu_dbc_counters c;
+
+	emu_dbc_get_counters(emu->dbc, EMU_NUM_DBC, &c);
+	return c.requests;
+}
+
 static const struct emu_card_ops emu_card_ops = {
 	.sys_error = emu_sys_error,
 	.answer_delay = emu_answer_delay,
@@ -605,6 +624,7 @@ static const struct emu_card_ops emu_card_ops = {
 	.ssr = emu_ssr,
 	.ras = emu_ras,
 	.timesync = emu_timesync,
+	.telemetry = emu_telemetry_mode_op,
 };
 
 /* A function-level reset: the card powers on again. */
@@ -667,6 +687,7 @@ static struct emu *emu_create(const struct emu_options *o)
 	emu_mhi_set_boot(emu->mhi, o->boot);
 	emu_mhi_set_syserr_after(emu->mhi, o->syserr_after_ms);
 	emu_manager_set_card_ops(emu->mgr, &emu_card_ops, emu);
+	emu_telemetry_set_activity(emu_mhi_telemetry(emu->mhi), emu_dbc_work, emu);
 	emu_manager_set_fw_ident(emu->mgr, o->serial, o->board_serial);
 	emu_dbc_attach(emu->dbc);
 	emu_dbc_connect(emu->dbc, emu->mgr);

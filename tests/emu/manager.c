@@ -985,6 +985,15 @@ static void do_passthrough(struct emu_manager *mgr, struct msg_ctx *ctx,
 		mgr->card_ops->answer_delay(mgr->card_ctx, arg);
 		pt_status(mgr, a, op, arg, EMU_PT_OK);
 		return;
+	case EMU_PT_TELEMETRY:
+		if (!mgr->card_ops || !mgr->card_ops->telemetry ||
+		    mgr->card_ops->telemetry(mgr->card_ctx, arg)) {
+			pt_status(mgr, a, op, arg, EMU_PT_E_RANGE);
+			return;
+		}
+		mgr_log(mgr, "telemetry fault mode %u, by passthrough", arg);
+		pt_status(mgr, a, op, arg, EMU_PT_OK);
+		return;
 	case EMU_PT_SYS_ERROR:
 	case EMU_PT_VANISH: {
 		/* Test facilities: what they do comes after this answer. */

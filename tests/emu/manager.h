@@ -171,6 +171,17 @@ struct emu_manager;
  * for another arg or a card that cannot.
  */
 #define EMU_PT_ANSWER_DELAY	(EMU_PT_BASE + 19)
+/*
+ * How the card answers its telemetry requests on QAIC_TELEMETRY
+ * (telemetry.h): arg = mode, enum emu_telemetry_mode, until changed or
+ * the card resets (MHI reset, SoC reset, crash): 0 normal, 1 silent (every
+ * request dropped), 2 garbage (23 bytes, magic 0xaa55), 3 late (each
+ * answer 3000 ms after its request), 4 status -3, 5 seq_num + 1, 6 absurd
+ * values (100000 C, -5 W), 7 short (the 12-byte header only). A test
+ * facility. Answer: struct emu_pt_status, EMU_PT_E_RANGE for another mode
+ * or a card without telemetry.
+ */
+#define EMU_PT_TELEMETRY	(EMU_PT_BASE + 20)
 
 enum emu_card_case_table {
 	EMU_CARD_CASE_SSR,
@@ -418,6 +429,8 @@ struct emu_card_ops {
 	void (*timesync)(void *ctx, struct emu_timesync_counters *out);
 	/* EMU_PT_ANSWER_DELAY: later answers go out @ms after their message. */
 	void (*answer_delay)(void *ctx, unsigned int ms);
+	/* EMU_PT_TELEMETRY: the telemetry fault mode. 0 or -EINVAL. */
+	int (*telemetry)(void *ctx, unsigned int mode);
 };
 
 /*

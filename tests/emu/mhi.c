@@ -37,6 +37,7 @@
 #include "ras.h"
 #include "qrtr.h"
 #include "ssr.h"
+#include "telemetry.h"
 #include "timesync.h"
 
 /* Registers (drivers/bus/mhi/common.h). */
@@ -175,7 +176,7 @@ struct ul_msg {
 #define SBL_HOST_WAIT_MS	1000
 
 enum { Q_CONTROL, Q_SAHARA, Q_SSR, Q_RAS, Q_BOOTLOG, Q_TIMESYNC, Q_TIMESYNC_P, Q_IPCR,
-       NR_Q };
+       Q_TELEMETRY, NR_Q };
 
 struct channel {
 	unsigned int state;	/* CH_DISABLED, CH_RUNNING, CH_STOP */
@@ -211,6 +212,7 @@ struct emu_mhi {
 	struct emu_bootlog *bootlog;	/* QAIC_LOGGING, in SBL */
 	struct emu_timesync *ts;	/* QAIC_TIMESYNC{,_PERIODIC} */
 	struct emu_qrtr *qrtr;		/* IPCR, in AMSS */
+	struct emu_telemetry *tm;	/* QAIC_TELEMETRY, in AMSS */
 
 	bool ee_sent;			/* EE event sent since reset */
 	bool amss_pending;		/* AMSS once Sahara's last packet is out */
@@ -592,6 +594,9 @@ static int chan_q(unsigned int chid)
 	case EMU_QRTR_CH_UL:
 	case EMU_QRTR_CH_DL:
 		return Q_IPCR;
+	case EMU_TELEMETRY_CH_UL:
+	case EMU_TELEMETRY_CH_DL:
+		return Q_TELEMETRY;
 	default:
 		return -1;
 	}
@@ -629,6 +634,14 @@ static void mhi_reset(struct emu_mhi *mhi)
 		emu_bootlog_listen(mhi->bootlog, false);
 	if (mhi->ts)
 		emu_timesync_reset(mhi->ts);
+	if (mhi->tm) {
+		emu_telemetry_reset(mhi->tm);
+		/* Mission mode begins: power-on there, SBL's end, a crash's reset. */
+		if (mhi->bhi.ee != EMU_EE_AMSS)
+			emu_telemetry_stop(mhi->tm);
+		else if (!emu_telemetry_serving(mhi->tm))
+			emu_telemetry_start(mhi->tm);
+	}
 	if (mhi->mgr)
 		emu_manager_reset(mhi->mgr);
 }
@@ -644,6 +657,8 @@ static void power_on(struct emu_mhi *mhi)
 		emu_sahara_power_on(mhi->sahara);
 	if (mhi->ts)
 		emu_timesync_power_on(mhi->ts);
+	if (mhi->tm)
+		emu_telemetry_stop(mhi->tm);	/* the firmware starts over */
 	mhi_reset(mhi);
 }
 
@@ -899,6 +914,9 @@ static void ul_message(struct emu_mhi *mhi, unsigned int chid)
 	} else if (chid == EMU_QRTR_CH_UL) {
 		if (!m->bad)
 			emu_qrtr_rx(mhi->qrtr, m->buf, m->len);
+	} else if (chid == EMU_TELEMETRY_CH_UL) {
+		/* Too long or unreadable: nothing to answer to. */
+		emu_telemetry_rx(mhi->tm, m->buf, m->bad ? 0 : m->len);
 	} else if (!m->bad && mhi->sahara) {
 		emu_sahara_rx(mhi->sahara, m->buf, m->len);
 	}
@@ -1502,6 +1520,7 @@ static void enter_amss(struct emu_mhi *mhi)
 	mhi->amss_pending = false;
 	mhi->bhi.ee = EMU_EE_AMSS;
 	emu_log(mhi->dev, "MHI: mission mode (AMSS)");
+	emu_telemetry_start(mhi->tm);
 	if (mhi->state == ST_M0) {
 		send_ee(mhi, EMU_EE_AMSS);
 		mhi->ee_sent = true;
@@ -1622,6 +1641,16 @@ static const struct emu_qrtr_ops mhi_qrtr_ops = {
 	.send = qrtr_send,
 };
 
+/* Telemetry answers go out on QAIC_TELEMETRY's downlink channel. */
+static void telemetry_send(void *ctx, const void *msg, size_t len)
+{
+	send_down(ctx, EMU_TELEMETRY_CH_DL, false, "telemetry answer", msg, len);
+}
+
+static const struct emu_telemetry_ops mhi_telemetry_ops = {
+	.send = telemetry_send,
+};
+
 struct emu_mhi *emu_mhi_create(struct emu_device *dev, struct emu_manager *mgr)
 {
 	struct emu_mhi *mhi = calloc(1, sizeof(*mhi));
@@ -1645,6 +1674,8 @@ struct emu_mhi *emu_mhi_create(struct emu_device *dev, struct emu_manager *mgr)
 	mhi->ul[Q_TIMESYNC_P].cap = 4 * TS_MAX_MSG;
 	mhi->ul[Q_IPCR].buf = malloc(EMU_QRTR_MAX_PKT);
 	mhi->ul[Q_IPCR].cap = EMU_QRTR_MAX_PKT;
+	mhi->ul[Q_TELEMETRY].buf = malloc(TM_MAX_REQ);
+	mhi->ul[Q_TELEMETRY].cap = TM_MAX_REQ;
 	mhi->answer = malloc(EMU_MHI_MAX_ANSWER);
 	mhi->sahara = emu_sahara_create(dev, &mhi_sahara_ops, mhi);
 	mhi->md = emu_memdump_create(dev, &mhi_memdump_ops, mhi);
@@ -1653,12 +1684,14 @@ struct emu_mhi *emu_mhi_create(struct emu_device *dev, struct emu_manager *mgr)
 	mhi->bootlog = emu_bootlog_create(dev, &mhi_bootlog_ops, mhi);
 	mhi->ts = emu_timesync_create(dev, &mhi_timesync_ops, mhi);
 	mhi->qrtr = emu_qrtr_create(dev, &mhi_qrtr_ops, mhi);
+	mhi->tm = emu_telemetry_create(dev, &mhi_telemetry_ops, mhi);
 	if (!mhi->ul[Q_CONTROL].buf || !mhi->ul[Q_SAHARA].buf ||
 	    !mhi->ul[Q_SSR].buf || !mhi->ul[Q_RAS].buf || !mhi->answer ||
 	    !mhi->sahara || !mhi->md || !mhi->ssr || !mhi->ras ||
 	    !mhi->ul[Q_BOOTLOG].buf || !mhi->ul[Q_TIMESYNC].buf ||
 	    !mhi->ul[Q_TIMESYNC_P].buf || !mhi->bootlog || !mhi->ts ||
-	    !mhi->ul[Q_IPCR].buf || !mhi->qrtr) {
+	    !mhi->ul[Q_IPCR].buf || !mhi->qrtr ||
+	    !mhi->ul[Q_TELEMETRY].buf || !mhi->tm) {
 		emu_mhi_destroy(mhi);
 		return NULL;
 	}
@@ -1692,6 +1725,7 @@ void emu_mhi_destroy(struct emu_mhi *mhi)
 	emu_bootlog_destroy(mhi->bootlog);
 	emu_timesync_destroy(mhi->ts);
 	emu_qrtr_destroy(mhi->qrtr);
+	emu_telemetry_destroy(mhi->tm);
 	free(mhi->answer);
 	free(mhi);
 }
@@ -1823,6 +1857,11 @@ struct emu_qrtr *emu_mhi_qrtr(struct emu_mhi *mhi)
 	return mhi->qrtr;
 }
 
+struct emu_telemetry *emu_mhi_telemetry(struct emu_mhi *mhi)
+{
+	return mhi->tm;
+}
+
 struct emu_sahara *emu_mhi_sahara(struct emu_mhi *mhi)
 {
 	return mhi->sahara;
@@ -1863,6 +1902,8 @@ void emu_mhi_raise_syserr(struct emu_mhi *mhi)
 	mhi->state = ST_SYS_ERR;
 	mhi->c.mhi_syserr++;
 	emu_log(mhi->dev, "MHI: SYS_ERROR");
+	/* The firmware is down: the reset that follows starts it again. */
+	emu_telemetry_stop(mhi->tm);
 	/* A crash of the mission-mode firmware; only PBL boots through SBL. */
 	if (mhi->bhi.ee == EMU_EE_AMSS && mhi->boot == EMU_MHI_BOOT_PBL)
 		emu_memdump_crash(mhi->md);
@@ -1901,12 +1942,15 @@ int emu_mhi_timeout_ms(const struct emu_mhi *mhi)
 {
 	int md = emu_memdump_timeout_ms(mhi->md);
 	int amss = amss_timeout_ms(mhi);
+	int tm = emu_telemetry_timeout_ms(mhi->tm);
 	int64_t ms;
 
 	const struct answer *due = control_answer_due(mhi);
 
 	if (amss >= 0 && (md < 0 || amss < md))
 		md = amss;
+	if (tm >= 0 && (md < 0 || tm < md))
+		md = tm;
 	if (due) {
 		ms = ms_until(&due->due);
 		ms = ms < 0 ? 0 : ms + 1;
@@ -1930,6 +1974,7 @@ void emu_mhi_tick(struct emu_mhi *mhi)
 	if (due && ms_until(&due->due) < 0)
 		dl_deliver(mhi, EMU_MHI_CH_CONTROL_DL);
 	emu_sahara_tick(mhi->sahara);
+	emu_telemetry_tick(mhi->tm);	/* late answers (EMU_PT_TELEMETRY) */
 	/* The host started its last SBL channel, or SBL waited long enough. */
 	maybe_enter_amss(mhi);
 	if (!mhi->syserr_armed || !mhi->syserr_timer_running ||
@@ -1974,6 +2019,7 @@ void emu_mhi_counters_print(const struct emu_mhi *mhi, FILE *out)
 	emu_bootlog_counters_print(mhi->bootlog, out);
 	emu_timesync_counters_print(mhi->ts, out);
 	emu_qrtr_counters_print(mhi->qrtr, out);
+	emu_telemetry_counters_print(mhi->tm, out);
 }
 
 const struct emu_timesync_counters *emu_mhi_timesync(const struct emu_mhi *mhi)

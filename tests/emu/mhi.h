@@ -14,9 +14,10 @@
  * message the host queues on the uplink channel is handed to it and its
  * answer is written into the next buffer the host queued on the downlink
  * channel. QAIC_SSR (ssr.h), QAIC_STATUS (ras.h), QAIC_LOGGING (bootlog.h),
- * the time sync pairs (timesync.h) and IPCR (qrtr.h) carry the protocols
- * of their files. Every other channel starts, stops, completes uplink
- * buffers and keeps downlink buffers, and says nothing.
+ * the time sync pairs (timesync.h), IPCR (qrtr.h) and QAIC_TELEMETRY
+ * (telemetry.h) carry the protocols of their files. Every other channel
+ * starts, stops, completes uplink buffers and keeps downlink buffers, and
+ * says nothing.
  *
  * Everything the host writes (context arrays, ring bases and sizes, write
  * pointers, ring elements) is untrusted: bad values are counted and skipped,
@@ -141,6 +142,8 @@ struct emu_bootlog *emu_mhi_bootlog(struct emu_mhi *mhi);
 struct emu_timesync *emu_mhi_timesync_dev(struct emu_mhi *mhi);
 struct emu_bhi *emu_mhi_bhi(struct emu_mhi *mhi);
 struct emu_qrtr *emu_mhi_qrtr(struct emu_mhi *mhi);
+/* QAIC_TELEMETRY's model: its load source and fault mode (telemetry.h). */
+struct emu_telemetry *emu_mhi_telemetry(struct emu_mhi *mhi);
 
 /*
  * Who answers QAIC_CONTROL messages: by default the manager given at

@@ -1000,6 +1000,62 @@ static void test_card_ops(void)
 	emu_manager_set_card_ops(mgr, NULL, NULL);
 }
 
+static unsigned int tm_calls, tm_mode;
+
+static int fake_telemetry(void *ctx, unsigned int mode)
+{
+	(void)ctx;
+	tm_calls++;
+	if (mode > 7)
+		return -22;
+	tm_mode = mode;
+	return 0;
+}
+
+/*
+ * EMU_PT_TELEMETRY: refused without a card that has telemetry, or for a
+ * mode the card refuses; else the card's hook runs with the mode.
+ */
+static void test_telemetry_op(void)
+{
+	static const struct emu_card_ops none = { .sys_error = fake_crash };
+	static const struct emu_card_ops ops = { .telemetry = fake_telemetry };
+	const uint8_t *p;
+	uint32_t seq = 1;
+
+	setup();
+	emu_manager_set_card_ops(mgr, NULL, NULL);
+	mb_init(seq++, 1);
+	mb_pt(EMU_PT_TELEMETRY, 1, NULL, 0);
+	mb_send();
+	p = pt_answer(24);
+	CHECK(p && get_le32(p) == EMU_PT_TELEMETRY && get_le32(p + 8) == EMU_PT_E_RANGE);
+
+	emu_manager_set_card_ops(mgr, &none, NULL);
+	mb_init(seq++, 1);
+	mb_pt(EMU_PT_TELEMETRY, 1, NULL, 0);
+	mb_send();
+	p = pt_answer(24);
+	CHECK(p && get_le32(p + 8) == EMU_PT_E_RANGE);
+
+	emu_manager_set_card_ops(mgr, &ops, NULL);
+	tm_calls = 0;
+	mb_init(seq++, 1);
+	mb_pt(EMU_PT_TELEMETRY, 8, NULL, 0);
+	mb_send();
+	p = pt_answer(24);
+	CHECK(p && get_le32(p + 4) == 8 && get_le32(p + 8) == EMU_PT_E_RANGE);
+	CHECK_EQ(tm_calls, 1);
+	mb_init(seq++, 1);
+	mb_pt(EMU_PT_TELEMETRY, 3, NULL, 0);
+	mb_send();
+	p = pt_answer(24);
+	CHECK(p && get_le32(p + 4) == 3 && get_le32(p + 8) == EMU_PT_OK);
+	CHECK_EQ(tm_calls, 2);
+	CHECK_EQ(tm_mode, 3);
+	emu_manager_set_card_ops(mgr, NULL, NULL);
+}
+
 /* EMU_PT_SILENCE: answered, then nothing is, until a reset */
 static void test_silence(void)
 {
@@ -1727,6 +1783,7 @@ int main(void)
 	RUN(test_dbc_passthrough);
 	RUN(test_dbc_faults);
 	RUN(test_card_ops);
+	RUN(test_telemetry_op);
 	RUN(test_silence);
 	RUN(test_memcpy_bw);
 	RUN(test_validate_partition);
