@@ -47,6 +47,7 @@
 #include "qaic_ras.h"
 #include "qaic_sahara.h"
 #include "qaic_ssr.h"
+#include "qaic_telemetry.h"
 #include "qaic_timesync.h"
 
 /* DBC i's registers start here in BAR2; the BAR must cover all of them. */
@@ -326,6 +327,11 @@ static int qaic_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	if (ret)
 		return ret;
 
+	/* Before MHI: its channel may come up as soon as MHI is. */
+	ret = qaic_telemetry_init(qdev);
+	if (ret)
+		return ret;
+
 	/* The control path comes up asynchronously, after this returns. */
 	ret = qaic_mhi_init(qdev);
 	if (ret)
@@ -448,9 +454,13 @@ static int __init qaic_init(void)
 	if (ret)
 		goto unregister_bootlog;
 
-	ret = qaic_reset_init();
+	ret = qaic_telemetry_register();
 	if (ret)
 		goto unregister_timesync;
+
+	ret = qaic_reset_init();
+	if (ret)
+		goto unregister_telemetry;
 
 	ret = pci_register_driver(&qaic_pci_driver);
 	if (ret)
@@ -459,6 +469,8 @@ static int __init qaic_init(void)
 
 fini_reset:
 	qaic_reset_fini();
+unregister_telemetry:
+	qaic_telemetry_unregister();
 unregister_timesync:
 	qaic_timesync_unregister();
 unregister_bootlog:
@@ -478,6 +490,7 @@ static void __exit qaic_exit(void)
 {
 	pci_unregister_driver(&qaic_pci_driver);
 	qaic_reset_fini();
+	qaic_telemetry_unregister();
 	qaic_timesync_unregister();
 	qaic_bootlog_unregister();
 	qaic_ras_unregister();

@@ -247,6 +247,9 @@ enum qaic_reach {
  * @ras_refused: RAS messages refused as malformed.
  * @bootlog: What the card wrote on QAIC_LOGGING (qaic_bootlog.c); lives
  *	     as long as @drm.
+ * @telemetry: The card's temperatures and power, asked on QAIC_TELEMETRY
+ *	       for its hwmon chip (qaic_telemetry.c); lives as long as the
+ *	       driver is bound.
  * @coredump_lock: Protects @coredumps; innermost of the driver's locks.
  * @coredumps: Dumps on their way to devcoredump (qaic_coredump.c).
  * @coredump_work: Hands @coredumps to devcoredump; flushed at remove.
@@ -293,6 +296,7 @@ struct qaic_device {
 	atomic_t ras_count[QAIC_RAS_NR_TYPES];
 	atomic_t ras_refused;
 	struct qaic_bootlog *bootlog;
+	struct qaic_telemetry *telemetry;
 	spinlock_t coredump_lock; /* Protects @coredumps */
 	struct list_head coredumps;
 	struct work_struct coredump_work;

@@ -28,7 +28,9 @@
  * images, and enters mission mode (AMSS). SBL also writes its boot log on
  * QAIC_LOGGING (12, 13; qaic_bootlog.c) and asks for the time on
  * QAIC_TIMESYNC (20, 21; not on an AIC200); mission mode gets it on QAIC_TIMESYNC_PERIODIC
- * (22, 23; both in qaic_timesync.c). Mission mode also offers the card's
+ * (22, 23; both in qaic_timesync.c), and answers questions about its
+ * temperatures and power on QAIC_TELEMETRY (16, 17; qaic_telemetry.c).
+ * Mission mode also offers the card's
  * IPC router on IPCR (24, 25), which no part of this driver serves: the
  * kernel's QRTR MHI transport (CONFIG_QRTR_MHI) binds it by name, and
  * userspace reaches the card's services through AF_QIPCRTR sockets. A card already in AMSS (the
@@ -127,6 +129,11 @@ MODULE_PARM_DESC(boot_timeout_s,
 #define QAIC_MHI_LOGGING_DL		13
 #define QAIC_MHI_LOGGING_ELEMS		32
 
+/* QAIC_TELEMETRY: the card's temperatures and power (qaic_telemetry.c). */
+#define QAIC_MHI_TELEMETRY_UL		16
+#define QAIC_MHI_TELEMETRY_DL		17
+#define QAIC_MHI_TELEMETRY_ELEMS	32
+
 /*
  * IPCR, in mission mode: the card's IPC router. The kernel's QRTR MHI
  * transport binds it by name and gives userspace AF_QIPCRTR sockets.
@@ -223,6 +230,17 @@ struct qaic_mhi {
 		.doorbell = MHI_DB_BRST_DISABLE,		\
 	}
 
+#define QAIC_MHI_TELEMETRY_CHAN(_num, _dir)			\
+	{							\
+		.name = "QAIC_TELEMETRY",			\
+		.num = (_num),					\
+		.num_elements = QAIC_MHI_TELEMETRY_ELEMS,	\
+		.event_ring = 0,				\
+		.dir = (_dir),					\
+		.ee_mask = MHI_CH_EE_AMSS,			\
+		.doorbell = MHI_DB_BRST_DISABLE,		\
+	}
+
 #define QAIC_MHI_IPCR_CHAN(_num, _dir)				\
 	{							\
 		.name = "IPCR",					\
@@ -261,6 +279,8 @@ static const struct mhi_channel_config qaic_mhi_channels[] = {
 	QAIC_MHI_CONTROL_CHAN(QAIC_MHI_CONTROL_DL, DMA_FROM_DEVICE),
 	QAIC_MHI_LOGGING_CHAN(QAIC_MHI_LOGGING_UL, DMA_TO_DEVICE),
 	QAIC_MHI_LOGGING_CHAN(QAIC_MHI_LOGGING_DL, DMA_FROM_DEVICE),
+	QAIC_MHI_TELEMETRY_CHAN(QAIC_MHI_TELEMETRY_UL, DMA_TO_DEVICE),
+	QAIC_MHI_TELEMETRY_CHAN(QAIC_MHI_TELEMETRY_DL, DMA_FROM_DEVICE),
 	QAIC_MHI_TIMESYNC_CHAN("QAIC_TIMESYNC_PERIODIC", QAIC_MHI_TIMESYNC_PERIODIC_UL,
 			       DMA_TO_DEVICE, MHI_CH_EE_AMSS),
 	QAIC_MHI_TIMESYNC_CHAN("QAIC_TIMESYNC_PERIODIC", QAIC_MHI_TIMESYNC_PERIODIC_DL,
