@@ -2311,6 +2311,39 @@ int __igt_qaic_emu_answer_delay(int fd, uint32_t ms)
 }
 
 /**
+ * __igt_qaic_emu_telemetry:
+ * @fd: qaic device file descriptor
+ * @mode: IGT_QAIC_EMU_TELEMETRY_*
+ *
+ * Makes the emulated card answer its telemetry questions (QAIC_TELEMETRY)
+ * in @mode from now on, until it is reset or told otherwise
+ * (EMU_PT_TELEMETRY).
+ *
+ * Returns: as __igt_qaic_emu_sys_error().
+ */
+int __igt_qaic_emu_telemetry(int fd, uint32_t mode)
+{
+	return qaic_emu_card_call(fd, IGT_QAIC_EMU_PT_TELEMETRY, mode);
+}
+
+/**
+ * igt_qaic_emu_telemetry_reset:
+ * @sig: the signal of an exit handler, unused
+ *
+ * Makes the emulated card answer telemetry well again: the mode outlives
+ * the test, so a test that sets it installs this as an exit handler.
+ */
+void igt_qaic_emu_telemetry_reset(int sig __attribute__((unused)))
+{
+	int fd = __igt_qaic_open();
+
+	if (fd < 0)
+		return;
+	__igt_qaic_emu_telemetry(fd, IGT_QAIC_EMU_TELEMETRY_NORMAL);
+	close(fd);
+}
+
+/**
  * __igt_qaic_emu_ssr:
  * @fd: qaic device file descriptor
  * @dbc_id: an active DMA Bridge Channel (any file's)

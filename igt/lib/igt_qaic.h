@@ -134,6 +134,18 @@ void *igt_qaic_unmapped_ptr(void);
 #define IGT_QAIC_EMU_PT_DBC_TIMING	IGT_QAIC_EMU_PT_OP(17)	/* DBC arg's device time */
 #define IGT_QAIC_EMU_PT_CARD_CASE	IGT_QAIC_EMU_PT_OP(18)	/* a systematic case, arg its index */
 #define IGT_QAIC_EMU_PT_ANSWER_DELAY	IGT_QAIC_EMU_PT_OP(19)	/* later answers arg ms late */
+/* QAIC_TELEMETRY's fault mode: arg an IGT_QAIC_EMU_TELEMETRY_* below */
+#define IGT_QAIC_EMU_PT_TELEMETRY	IGT_QAIC_EMU_PT_OP(20)
+
+/* How the emulated card answers telemetry questions (EMU_PT_TELEMETRY) */
+#define IGT_QAIC_EMU_TELEMETRY_NORMAL	0
+#define IGT_QAIC_EMU_TELEMETRY_SILENT	1	/* drops every question */
+#define IGT_QAIC_EMU_TELEMETRY_GARBAGE	2	/* 23 bytes with a wrong magic */
+#define IGT_QAIC_EMU_TELEMETRY_LATE	3	/* each answer 3 s late */
+#define IGT_QAIC_EMU_TELEMETRY_ERROR	4	/* status -3, an error while processing */
+#define IGT_QAIC_EMU_TELEMETRY_WRONG_SEQ 5	/* the answer's sequence number is off by one */
+#define IGT_QAIC_EMU_TELEMETRY_ABSURD	6	/* SoC 100000 C, power -5 W */
+#define IGT_QAIC_EMU_TELEMETRY_SHORT	7	/* 12 bytes */
 
 /* The tables of EMU_PT_CARD_CASE (the emulator's enum emu_card_case_table) */
 #define IGT_QAIC_EMU_CASE_SSR		0	/* tests/emu/ssr_cases.c */
@@ -336,6 +348,8 @@ int __igt_qaic_emu_sys_error(int fd, uint32_t ms);
 int __igt_qaic_emu_vanish(int fd, uint32_t ms);
 int __igt_qaic_emu_silence(int fd);
 int __igt_qaic_emu_answer_delay(int fd, uint32_t ms);
+int __igt_qaic_emu_telemetry(int fd, uint32_t mode);
+void igt_qaic_emu_telemetry_reset(int sig);
 int __igt_qaic_emu_ssr(int fd, uint32_t dbc_id, uint32_t mode);
 int __igt_qaic_emu_ssr_flood(int fd, uint32_t dbc_id, uint32_t cycles);
 int __igt_qaic_emu_ras(int fd, uint32_t source, uint32_t type, uint32_t flaw);
