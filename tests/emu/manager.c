@@ -88,6 +88,7 @@
 #define MIN_ANSWER	(HDR_LEN + STATUS_RSP_LEN)
 
 #define MAX_TAGS	256	/* (handle, tag) pairs holding transferred bytes */
+#define MAX_SEEN	16	/* tags one message transfers to, remembered */
 #define MAX_CONTS	8	/* continued transfers in flight */
 #define DMA_PIECE	4096	/* DMA reads never cross a 4 KiB boundary */
 
@@ -112,6 +113,18 @@ struct mgr_tag {
 	uint64_t expect;	/* bytes the next transfer brings */
 };
 
+/*
+ * A firmware command whose answer is completed at the end of its request
+ * (nnc_fw.h): where its answer is, and what the request brought for it.
+ */
+struct fw_fixup {
+	uint32_t off;		/* of the command's answer, from the body's start */
+	uint64_t bytes0;	/* its tag's bytes before the request */
+	uint32_t crc0;
+	int dbc;		/* the request's ACTIVATE granted it, or -1 */
+	struct emu_nnc_fw_pending p;
+};
+
 /* A DMA transfer continued over several messages (non-zero chunk id). */
 struct mgr_cont {
 	bool used;
@@ -127,6 +140,9 @@ struct mgr_cont {
 	uint8_t deferred[NNC_MAX_RSP_LEN];
 	uint32_t deferred_len;
 	uint32_t deferred_count;
+	/* Firmware answers among them, completed at the end (offsets in deferred) */
+	struct fw_fixup fix[NNC_FW_MAX_PENDING];
+	unsigned int nfix;
 };
 
 struct mgr_counters {
@@ -178,6 +194,7 @@ struct emu_manager {
 	/* The identity the firmware's status answer gives; "": the card's */
 	char serial[NNC_FW_SERIAL_LEN];
 	char board_serial[NNC_FW_BOARD_SERIAL_LEN];
+	struct emu_nnc_fw *fw;		/* the firmware's programs (nnc_fw.h) */
 	struct mgr_counters c;
 	uint8_t ans[NNC_MAX_RSP_LEN];	/* answer being built */
 };
@@ -317,6 +334,8 @@ static void dbc_release(struct emu_manager *mgr, unsigned int id)
 		return;
 	memset(&mgr->dbc[id], 0, sizeof(mgr->dbc[id]));
 	mgr->c.deactivates++;
+	/* Whatever the way, the activation running on it ends with it. */
+	emu_nnc_fw_dbc_released(mgr->fw, id);
 	if (mgr->dbc_ops && mgr->dbc_ops->changed)
 		mgr->dbc_ops->changed(mgr->dbc_ctx, id, false);
 }
@@ -367,6 +386,12 @@ static void tag_truncate(struct emu_manager *mgr, struct mgr_tag *t,
 	t->crc = crc;
 }
 
+/* Device memory in use: transferred bytes, the firmware's programs. */
+static uint64_t mem_in_use(const struct emu_manager *mgr)
+{
+	return mgr->mem_used + emu_nnc_fw_mem_held(mgr->fw);
+}
+
 /* Make room for @more bytes after t->bytes; device memory is accounted. */
 static int tag_reserve(struct emu_manager *mgr, struct mgr_tag *t,
 		       uint64_t more)
@@ -374,7 +399,7 @@ static int tag_reserve(struct emu_manager *mgr, struct mgr_tag *t,
 	uint64_t need, cap;
 	uint8_t *data;
 
-	if (more > mgr->mem_size || mgr->mem_used > mgr->mem_size - more)
+	if (more > mgr->mem_size || mem_in_use(mgr) > mgr->mem_size - more)
 		return -ENOSPC;
 	need = t->bytes + more;
 	if (need <= t->cap)
@@ -450,6 +475,7 @@ static struct mgr_cont *cont_new(struct emu_manager *mgr, uint32_t handle,
 		c->dbc = -1;
 		c->deferred_len = 0;
 		c->deferred_count = 0;
+		c->nfix = 0;
 		return c;
 	}
 }
@@ -566,7 +592,103 @@ struct msg_ctx {
 	struct mgr_cont *cont;	/* continued transfer this message feeds */
 	bool cont_failed;
 	int activated;		/* DBC this message activated, or -1 */
+	/* Firmware answers to complete at the end (offsets in this answer) */
+	struct fw_fixup fix[NNC_FW_MAX_PENDING];
+	unsigned int nfix;
+	/* Each tag this message transfers to, as it was before */
+	struct {
+		uint32_t tag;
+		uint64_t bytes;
+		uint32_t crc;
+	} seen[MAX_SEEN];
+	unsigned int nseen;
 };
+
+static const struct emu_card *mgr_card(const struct emu_manager *mgr)
+{
+	return mgr->dev ? emu_card_of(&mgr->dev->pci) : NULL;
+}
+
+/* Remember what tag @tag held before this message's first transfer to it. */
+static void seen_tag(struct msg_ctx *ctx, uint32_t tag, uint64_t bytes,
+		     uint32_t crc)
+{
+	for (unsigned int i = 0; i < ctx->nseen; i++)
+		if (ctx->seen[i].tag == tag)
+			return;
+	if (ctx->nseen == MAX_SEEN)
+		return;		/* its loads then find no bytes of the message */
+	ctx->seen[ctx->nseen].tag = tag;
+	ctx->seen[ctx->nseen].bytes = bytes;
+	ctx->seen[ctx->nseen++].crc = crc;
+}
+
+/*
+ * The message ran: what it brought for each of its firmware commands that
+ * wait, its tag's bytes from where they were before the message's first
+ * transfer to it on, and the DBC its ACTIVATE granted.
+ */
+static void fw_fixups_resolve(struct emu_manager *mgr, struct msg_ctx *ctx)
+{
+	for (unsigned int i = 0; i < ctx->nfix; i++) {
+		struct fw_fixup *f = &ctx->fix[i];
+		struct mgr_tag *t;
+		unsigned int k;
+
+		f->dbc = f->p.wants_dbc ? ctx->activated : -1;
+		f->bytes0 = 0;
+		f->crc0 = 0;
+		if (!f->p.wants_data)
+			continue;
+		for (k = 0; k < ctx->nseen; k++)
+			if (ctx->seen[k].tag == f->p.tag)
+				break;
+		if (k < ctx->nseen) {
+			f->bytes0 = ctx->seen[k].bytes;
+			f->crc0 = ctx->seen[k].crc;
+			continue;
+		}
+		/* Nothing transferred to it in this message */
+		t = tag_find(mgr, ctx->handle, f->p.tag, false);
+		if (t) {
+			f->bytes0 = t->bytes;
+			f->crc0 = t->crc;
+		}
+	}
+}
+
+/*
+ * The request of @f ended: the firmware completes the command, writing its
+ * answer at @body + f->off (@body NULL: the answer is lost). The bytes a
+ * load took leave the tag: device memory now holds them as the program's.
+ */
+static void fw_fixup_apply(struct emu_manager *mgr, const struct fw_fixup *f,
+			   uint8_t *body)
+{
+	struct emu_nnc_fw_arrived in = { .dbc = -1 };
+	uint64_t used = mem_in_use(mgr);
+	struct mgr_tag *t = NULL;
+
+	if (f->p.wants_data) {
+		t = tag_find(mgr, f->p.handle, f->p.tag, false);
+		if (t && t->bytes > f->bytes0) {
+			in.data = t->data + f->bytes0;
+			in.len = t->bytes - f->bytes0;
+		}
+	}
+	in.room = (used < mgr->mem_size ? mgr->mem_size - used : 0) + in.len;
+	if (f->p.wants_dbc && f->dbc >= 0 && f->dbc < EMU_NUM_DBC &&
+	    mgr->dbc[f->dbc].active && mgr->dbc[f->dbc].owner == f->p.handle)
+		in.dbc = f->dbc;
+	if (emu_nnc_fw_complete(mgr->fw, mgr_card(mgr), &f->p, &in,
+				body ? body + f->off : NULL))
+		mgr->c.pt_errors++;
+	if (t && in.len) {
+		tag_truncate(mgr, t, f->bytes0, f->crc0);
+		if (!t->bytes)
+			tag_free(mgr, t);
+	}
+}
 
 static void pt_status(struct emu_manager *mgr, struct answer *a, uint32_t op,
 		      uint32_t arg, uint32_t status)
@@ -763,17 +885,25 @@ static void pt_memcpy_bw(struct emu_manager *mgr, struct answer *a,
 /*
  * A firmware NNC command (nnc_fw.h), as the vendor's runtime sends it: the
  * answer is one PASSTHROUGH_FROM_DEV transaction carrying the firmware's.
+ * A command whose answer depends on the rest of the request (a load and its
+ * transfer, an activate and its ACTIVATE) is answered for now and completed
+ * at the end of the request (fw_fixup_apply()); DEACTIVATE_REQ may release
+ * the activation's DBC, reported as EMU_PT_DEACTIVATE does.
  */
-static void pt_firmware(struct emu_manager *mgr, struct answer *a,
-			const uint8_t *cmd, uint32_t len)
+static void pt_firmware(struct emu_manager *mgr, struct msg_ctx *ctx,
+			struct answer *a, const uint8_t *cmd, uint32_t len)
 {
 	struct emu_nnc_fw_state st = {
-		.card = mgr->dev ? emu_card_of(&mgr->dev->pci) : NULL,
+		.card = mgr_card(mgr),
 		.serial = mgr->serial[0] ? mgr->serial : NULL,
 		.board_serial = mgr->board_serial[0] ? mgr->board_serial : NULL,
 		.mem_used = mgr->mem_used,
 		.dbc_total = EMU_NUM_DBC,
+		.fw = mgr->fw,
+		.handle = ctx->handle,
+		.can_defer = ctx->nfix < NNC_FW_MAX_PENDING,
 	};
+	struct emu_nnc_fw_action act;
 	uint8_t out[NNC_FW_STATUS_RESP_LEN];
 	uint32_t n;
 	uint8_t *q;
@@ -781,16 +911,35 @@ static void pt_firmware(struct emu_manager *mgr, struct answer *a,
 	mgr->c.fw_cmds++;
 	for (unsigned int i = 0; i < EMU_NUM_DBC; i++)
 		st.dbc_active += mgr->dbc[i].active;
-	n = emu_nnc_fw_answer(&st, cmd, len, out, sizeof(out));
+	n = emu_nnc_fw_answer(&st, cmd, len, out, sizeof(out), &act);
 	/* A whole transaction is a multiple of 8 bytes, as the host's are */
 	q = n ? ans_trans(a, T_PASSTHROUGH_FROM_DEV, TH_LEN + ((n + 7) & ~7u)) : NULL;
-	if (!q) {
+	if (!q)
 		a->overflow = true;
-		return;
-	}
-	memcpy(q + TH_LEN, out, n);
-	if (get_le32(out + 4))
+	else
+		memcpy(q + TH_LEN, out, n);
+	if (act.status)
 		mgr->c.pt_errors++;
+	if (act.pending) {
+		struct fw_fixup *f = &ctx->fix[ctx->nfix++];
+
+		/* On overflow the answer is lost; the command is still completed */
+		f->off = q ? (uint32_t)(q + TH_LEN - (a->buf + HDR_LEN)) : 0;
+		f->p = act.p;
+		f->dbc = -1;
+	}
+	if (act.release_dbc >= 0 && act.release_dbc < EMU_NUM_DBC) {
+		unsigned int id = (unsigned int)act.release_dbc;
+		bool ours = mgr->dbc[id].active && mgr->dbc[id].owner == ctx->handle;
+
+		if (ours)
+			dbc_release(mgr, id);
+		q = ans_trans(a, T_DEACTIVATE_FROM_DEV, DEACT_RSP_LEN);
+		if (q) {
+			put_le32(q + 8, ours ? EMU_NNC_OK : EMU_NNC_E_RANGE);
+			put_le32(q + 12, id);
+		}
+	}
 }
 
 static void do_passthrough(struct emu_manager *mgr, struct msg_ctx *ctx,
@@ -804,7 +953,7 @@ static void do_passthrough(struct emu_manager *mgr, struct msg_ctx *ctx,
 
 	mgr->c.passthrough++;
 	if (plen >= 4 && emu_nnc_fw_is_cmd(get_le32(pl))) {
-		pt_firmware(mgr, a, pl, plen);
+		pt_firmware(mgr, ctx, a, pl, plen);
 		return;
 	}
 	if (plen < 8) {
@@ -1025,8 +1174,16 @@ static void do_passthrough(struct emu_manager *mgr, struct msg_ctx *ctx,
 static void cont_fail(struct emu_manager *mgr, struct msg_ctx *ctx,
 		      struct answer *a, struct mgr_cont *c)
 {
+	uint32_t base = a->len - HDR_LEN;
+	unsigned int nfix = c->nfix;
+
 	ans_raw(a, c->deferred, c->deferred_len, c->deferred_count);
 	cont_abort(mgr, c);
+	/* The transfer's bytes are gone: its loads say so. */
+	for (unsigned int i = 0; i < nfix; i++)
+		fw_fixup_apply(mgr, &c->fix[i],
+			       a->overflow ? NULL : a->buf + HDR_LEN + base);
+	c->nfix = 0;
 	ctx->cont_failed = true;
 }
 
@@ -1110,6 +1267,7 @@ static void do_dma(struct emu_manager *mgr, struct msg_ctx *ctx,
 
 	bytes0 = t->bytes;
 	crc0 = t->crc;
+	seen_tag(ctx, tag, bytes0, crc0);
 	mgr->c.dma_xfers++;
 	for (uint32_t i = 0; i < count && !ret; i++) {
 		const uint8_t *s = p + DMA_LEN + i * SEG_LEN;
@@ -1224,6 +1382,8 @@ static void do_terminate(struct emu_manager *mgr, struct answer *a,
 	for (unsigned int i = 0; i < MAX_TAGS; i++)
 		if (mgr->tags[i].used && mgr->tags[i].handle == handle)
 			tag_free(mgr, &mgr->tags[i]);
+	/* The handle's programs, constants and activations go too. */
+	emu_nnc_fw_terminate(mgr->fw, handle);
 	ans_trans(a, T_TERMINATE_FROM_DEV, TERM_LEN);	/* status 0 */
 }
 
@@ -1255,10 +1415,22 @@ static bool cont_wants_more(struct emu_manager *mgr, struct msg_ctx *ctx)
 {
 	struct mgr_cont *c = ctx->cont;
 	struct mgr_tag *t = tag_find(mgr, c->handle, c->tag, false);
+	bool full = ctx->msg_len > NNC_MAX_REQ_LEN - CONT_FULL_SLACK;
 
 	if (t && t->has_expect)
 		return c->xferred < t->expect;
-	return ctx->msg_len > NNC_MAX_REQ_LEN - CONT_FULL_SLACK;
+	/*
+	 * A firmware load of the request says how many bytes it wants: a
+	 * full part that completes them is the last. A part that is not
+	 * full still is: the host had no more.
+	 */
+	for (unsigned int i = 0; i < ctx->nfix + c->nfix; i++) {
+		const struct fw_fixup *f = i < ctx->nfix ? &ctx->fix[i] : &c->fix[i - ctx->nfix];
+
+		if (f->p.wants_data && f->p.tag == c->tag && f->p.data_length)
+			return full && c->xferred < f->p.data_length;
+	}
+	return full;
 }
 
 size_t emu_manager_handle(struct emu_manager *mgr, const void *req, size_t len,
@@ -1337,6 +1509,7 @@ size_t emu_manager_handle(struct emu_manager *mgr, const void *req, size_t len,
 		off += tlen;
 	}
 
+	fw_fixups_resolve(mgr, &ctx);
 	/* A continued transfer whose state a later transaction dropped. */
 	if (ctx.cont && !ctx.cont->used)
 		ctx.cont = NULL;
@@ -1350,11 +1523,16 @@ size_t emu_manager_handle(struct emu_manager *mgr, const void *req, size_t len,
 			uint8_t *q;
 
 			/* Keep this message's answers for the end. */
-			if (a.overflow || body > sizeof(c->deferred) - c->deferred_len) {
+			if (a.overflow || body > sizeof(c->deferred) - c->deferred_len ||
+			    ctx.nfix > NNC_FW_MAX_PENDING - c->nfix) {
 				cont_abort(mgr, c);
 				ans_start(mgr, &a);
 				ans_status(mgr, &a, EMU_NNC_E_TOO_BIG);
 				return ans_finish(mgr, &a, m, rsp, cap);
+			}
+			for (unsigned int i = 0; i < ctx.nfix; i++) {
+				c->fix[c->nfix] = ctx.fix[i];
+				c->fix[c->nfix++].off += c->deferred_len;
 			}
 			memcpy(c->deferred + c->deferred_len, a.buf + HDR_LEN, body);
 			c->deferred_len += body;
@@ -1379,9 +1557,16 @@ size_t emu_manager_handle(struct emu_manager *mgr, const void *req, size_t len,
 			ans_raw(&a, c->deferred, c->deferred_len, c->deferred_count);
 			ans_raw(&a, body, blen, bcount);
 			a.overflow |= overflow;
+			for (unsigned int i = 0; i < ctx.nfix; i++)
+				ctx.fix[i].off += c->deferred_len;
 		}
 		cont_done(mgr, c);
+		for (unsigned int i = 0; i < c->nfix; i++)
+			fw_fixup_apply(mgr, &c->fix[i], a.overflow ? NULL : a.buf + HDR_LEN);
+		c->nfix = 0;
 	}
+	for (unsigned int i = 0; i < ctx.nfix; i++)
+		fw_fixup_apply(mgr, &ctx.fix[i], a.overflow ? NULL : a.buf + HDR_LEN);
 	return ans_finish(mgr, &a, m, rsp, cap);
 }
 
@@ -1393,6 +1578,11 @@ struct emu_manager *emu_manager_create(struct emu_device *dev)
 
 	if (!mgr)
 		return NULL;
+	mgr->fw = emu_nnc_fw_create();
+	if (!mgr->fw) {
+		free(mgr);
+		return NULL;
+	}
 	mgr->dev = dev;
 	mgr->mem_size = EMU_MGR_DEFAULT_MEM;
 	return mgr;
@@ -1418,6 +1608,7 @@ void emu_manager_reset(struct emu_manager *mgr)
 			tag_free(mgr, &mgr->tags[i]);
 	for (unsigned int i = 0; i < MAX_CONTS; i++)
 		mgr->conts[i].used = false;
+	emu_nnc_fw_reset(mgr->fw);
 	mgr->mem_used = 0;
 }
 
@@ -1427,6 +1618,7 @@ void emu_manager_destroy(struct emu_manager *mgr)
 		return;
 	mgr->dbc_ops = NULL;
 	emu_manager_reset(mgr);
+	emu_nnc_fw_destroy(mgr->fw);
 	free(mgr);
 }
 
@@ -1468,6 +1660,11 @@ void emu_manager_set_dbc_ops(struct emu_manager *mgr,
 	mgr->dbc_ctx = ctx;
 }
 
+struct emu_nnc_fw *emu_manager_fw(struct emu_manager *mgr)
+{
+	return mgr->fw;
+}
+
 const void *emu_manager_tag_data(struct emu_manager *mgr, uint32_t handle,
 				 uint32_t tag, uint64_t *len)
 {
@@ -1507,4 +1704,5 @@ void emu_manager_print_counters(struct emu_manager *mgr, FILE *out)
 		c->validate_partitions);
 	fprintf(out, "nnc_dbc_active %u\n", active);
 	fprintf(out, "nnc_mem_used %" PRIu64 "\n", mgr->mem_used);
+	emu_nnc_fw_print_counters(mgr->fw, out);
 }

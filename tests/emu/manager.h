@@ -358,9 +358,10 @@ void emu_manager_set_fw_ident(struct emu_manager *mgr, const char *serial,
 			      const char *board_serial);
 
 /*
- * Device memory that DMA transfers may fill, in bytes (default
- * EMU_MGR_DEFAULT_MEM). Allocated as transfers arrive. Takes effect for
- * later transfers; bytes already held are kept.
+ * Device memory that DMA transfers and the firmware's loaded programs and
+ * constants (nnc_fw.h) may fill, in bytes (default EMU_MGR_DEFAULT_MEM).
+ * Allocated as transfers arrive. Takes effect for later transfers; bytes
+ * already held are kept.
  */
 void emu_manager_set_mem_size(struct emu_manager *mgr, uint64_t bytes);
 
@@ -449,7 +450,12 @@ void emu_manager_set_card_ops(struct emu_manager *mgr,
 const void *emu_manager_tag_data(struct emu_manager *mgr, uint32_t handle,
 				 uint32_t tag, uint64_t *len);
 
-/* "key value" lines: nnc_msgs, nnc_bad_msgs, nnc_dma_bytes, ... */
+struct emu_nnc_fw;
+
+/* The firmware's programs, constants and activations (nnc_fw.h). */
+struct emu_nnc_fw *emu_manager_fw(struct emu_manager *mgr);
+
+/* "key value" lines: nnc_msgs, nnc_bad_msgs, nnc_dma_bytes, ..., fw_* */
 void emu_manager_print_counters(struct emu_manager *mgr, FILE *out);
 
 #endif /* QAIC_EMU_MANAGER_H */

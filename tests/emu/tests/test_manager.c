@@ -390,12 +390,15 @@ static void test_firmware(void)
 	CHECK_EQ(get_le32(t + 278), 0x00000011);	/* NNC commands 17.0 */
 	CHECK_EQ(t[332], 3);				/* SKU: PCIe Pro */
 
-	/* An activated DBC is one VC and one network less free. */
+	/*
+	 * An activated DBC is one VC and one NSP less free; without an
+	 * ACTIVATE_REQ it runs no network (test_nnc_fw.c has those).
+	 */
 	mb_init(951, 4);
 	mb_activate(GUEST_GPA, 64);
 	mb_send();
 	t = fw_status(0);
-	CHECK(t && t[8 + 181] == 15 && t[8 + 183] == 15 && t[8 + 273] == 1);
+	CHECK(t && t[8 + 181] == 15 && t[8 + 183] == 15 && t[8 + 273] == 0);
 
 	/* The serials the card was given, cut to their fields. */
 	emu_manager_set_fw_ident(mgr, "S123", "BOARD-0123456789-0123456789-0123456789");
@@ -415,9 +418,15 @@ static void test_firmware(void)
 	put_le32(cmd, NNC_FW_CMD_STATUS_REQ);
 	t = fw_call(cmd, 8);
 	CHECK(t && get_le32(t + 8) == NNC_FW_CMD_STATUS_RESP && get_le32(t + 12) == 0);
-	put_le32(cmd, 3);				/* LOAD_ELF_REQ */
+	put_le32(cmd, 21);				/* no such command */
 	t = fw_call(cmd, 16);
-	CHECK(t && (int32_t)get_le32(t + 12) == NNC_FW_UNDEFINED_REQUEST);
+	CHECK(t && get_le32(t + 8) == 0 &&
+	      (int32_t)get_le32(t + 12) == NNC_FW_UNDEFINED_REQUEST);
+	/* A known command too short for its layout: its own answer, -17 */
+	put_le32(cmd, NNC_FW_CMD_LOAD_ELF_REQ);
+	t = fw_call(cmd, 16);
+	CHECK(t && get_le32(t + 4) == 24 && get_le32(t + 8) == NNC_FW_CMD_LOAD_ELF_RESP &&
+	      get_le32(t + 12) == 0 && (int32_t)get_le32(t + 16) == NNC_FW_CMD_LENGTH_ERROR);
 	put_le32(cmd, EMU_NNC_FW_CMD_MAX - 1);
 	t = fw_call(cmd, 16);
 	CHECK(t && (int32_t)get_le32(t + 12) == NNC_FW_UNDEFINED_REQUEST);
