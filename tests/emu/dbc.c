@@ -1033,7 +1033,13 @@ static int manager_set_timing(void *ctx, unsigned int id, uint32_t req_ns)
 	return 0;
 }
 
+static int manager_write_mem(void *ctx, uint64_t addr, const void *buf, uint64_t len)
+{
+	return emu_dbc_mem_write(ctx, addr, buf, len);
+}
+
 static const struct emu_dbc_ops manager_ops = {
+	.write_mem = manager_write_mem,
 	.changed = manager_hook,
 	.hang_once = manager_hang_once,
 	.get_counters = manager_get_counters,

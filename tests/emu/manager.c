@@ -680,6 +680,10 @@ static void fw_fixup_apply(struct emu_manager *mgr, const struct fw_fixup *f,
 	if (f->p.wants_dbc && f->dbc >= 0 && f->dbc < EMU_NUM_DBC &&
 	    mgr->dbc[f->dbc].active && mgr->dbc[f->dbc].owner == f->p.handle)
 		in.dbc = f->dbc;
+	if (mgr->dbc_ops && mgr->dbc_ops->write_mem) {
+		in.write_mem = mgr->dbc_ops->write_mem;
+		in.mem_ctx = mgr->dbc_ctx;
+	}
 	if (emu_nnc_fw_complete(mgr->fw, mgr_card(mgr), &f->p, &in,
 				body ? body + f->off : NULL))
 		mgr->c.pt_errors++;

@@ -395,6 +395,11 @@ struct emu_dbc_ops {
 	int (*set_faults)(void *ctx, unsigned int id, uint32_t drop_every,
 			  uint32_t corrupt_every, uint16_t corrupt_status,
 			  uint32_t reqhp_lag, bool msi_off);
+	/*
+	 * The firmware places an activated image in device memory: @len
+	 * bytes at @addr. 0, or -errno outside device memory.
+	 */
+	int (*write_mem)(void *ctx, uint64_t addr, const void *buf, uint64_t len);
 };
 
 /*

@@ -16,9 +16,11 @@
 #include <string.h>
 
 #include "card.h"
+#include "elf_image.h"
 #include "crc32.h"
 #include "le_bytes.h"
 #include "nnc_fw.h"
+#include "workload.h"
 
 /*
  * STATUS_RESP (nnc_cmd_status_query_response_t), offsets from its start:
@@ -237,6 +239,9 @@ struct fw_elf {
 	uint32_t crc;
 	uint32_t metadata_crc;
 	unsigned int users;		/* activations */
+	uint8_t *data;			/* the image, len bytes */
+	struct emu_elf_seg segs[EMU_ELF_MAX_SEGS];
+	int nsegs;
 };
 
 struct fw_consts {
@@ -258,6 +263,7 @@ struct fw_act {
 	uint32_t consts_id;		/* 0: none */
 	unsigned int dbc;
 	int32_t state;			/* enum nnc_activation_state_type */
+	uint64_t ddr_base;		/* the image's lowest segment */
 };
 
 struct fw_counters {
@@ -410,6 +416,7 @@ static struct fw_act *act_find(struct emu_nnc_fw *fw, uint32_t handle,
 static void elf_free(struct emu_nnc_fw *fw, struct fw_elf *e)
 {
 	fw->held -= e->len;
+	free(e->data);
 	memset(e, 0, sizeof(*e));
 }
 
@@ -610,7 +617,7 @@ static uint32_t activate_answer(uint8_t *out, uint32_t room, int32_t status,
 		return NNC_FW_ACTIVATE_RESP_LEN;
 	put_le32(out + AR_ACTIVATION_ID, a->id);
 	put_le32(out + AR_VC_ID, a->dbc);
-	put_le64(out + AR_DDR_BASE, 0);
+	put_le64(out + AR_DDR_BASE, a->ddr_base);
 	put_le64(out + AR_DYN_DDR_BASE, 0);
 	put_le64(out + AR_MCID_BASE, 0);
 	put_le64(out + AR_MCID_BASE_DMA, 0);
@@ -962,7 +969,10 @@ static int32_t complete_load_elf(struct emu_nnc_fw *fw,
 				 const struct emu_nnc_fw_arrived *in, uint32_t *id)
 {
 	uint64_t len = get_le64(p->cmd + LE_DATA_LENGTH);
+	struct emu_elf_seg segs[EMU_ELF_MAX_SEGS];
 	struct fw_elf *e = NULL;
+	uint8_t *data;
+	int nsegs;
 
 	if (!len)
 		return NNC_FW_PARAMETER_ERROR;
@@ -975,11 +985,26 @@ static int32_t complete_load_elf(struct emu_nnc_fw *fw,
 		return NNC_FW_MEM_ALLOC_ERROR;
 	if (in->len != len)
 		return NNC_FW_DMA_ERROR;
+	/*
+	 * An image with ELF's magic must be a sound one; any other is kept
+	 * as opaque bytes, placed nowhere (tests load such images).
+	 */
+	nsegs = emu_elf_segments(in->data, len, segs);
+	if (nsegs < 0 && len >= 4 && !memcmp(in->data, "\x7f" "ELF", 4))
+		return NNC_FW_METADATA_ERROR;
+	if (nsegs < 0)
+		nsegs = 0;
+	data = malloc((size_t)len);
+	if (!data)
+		return NNC_FW_MEM_ALLOC_ERROR;
+	memcpy(data, in->data, (size_t)len);
 	*e = (struct fw_elf){
 		.used = true, .id = new_id(fw), .handle = p->handle, .len = len,
 		.crc = emu_crc32(0, in->data, len),
 		.metadata_crc = get_le32(p->cmd + LE_METADATA_CRC),
+		.data = data, .nsegs = nsegs,
 	};
+	memcpy(e->segs, segs, sizeof(segs));
 	fw->held += len;
 	*id = e->id;
 	fw->c.elf_loads++;
@@ -998,6 +1023,7 @@ static int32_t complete_load_consts(struct emu_nnc_fw *fw,
 	uint64_t len = get_le64(p->cmd + LC_DATA_LENGTH);
 	uint32_t want = get_le32(p->cmd + LC_CRC), crc;
 	struct fw_consts *k = NULL;
+	uint8_t *data;
 
 	if (len > NNC_FW_MAX_DATA || len > in->room)
 		return NNC_FW_MEM_ALLOC_ERROR;
@@ -1011,9 +1037,14 @@ static int32_t complete_load_consts(struct emu_nnc_fw *fw,
 	crc = len ? emu_crc32(0, in->data, len) : 0;
 	if (want && want != crc)
 		return NNC_FW_PARAMETER_ERROR;
+	data = len ? malloc((size_t)len) : NULL;
+	if (len && !data)
+		return NNC_FW_MEM_ALLOC_ERROR;
+	if (len)
+		memcpy(data, in->data, (size_t)len);
 	*k = (struct fw_consts){
 		.used = true, .id = new_id(fw), .handle = p->handle, .len = len,
-		.crc = crc,
+		.crc = crc, .data = data,
 	};
 	fw->held += len;
 	*id = k->id;
@@ -1065,6 +1096,73 @@ static int32_t complete_payload(struct emu_nnc_fw *fw,
 	return NNC_FW_SUCCESS;
 }
 
+/* @len zero bytes at @addr of device memory */
+static int zero_mem(const struct emu_nnc_fw_arrived *in, uint64_t addr, uint64_t len)
+{
+	static const uint8_t zeros[4096];
+
+	while (len) {
+		uint64_t n = len < sizeof(zeros) ? len : sizeof(zeros);
+
+		if (in->write_mem(in->mem_ctx, addr, zeros, n))
+			return -1;
+		addr += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/*
+ * The activation puts the image in device memory (elf_image.h): each
+ * segment with bytes at its address, the rest of it zeroed; the constants
+ * into the first segment without bytes. A segment that is a workload
+ * program (workload.h) is tied to the activation's DBC: its wait and
+ * signal semaphores are that DBC's, whatever the image said, as the
+ * firmware sets up a network's semaphores on the virtual channel it runs
+ * on. *@base gets the lowest address of a segment with bytes.
+ */
+static int32_t place_image(const struct emu_nnc_fw_arrived *in, const struct fw_elf *e,
+			   const struct fw_consts *k, unsigned int dbc, uint64_t *base)
+{
+	bool consts_placed = false;
+	uint8_t le_dbc[4];
+
+	*base = 0;
+	put_le32(le_dbc, dbc);
+	for (int i = 0; i < e->nsegs; i++) {
+		const struct emu_elf_seg *g = &e->segs[i];
+
+		if (g->filesz && (!*base || g->paddr < *base))
+			*base = g->paddr;
+		if (!g->filesz && k && !consts_placed && k->len > g->memsz)
+			return NNC_FW_METADATA_ERROR;
+	}
+	if (!in->write_mem)
+		return NNC_FW_SUCCESS;
+	for (int i = 0; i < e->nsegs; i++) {
+		const struct emu_elf_seg *g = &e->segs[i];
+		const uint8_t *bytes = e->data + g->offset;
+
+		if (!g->filesz) {
+			if (consts_placed || !k)
+				continue;
+			consts_placed = true;
+			if (k->len && in->write_mem(in->mem_ctx, g->paddr, k->data, k->len))
+				return NNC_FW_METADATA_ERROR;
+			continue;
+		}
+		if (in->write_mem(in->mem_ctx, g->paddr, bytes, g->filesz) ||
+		    zero_mem(in, g->paddr + g->filesz, g->memsz - g->filesz))
+			return NNC_FW_METADATA_ERROR;
+		if (g->filesz >= EMU_WL_HDR_LEN && get_le32(bytes) == EMU_WL_MAGIC &&
+		    (in->write_mem(in->mem_ctx, g->paddr + EMU_WL_H_WAIT_DBC, le_dbc, 4) ||
+		     in->write_mem(in->mem_ctx, g->paddr + EMU_WL_H_SIG0_DBC, le_dbc, 4) ||
+		     in->write_mem(in->mem_ctx, g->paddr + EMU_WL_H_SIG1_DBC, le_dbc, 4)))
+			return NNC_FW_METADATA_ERROR;
+	}
+	return NNC_FW_SUCCESS;
+}
+
 /*
  * ACTIVATE_REQ: the ELF and constants (0: none) of the handle, a free NSP,
  * and the DBC the request's ACTIVATE granted as virtual channel. The card
@@ -1084,6 +1182,8 @@ static int32_t complete_activate(struct emu_nnc_fw *fw,
 	struct fw_elf *e = elf_find(fw, p->handle, get_le32(p->cmd + AQ_ELF_ID));
 	struct fw_consts *k = consts_find(fw, p->handle, consts_id);
 	struct fw_act *a = NULL;
+	uint64_t base;
+	int32_t st;
 
 	if (opt_vc > 1 || state > SC_STATE_MAX)
 		return NNC_FW_PARAMETER_ERROR;
@@ -1105,10 +1205,14 @@ static int32_t complete_activate(struct emu_nnc_fw *fw,
 	for (unsigned int i = 0; i < NNC_FW_MAX_ACTIVATIONS; i++)
 		if (fw->acts[i].used && fw->acts[i].dbc == (unsigned int)in->dbc)
 			return NNC_FW_VC_ALLOC_ERROR;
+	st = place_image(in, e, k, (unsigned int)in->dbc, &base);
+	if (st)
+		return st;
 	*a = (struct fw_act){
 		.used = true, .id = new_id(fw), .handle = p->handle,
 		.elf_id = e->id, .consts_id = k ? k->id : 0,
 		.dbc = (unsigned int)in->dbc, .state = (int32_t)state,
+		.ddr_base = base,
 	};
 	e->users++;
 	if (k)

@@ -70,6 +70,7 @@ struct emu_card;
 #define NNC_FW_DMA_ERROR		(-2)
 #define NNC_FW_UNDEFINED_REQUEST	(-3)
 #define NNC_FW_MEM_ALLOC_ERROR		(-4)
+#define NNC_FW_METADATA_ERROR		(-5)
 #define NNC_FW_PARAMETER_ERROR		(-6)
 #define NNC_FW_OPERATION_NOT_PERMITTED	(-9)
 #define NNC_FW_RESOURCE_NOT_FOUND	(-11)
@@ -164,6 +165,12 @@ struct emu_nnc_fw_arrived {
 	uint64_t len;
 	uint64_t room;			/* device memory free, those bytes counted free */
 	int dbc;			/* granted to the handle and still its, or -1 */
+	/*
+	 * Writes device memory (the DBC engine's) at activation, where the
+	 * image's segments go: 0 or -errno. NULL: nothing is placed.
+	 */
+	int (*write_mem)(void *ctx, uint64_t addr, const void *buf, uint64_t len);
+	void *mem_ctx;
 };
 
 /* Whether the first word of a passthrough payload is a firmware command. */

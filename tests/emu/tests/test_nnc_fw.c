@@ -9,6 +9,7 @@
  */
 #include <linux/pci_regs.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 
 #include "card.h"
@@ -17,6 +18,8 @@
 #include "manager.h"
 #include "le_bytes.h"
 #include "nnc_fw.h"
+#include "elf_image.h"
+#include "workload.h"
 
 /* Transaction types (uapi QAIC_TRANS_*). */
 enum {
@@ -1581,9 +1584,144 @@ static void test_fuzz(void)
 	CHECK(counter("nnc_dbc_active 0\n"));
 }
 
+/* ------------------------------------------------------------------ */
+/* Device memory of a fake DBC engine: what activation placed */
+
+#define DEV_MEM		(4u << 20)
+static uint8_t dev_mem[DEV_MEM];
+
+static int fake_write_mem(void *ctx __attribute__((unused)), uint64_t addr, const void *buf, uint64_t len)
+{
+	if (addr > DEV_MEM || len > DEV_MEM - addr)
+		return -EFAULT;
+	memcpy(dev_mem + addr, buf, len);
+	return 0;
+}
+
+static const struct emu_dbc_ops fake_mem_ops = { .write_mem = fake_write_mem };
+
+/*
+ * An ELF image at guest offset @off: a workload program segment of 0x200
+ * bytes for 0x100000 (then 0x100 zeroed), a data segment for 0x180000,
+ * and a constants segment (no bytes) of @k_room at 0x200000. Its length.
+ */
+static uint64_t put_elf(uint64_t off, uint64_t k_room)
+{
+	uint8_t *img = guest + off;
+	const uint64_t phoff = EMU_ELF_EHDR_LEN, data = phoff + 3 * EMU_ELF_PHDR_LEN;
+	const struct { uint64_t off, filesz, paddr, memsz; } ph[3] = {
+		{ data, 0x200, 0x100000, 0x300 },
+		{ data + 0x200, 0x80, 0x180000, 0x80 },
+		{ 0, 0, 0x200000, k_room },
+	};
+
+	memset(img, 0, data);
+	memcpy(img, "\x7f" "ELF", 4);
+	img[4] = 2;
+	img[5] = 1;
+	img[6] = 1;
+	put_le64(img + 32, phoff);
+	img[54] = EMU_ELF_PHDR_LEN;
+	img[56] = 3;
+	for (int i = 0; i < 3; i++) {
+		uint8_t *h = img + phoff + i * EMU_ELF_PHDR_LEN;
+
+		put_le32(h, 1);				/* PT_LOAD */
+		put_le64(h + 8, ph[i].off);
+		put_le64(h + 24, ph[i].paddr);
+		put_le64(h + 32, ph[i].filesz);
+		put_le64(h + 40, ph[i].memsz);
+	}
+	/* The program: a header whose semaphores name DBC 9 */
+	put_le32(img + data, EMU_WL_MAGIC);
+	put_le32(img + data + EMU_WL_H_WAIT_DBC, 9);
+	put_le32(img + data + EMU_WL_H_SIG0_DBC, 9);
+	put_le32(img + data + EMU_WL_H_SIG1_DBC, 9);
+	return data + 0x280;
+}
+
+/*
+ * An ELF's segments go to their device addresses at activation, the rest
+ * of each zeroed; the constants into the segment without bytes; the
+ * program's semaphores become the activation's DBC's; ddr_base is the
+ * lowest segment. A malformed ELF, or constants too big for their
+ * segment, are refused.
+ */
+static void test_elf_placement(void)
+{
+	const uint64_t img_off = 0x10000, k_off = 0x40000, k_len = 0x800;
+	uint64_t len;
+	uint32_t elf, consts;
+	const uint8_t *a;
+	int dbc;
+
+	setup();
+	emu_manager_set_dbc_ops(mgr, &fake_mem_ops, NULL);
+	memset(dev_mem, 0xee, sizeof(dev_mem));
+	len = put_elf(img_off, 0x1000);
+	CHECK_EQ(load_elf(1, len, img_off, len), 1);
+	elf = LOAD_RESULT(0, NNC_FW_CMD_LOAD_ELF_RESP, 0);
+	CHECK_EQ(load_consts(1, 0, k_len, k_off, k_len), 1);
+	consts = LOAD_RESULT(0, NNC_FW_CMD_LOAD_CONSTANTS_RESP, 0);
+	/* Nothing placed before the activation */
+	CHECK_EQ(dev_mem[0x100000], 0xee);
+	a = activate(1, elf, consts, true);
+	CHECK(a && s32(a + 4) == 0);
+	dbc = granted();
+	CHECK(dbc >= 0);
+	CHECK(a && get_le64(a + 16) == 0x100000);
+	CHECK(!memcmp(dev_mem + 0x100000 + 64, guest + img_off + 64 + 3 * 56 + 64, 0x200 - 64));
+	CHECK_EQ(get_le32(dev_mem + 0x100000), EMU_WL_MAGIC);
+	CHECK_EQ(get_le32(dev_mem + 0x100000 + EMU_WL_H_WAIT_DBC), (uint32_t)dbc);
+	CHECK_EQ(get_le32(dev_mem + 0x100000 + EMU_WL_H_SIG0_DBC), (uint32_t)dbc);
+	CHECK_EQ(get_le32(dev_mem + 0x100000 + EMU_WL_H_SIG1_DBC), (uint32_t)dbc);
+	CHECK_EQ(dev_mem[0x100000 + 0x200], 0);		/* memsz past filesz */
+	CHECK_EQ(dev_mem[0x100000 + 0x2ff], 0);
+	CHECK_EQ(dev_mem[0x100000 + 0x300], 0xee);
+	CHECK(!memcmp(dev_mem + 0x180000, guest + img_off + 64 + 3 * 56 + 0x200, 0x80));
+	CHECK(!memcmp(dev_mem + 0x200000, guest + k_off, k_len));
+	CHECK_EQ(dev_mem[0x200000 + k_len], 0xee);
+
+	/* Constants bigger than their segment: refused, nothing active */
+	setup();
+	emu_manager_set_dbc_ops(mgr, &fake_mem_ops, NULL);
+	len = put_elf(img_off, k_len - 1);
+	CHECK_EQ(load_elf(1, len, img_off, len), 1);
+	elf = LOAD_RESULT(0, NNC_FW_CMD_LOAD_ELF_RESP, 0);
+	CHECK_EQ(load_consts(1, 0, k_len, k_off, k_len), 1);
+	consts = LOAD_RESULT(0, NNC_FW_CMD_LOAD_CONSTANTS_RESP, 0);
+	a = activate(1, elf, consts, true);
+	CHECK(a && s32(a + 4) == NNC_FW_METADATA_ERROR);
+
+	/* A segment past the end of device memory: refused at activation */
+	setup();
+	emu_manager_set_dbc_ops(mgr, &fake_mem_ops, NULL);
+	len = put_elf(img_off, 0x1000);
+	put_le64(guest + img_off + 64 + 24, DEV_MEM - 0x100);
+	CHECK_EQ(load_elf(1, len, img_off, len), 1);
+	elf = LOAD_RESULT(0, NNC_FW_CMD_LOAD_ELF_RESP, 0);
+	a = activate(1, elf, 0, true);
+	CHECK(a && s32(a + 4) == NNC_FW_METADATA_ERROR);
+
+	/* ELF's magic, a segment past the file: not loaded */
+	setup();
+	len = put_elf(img_off, 0x1000);
+	put_le64(guest + img_off + 64 + 32, len);	/* filesz */
+	put_le64(guest + img_off + 64 + 40, len);
+	CHECK_EQ(load_elf(1, len, img_off, len), 1);
+	LOAD_RESULT(0, NNC_FW_CMD_LOAD_ELF_RESP, NNC_FW_METADATA_ERROR);
+	/* ... and a phdr table past the file */
+	setup();
+	len = put_elf(img_off, 0x1000);
+	guest[img_off + 56] = 60;
+	CHECK_EQ(load_elf(1, len, img_off, len), 1);
+	LOAD_RESULT(0, NNC_FW_CMD_LOAD_ELF_RESP, NNC_FW_METADATA_ERROR);
+}
+
 int main(void)
 {
 	RUN(test_lifecycle);
+	RUN(test_elf_placement);
 	RUN(test_load_errors);
 	RUN(test_short);
 	RUN(test_activate_errors);
