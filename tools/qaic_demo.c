@@ -9,9 +9,12 @@
  * run on batches of 16 samples. On the emulated card it is a workload
  * program (Documentation/accel/qaic/emulator.rst, "The workload model").
  *
- * 1. Activate a DMA Bridge Channel (DBC) with DRM_IOCTL_QAIC_MANAGE.
- * 2. Load the program and the weights into device memory: one buffer object,
- *    five slices, executed once.
+ * 1. Load the network as Qualcomm's open runtime does, with
+ *    DRM_IOCTL_QAIC_MANAGE and the firmware's NNC commands: the program as
+ *    an ELF image (LOAD_ELF, its bytes by DMA transfer), the weights as its
+ *    constants (LOAD_CONSTANTS); then activate it (ACTIVATE_REQ with the
+ *    ACTIVATE transaction): the card places both in device memory and runs
+ *    the network on the DMA Bridge Channel (DBC) it grants.
  * 3. For each inference, two buffer objects queued together: the input
  *    batch (to the device; its doorbell starts the program) and the output
  *    (from the device; it waits on a DBC semaphore the program increments
@@ -19,6 +22,8 @@
  * 4. Check each output against the host's computation of the same network,
  *    read back the program's header (state and run count), print results
  *    and throughput.
+ * 5. Deactivate the network (DEACTIVATE_REQ with the DEACTIVATE
+ *    transaction) and unload it (UNLOAD_ELF, UNLOAD_CONSTANTS).
  *
  * usage: qaic-demo [-n INFERENCES] [-i INPUT_FILE] [-v]
  * INPUT_FILE holds little-endian float32 samples of 64 values each; they
@@ -146,26 +151,151 @@ static int open_card(char *path, size_t len)
 	return -1;
 }
 
-static uint32_t activate(void)
+/*
+ * The firmware's NNC commands (Qualcomm's open runtime,
+ * lib/runtime-platform/inc/QNncProtocol.h), little endian, packed; each
+ * goes in a passthrough transaction and its answer comes back in one.
+ */
+#define NNC_LOAD_CONSTANTS_REQ	1
+#define NNC_LOAD_ELF_REQ	3
+#define NNC_UNLOAD_CONSTANTS_REQ 5
+#define NNC_UNLOAD_ELF_REQ	7
+#define NNC_ACTIVATE_REQ	9
+#define NNC_DEACTIVATE_REQ	11
+#define NNC_NAME_LEN		64
+#define ELF_TAG			1	/* the transfer a command names */
+#define CONSTANTS_TAG		2
+
+/* A MANAGE message being built: transactions back to back */
+struct mmsg {
+	uint32_t len, count;
+	uint8_t buf[QAIC_MANAGE_MAX_MSG_LENGTH] __attribute__((aligned(8)));
+};
+
+static void *mmsg_add(struct mmsg *m, uint32_t type, uint32_t len)
 {
-	union {
-		struct qaic_manage_trans_activate_to_dev req;
-		struct qaic_manage_trans_activate_from_dev ans;
-		uint8_t buf[QAIC_MANAGE_MAX_MSG_LENGTH];
-	} u = { .req = {
-		.hdr = { .type = QAIC_TRANS_ACTIVATE_FROM_USR, .len = sizeof(u.req) },
-		.queue_size = QUEUE_SIZE,
-	} };
-	struct qaic_manage_msg msg = {
-		.len = sizeof(u.req), .count = 1, .data = (uintptr_t)&u,
-	};
+	struct qaic_manage_trans_hdr *h = (void *)(m->buf + m->len);
+
+	memset(h, 0, len);
+	h->type = type;
+	h->len = len;
+	m->len += len;
+	m->count++;
+	return h;
+}
+
+/* A passthrough with the command @cmd of @len bytes (a multiple of 8) */
+static void mmsg_command(struct mmsg *m, const void *cmd, uint32_t len)
+{
+	uint8_t *t = mmsg_add(m, QAIC_TRANS_PASSTHROUGH_FROM_USR, 8 + len);
+
+	memcpy(t + 8, cmd, len);
+}
+
+/* Sends @m; the answer's first transaction: the firmware's, as u32 words */
+static const uint32_t *mmsg_send(struct mmsg *m, const char *what, uint32_t min_len)
+{
+	struct qaic_manage_msg msg = { .len = m->len, .count = m->count,
+				       .data = (uintptr_t)m->buf };
+	const struct qaic_manage_trans_hdr *h = (const void *)m->buf;
 	int ret = xioctl(DRM_IOCTL_QAIC_MANAGE, &msg);
 
 	if (ret)
-		die("activating a DBC: %s", strerror(-ret));
-	if (u.ans.hdr.type != QAIC_TRANS_ACTIVATE_FROM_DEV || u.ans.status)
-		die("the card refused the activation (status %u)", u.ans.status);
-	return u.ans.dbc_id;
+		die("%s: MANAGE: %s", what, strerror(-ret));
+	m->count = msg.count;
+	if (!msg.count || h->type != QAIC_TRANS_PASSTHROUGH_FROM_DEV || h->len < 8 + min_len)
+		die("%s: the card's answer is not the firmware's", what);
+	return (const uint32_t *)(m->buf + 8);
+}
+
+/* The status word @i of the firmware's answer @a to @what: 0, or dies */
+static void fw_ok(const uint32_t *a, int i, const char *what)
+{
+	if ((int32_t)a[i])
+		die("%s: the card's firmware says %d", what, (int32_t)a[i]);
+}
+
+/* LOAD_ELF (@tag's transfer @data, @len) or LOAD_CONSTANTS; the id */
+static uint32_t fw_load(bool elf, const void *data, uint64_t len)
+{
+	uint32_t cmd[24] = {};	/* 96 and 88 bytes */
+	struct qaic_manage_trans_dma_xfer *x;
+	const char *what = elf ? "LOAD_ELF" : "LOAD_CONSTANTS";
+	static struct mmsg m;
+	const uint32_t *a;
+
+	if (elf) {
+		cmd[0] = NNC_LOAD_ELF_REQ;
+		cmd[1] = ELF_TAG;
+		cmd[2] = getpid();
+		snprintf((char *)&cmd[4], NNC_NAME_LEN, "qaic-demo perceptron");
+		cmd[20] = len;
+		cmd[21] = len >> 32;
+	} else {
+		cmd[0] = NNC_LOAD_CONSTANTS_REQ;
+		cmd[1] = getpid();
+		cmd[2] = CONSTANTS_TAG;
+		cmd[4] = len;
+		cmd[5] = len >> 32;
+		snprintf((char *)&cmd[6], NNC_NAME_LEN, "qaic-demo weights");
+	}
+	m.len = m.count = 0;
+	mmsg_command(&m, cmd, elf ? 96 : 88);
+	x = mmsg_add(&m, QAIC_TRANS_DMA_XFER_FROM_USR, sizeof(*x));
+	x->tag = elf ? ELF_TAG : CONSTANTS_TAG;
+	x->addr = (uintptr_t)data;
+	x->size = len;
+	a = mmsg_send(&m, what, 16);
+	fw_ok(a, 2, what);
+	return a[1];
+}
+
+/* ACTIVATE_REQ with the ACTIVATE transaction: the activation; *@vc its DBC */
+static uint32_t fw_activate(uint32_t elf_id, uint32_t constants_id, uint32_t *vc)
+{
+	uint32_t cmd[12] = { NNC_ACTIVATE_REQ, getpid(), constants_id, elf_id,
+			     0, (uint32_t)-1, 1, (uint32_t)-1 };
+	struct qaic_manage_trans_activate_to_dev *act;
+	const struct qaic_manage_trans_activate_from_dev *granted;
+	static struct mmsg m;
+	const uint32_t *a;
+
+	m.len = m.count = 0;
+	mmsg_command(&m, cmd, sizeof(cmd));
+	act = mmsg_add(&m, QAIC_TRANS_ACTIVATE_FROM_USR, sizeof(*act));
+	act->queue_size = QUEUE_SIZE;
+	a = mmsg_send(&m, "ACTIVATE_REQ", 88);
+	fw_ok(a, 1, "ACTIVATE_REQ");
+	granted = (const void *)(m.buf + ((const struct qaic_manage_trans_hdr *)m.buf)->len);
+	if (m.count != 2 || granted->hdr.type != QAIC_TRANS_ACTIVATE_FROM_DEV ||
+	    granted->status || granted->dbc_id != a[3])
+		die("ACTIVATE_REQ: no DMA Bridge Channel granted with it");
+	*vc = a[3];
+	return a[2];
+}
+
+/* DEACTIVATE_REQ with the DEACTIVATE transaction of the activation's DBC */
+static void fw_deactivate(uint32_t activation_id)
+{
+	uint32_t cmd[4] = { NNC_DEACTIVATE_REQ, activation_id, 1 };
+	struct qaic_manage_trans_deactivate *d;
+	static struct mmsg m;
+
+	m.len = m.count = 0;
+	mmsg_command(&m, cmd, sizeof(cmd));
+	d = mmsg_add(&m, QAIC_TRANS_DEACTIVATE_FROM_USR, sizeof(*d));
+	d->dbc_id = dbc;
+	fw_ok(mmsg_send(&m, "DEACTIVATE_REQ", 8), 1, "DEACTIVATE_REQ");
+}
+
+static void fw_unload(uint32_t type, uint32_t id)
+{
+	uint32_t cmd[2] = { type, id };
+	static struct mmsg m;
+
+	m.len = m.count = 0;
+	mmsg_command(&m, cmd, sizeof(cmd));
+	fw_ok(mmsg_send(&m, "UNLOAD", 8), 1, "UNLOAD");
 }
 
 static struct bo bo_new(uint64_t size)
@@ -272,7 +402,8 @@ static size_t build_program(uint8_t *p)
 	memset(p, 0, WL_HDR_LEN + 3 * WL_OP_LEN);
 	put32(p, WL_MAGIC);
 	put32(p + WL_NOPS, 3);
-	put32(p + WL_SIG0_DBC, dbc);
+	/* The DBC of the semaphore: the card's firmware sets the activation's */
+	put32(p + WL_SIG0_DBC, 0);
 	put32(p + WL_SIG0, SEM_WORD(QAIC_SEM_INC, SEM_READY, 0));
 
 	op_matmul(ops, BATCH, IN_DIM, HID_DIM, DEV_X, DEV_W1, DEV_H, DEV_B1);
@@ -335,36 +466,73 @@ static void forward(const struct net *n, const float *x, float *y)
 }
 
 /* Loads the program and the weights with one object of five slices. */
-static void load_network(const struct net *n)
+/*
+ * The network as an ELF image (the emulated card's firmware reads its
+ * PT_LOAD program headers: Documentation/accel/qaic/emulator.rst): the
+ * program for DEV_PROG, and a segment without bytes for DEV_W1 where the
+ * card puts the constants, the four weight tensors at their offsets.
+ */
+#define ELF_EHDR	64
+#define ELF_PHDR	56
+#define CONSTANTS_SPAN	(DEV_B2 + PAGE - DEV_W1)
+
+struct loaded {
+	uint32_t elf_id, constants_id, activation_id;
+};
+
+static void put_phdr(uint8_t *h, uint64_t off, uint64_t filesz, uint64_t paddr,
+		     uint64_t memsz)
 {
-	static const uint64_t dev[5] = { DEV_PROG, DEV_W1, DEV_B1, DEV_W2, DEV_B2 };
-	struct qaic_attach_slice_entry ents[5] = {};
-	struct qaic_execute_entry e;
-	size_t len[5], off = 0;
-	struct bo b = bo_new(16 * PAGE);
+	put32(h, 1);			/* PT_LOAD */
+	put32(h + 4, 4);		/* PF_R */
+	put64(h + 8, off);
+	put64(h + 16, paddr);		/* p_vaddr */
+	put64(h + 24, paddr);		/* p_paddr: the device address */
+	put64(h + 32, filesz);
+	put64(h + 40, memsz);
+	put64(h + 48, 8);
+}
 
-	len[0] = build_program(b.map);
-	put_f32s(b.map + PAGE, n->w1, IN_DIM * HID_DIM);
-	len[1] = sizeof(n->w1);
-	put_f32s(b.map + 4 * PAGE, n->b1, HID_DIM);
-	len[2] = sizeof(n->b1);
-	put_f32s(b.map + 5 * PAGE, n->w2, HID_DIM * OUT_DIM);
-	len[3] = sizeof(n->w2);
-	put_f32s(b.map + 6 * PAGE, n->b2, OUT_DIM);
-	len[4] = sizeof(n->b2);
+static size_t build_elf(uint8_t *img)
+{
+	const size_t data = ELF_EHDR + 2 * ELF_PHDR;
+	size_t prog;
 
-	for (int i = 0; i < 5; i++) {
-		off = i == 0 ? 0 : (i == 1 ? PAGE : (size_t)(i + 2) * PAGE);
-		ents[i] = (struct qaic_attach_slice_entry){
-			.size = len[i], .offset = off, .dev_addr = dev[i],
-		};
-	}
-	bo_attach(&b, 1, ents, 5);
-	e = (struct qaic_execute_entry){ .handle = b.handle, .dir = 1 };
-	execute(&e, 1);
-	wait_bo(&b);
-	printf("loaded: program (3 ops, %zu bytes) and %zu bytes of weights into device memory\n",
-	       len[0], len[1] + len[2] + len[3] + len[4]);
+	memset(img, 0, data);
+	memcpy(img, "\x7f" "ELF", 4);
+	img[4] = 2;			/* 64-bit */
+	img[5] = 1;			/* little endian */
+	img[6] = 1;			/* version */
+	img[16] = 2;			/* ET_EXEC */
+	img[18] = 0xa4;			/* EM_QDSP6, the card's NSPs */
+	put32(img + 20, 1);
+	put64(img + 32, ELF_EHDR);	/* e_phoff */
+	img[52] = ELF_EHDR;		/* e_ehsize */
+	img[54] = ELF_PHDR;		/* e_phentsize */
+	img[56] = 2;			/* e_phnum */
+	prog = build_program(img + data);
+	put_phdr(img + ELF_EHDR, data, prog, DEV_PROG, prog);
+	put_phdr(img + ELF_EHDR + ELF_PHDR, 0, 0, DEV_W1, CONSTANTS_SPAN);
+	return data + prog;
+}
+
+static struct loaded load_network(const struct net *n)
+{
+	static uint8_t img[ELF_EHDR + 2 * ELF_PHDR + WL_HDR_LEN + 3 * WL_OP_LEN];
+	static uint8_t k[CONSTANTS_SPAN];
+	struct loaded l;
+	size_t len = build_elf(img);
+
+	put_f32s(k + (DEV_W1 - DEV_W1), n->w1, IN_DIM * HID_DIM);
+	put_f32s(k + (DEV_B1 - DEV_W1), n->b1, HID_DIM);
+	put_f32s(k + (DEV_W2 - DEV_W1), n->w2, HID_DIM * OUT_DIM);
+	put_f32s(k + (DEV_B2 - DEV_W1), n->b2, OUT_DIM);
+	l.elf_id = fw_load(true, img, len);
+	l.constants_id = fw_load(false, k, sizeof(k));
+	printf("loaded: ELF %u (program, 3 ops, %zu bytes) and constants %u (%zu bytes of weights)\n",
+	       l.elf_id, len, l.constants_id, sizeof(k));
+	l.activation_id = fw_activate(l.elf_id, l.constants_id, &dbc);
+	return l;
 }
 
 struct slot {
@@ -511,6 +679,7 @@ int main(int argc, char **argv)
 	uint32_t state, error, runs;
 	long count = 256, next = 0;
 	char path[64];
+	struct loaded net_ids;
 	struct net net;
 	double t0, dt;
 	int opt;
@@ -537,15 +706,14 @@ int main(int argc, char **argv)
 	fd = open_card(path, sizeof(path));
 	if (fd < 0)
 		die("no qaic card under /dev/accel");
-	dbc = activate();
-	printf("card: %s, DMA Bridge Channel %u activated (%d-slot rings)\n",
-	       path, dbc, QUEUE_SIZE);
 	printf("network: 2-layer perceptron %d -> %d (relu) -> %d, fp32, batches of %d\n",
 	       IN_DIM, HID_DIM, OUT_DIM, BATCH);
 
 	make_net(&net);
 	load_inputs(&in, input);
-	load_network(&net);
+	net_ids = load_network(&net);
+	printf("card: %s, network activated (activation %u) on DMA Bridge Channel %u (%d-slot rings)\n",
+	       path, net_ids.activation_id, dbc, QUEUE_SIZE);
 	for (int i = 0; i < INFLIGHT; i++)
 		setup_slot(&slots[i]);
 
@@ -584,6 +752,11 @@ int main(int argc, char **argv)
 	       runs, count, state == WL_ST_DONE ? "done" : "not done", error);
 	printf("throughput: %.0f inferences/s, %.0f samples/s (%ld inferences in %.3f s, %d in flight)\n",
 	       count / dt, count * BATCH / dt, count, dt, INFLIGHT);
+
+	fw_deactivate(net_ids.activation_id);
+	fw_unload(NNC_UNLOAD_ELF_REQ, net_ids.elf_id);
+	fw_unload(NNC_UNLOAD_CONSTANTS_REQ, net_ids.constants_id);
+	printf("unloaded: deactivated, ELF and constants unloaded\n");
 
 	if (t.passed != count || runs != (uint32_t)count || state != WL_ST_DONE || error) {
 		printf("RESULT: FAIL\n");
