@@ -74,7 +74,7 @@ enum malice_kind {
 	MALICE_MHI_STATE,	/* spurious state change event, lying MHISTATUS */
 	MALICE_MHI_EE,		/* spurious EE event, lying BHI EXECENV */
 	MALICE_MHI_SYSERR,	/* the device enters SYS_ERROR */
-	/* group proto (off by default): Sahara and SSR packets */
+	/* group proto (off by default): Sahara, SSR and telemetry packets */
 	MALICE_PROTO_FIELD,	/* a word of the packet */
 	MALICE_PROTO_LEN,	/* the packet cut short or lengthened */
 	MALICE_NUM_KINDS
@@ -182,7 +182,7 @@ unsigned int malice_mhi_ee(struct malice *m);
 size_t malice_nnc(struct malice *m, uint8_t *msg, size_t len, size_t cap);
 
 /*
- * A Sahara or SSR packet of @len bytes in @pkt (room for @cap) on its way to
+ * A Sahara, SSR or telemetry packet of @len bytes in @pkt (room for @cap) on its way to
  * the host: MALICE_PROTO_FIELD rewrites one 32-bit word, MALICE_PROTO_LEN
  * changes the length returned (1 .. @cap; bytes added are random).
  */

@@ -1476,7 +1476,7 @@ static const struct emu_bar_ops mhi_bar_ops = {
 /* ---- API --------------------------------------------------------------- */
 
 /*
- * A packet of Sahara or SSR for the host, through the malicious-card mode
+ * A packet of Sahara, SSR or telemetry for the host, through the malicious-card mode
  * (a copy: the protocol models keep what they meant to send).
  */
 static bool proto_push(struct emu_mhi *mhi, unsigned int q, const void *pkt,
@@ -1644,7 +1644,7 @@ static const struct emu_qrtr_ops mhi_qrtr_ops = {
 /* Telemetry answers go out on QAIC_TELEMETRY's downlink channel. */
 static void telemetry_send(void *ctx, const void *msg, size_t len)
 {
-	send_down(ctx, EMU_TELEMETRY_CH_DL, false, "telemetry answer", msg, len);
+	send_down(ctx, EMU_TELEMETRY_CH_DL, true, "telemetry answer", msg, len);
 }
 
 static const struct emu_telemetry_ops mhi_telemetry_ops = {
