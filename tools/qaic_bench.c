@@ -76,6 +76,9 @@
  * 2500 jobs/s, which the bench's guest keeps up with).
  */
 #define PACED_NS		400000
+/* The crossover: a card slower and one faster than that (issue 37) */
+#define PACED_SLOW_NS		1000000
+#define PACED_FAST_NS		100000
 
 /* Milliseconds a WAIT_BO may take: never 0, which upstream reads as "default". */
 #define WAIT_MS		10000
@@ -501,20 +504,63 @@ static void settle(const char *what)
 
 /* ------------------------------------------------------- round trips */
 
+/* Per-job latencies of a run, microseconds: submit to WAIT_BO's return. */
+struct lat {
+	double *us;
+	size_t n, cap;
+};
+
+static void lat_add(struct lat *l, double us)
+{
+	if (!l)
+		return;
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 4096;
+		double *p = realloc(l->us, cap * sizeof(*p));
+
+		if (!p)
+			return;
+		l->us = p;
+		l->cap = cap;
+	}
+	l->us[l->n++] = us;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The @pct-th percentile (0..100) of @l, sorted in place; 0 if empty. */
+static double lat_pct(struct lat *l, double pct)
+{
+	size_t i;
+
+	if (!l->n)
+		return 0;
+	qsort(l->us, l->n, sizeof(*l->us), cmp_double);
+	i = (size_t)(pct / 100.0 * (double)(l->n - 1) + 0.5);
+	return l->us[i < l->n ? i : l->n - 1];
+}
+
 /*
  * Keeps @qd objects in flight on @dbc_id for @secs: waits on the oldest,
  * queues it again, until the time is up; then drains. *@jobs gets the
  * completed executions, *@elapsed the seconds from the first queueing to
- * the last completion.
+ * the last completion; @lat (if not NULL) each job's latency, from its
+ * EXECUTE_BO to the return of the WAIT_BO that saw it done.
  */
 static int run_qd(int fd, uint32_t dbc_id, struct bo *bos, int qd, double secs,
-		  uint64_t *jobs, double *elapsed)
+		  uint64_t *jobs, double *elapsed, struct lat *lat)
 {
-	double start = now_s(), end = start + secs;
+	double start = now_s(), end = start + secs, t_sub[32];
 	int inflight = 0, i, ret = 0;
 	uint64_t done = 0;
 
 	for (i = 0; i < qd; i++) {
+		t_sub[i] = now_s();
 		ret = bo_execute(fd, dbc_id, &bos[i]);
 		if (ret)
 			break;
@@ -522,6 +568,7 @@ static int run_qd(int fd, uint32_t dbc_id, struct bo *bos, int qd, double secs,
 	}
 	for (i = 0; inflight; i = (i + 1) % qd) {
 		int w = bo_wait(fd, dbc_id, &bos[i], WAIT_MS);
+		double t = now_s();
 
 		inflight--;
 		if (w) {
@@ -530,7 +577,9 @@ static int run_qd(int fd, uint32_t dbc_id, struct bo *bos, int qd, double secs,
 			continue;
 		}
 		done++;
-		if (!ret && now_s() < end) {
+		lat_add(lat, (t - t_sub[i]) * 1e6);
+		if (!ret && t < end) {
+			t_sub[i] = now_s();
 			ret = bo_execute(fd, dbc_id, &bos[i]);
 			if (!ret)
 				inflight++;
@@ -544,6 +593,7 @@ static int run_qd(int fd, uint32_t dbc_id, struct bo *bos, int qd, double secs,
 struct rt_result {
 	int err;
 	double rate;
+	double p50_us, p99_us, max_us;
 	int cnt_err;
 	double sub_rd, sub_wr, cpl_rd, cpl_wr, irqs;
 };
@@ -551,6 +601,7 @@ struct rt_result {
 static void bench_round_trips(int qd, uint32_t req_ns, struct rt_result *r)
 {
 	struct dbc_counters c0, c1;
+	struct lat lat = { 0 };
 	struct bo bos[32];
 	uint64_t jobs = 0;
 	double elapsed = 0;
@@ -581,14 +632,17 @@ static void bench_round_trips(int qd, uint32_t req_ns, struct rt_result *r)
 		}
 	}
 	/* Warm up: first faults, first interrupts, caches. */
-	r->err = run_qd(fd, dbc_id, bos, qd, 0.2, &jobs, &elapsed);
+	r->err = run_qd(fd, dbc_id, bos, qd, 0.2, &jobs, &elapsed, NULL);
 	if (r->err)
 		goto out;
 	r->cnt_err = dbc_counters(fd, dbc_id, &c0);
-	r->err = run_qd(fd, dbc_id, bos, qd, run_secs, &jobs, &elapsed);
+	r->err = run_qd(fd, dbc_id, bos, qd, run_secs, &jobs, &elapsed, &lat);
 	if (r->err)
 		goto out;
 	r->rate = jobs / elapsed;
+	r->p50_us = lat_pct(&lat, 50);
+	r->p99_us = lat_pct(&lat, 99);
+	r->max_us = lat_pct(&lat, 100);
 	if (!r->cnt_err)
 		r->cnt_err = dbc_counters(fd, dbc_id, &c1);
 	if (!r->cnt_err) {
@@ -613,6 +667,7 @@ out:
 	for (i = 0; i < n; i++)
 		bo_destroy(fd, &bos[i]);
 	close(fd);
+	free(lat.us);
 }
 
 static void report_round_trips(void)
@@ -626,6 +681,10 @@ static void report_round_trips(void)
 		{ 32, 0, "QD32", "qd32" },
 		{ 1, PACED_NS, "QD1 paced", "paced_qd1" },
 		{ 32, PACED_NS, "QD32 paced", "paced_qd32" },
+		{ 1, PACED_SLOW_NS, "QD1 paced 1 ms", "paced1ms_qd1" },
+		{ 32, PACED_SLOW_NS, "QD32 paced 1 ms", "paced1ms_qd32" },
+		{ 1, PACED_FAST_NS, "QD1 paced 100 us", "paced100us_qd1" },
+		{ 32, PACED_FAST_NS, "QD32 paced 100 us", "paced100us_qd32" },
 	};
 
 	for (unsigned int q = 0; q < ARRAY_SIZE(runs); q++) {
@@ -640,6 +699,16 @@ static void report_round_trips(void)
 			put_err(key, r.err);
 		} else {
 			put_num(key, r.rate);
+		}
+		static const char *const lats[] = { "lat_p50", "lat_p99", "lat_max" };
+		double lv[] = { r.p50_us, r.p99_us, r.max_us };
+
+		for (unsigned int i = 0; i < ARRAY_SIZE(lats); i++) {
+			snprintf(key, sizeof(key), "%s_%s", lats[i], runs[q].suffix);
+			if (r.err)
+				put_err(key, r.err);
+			else
+				put_num(key, lv[i]);
 		}
 		static const char *const names[] = {
 			"mmio_submit_reads", "mmio_submit_writes",
@@ -850,7 +919,7 @@ static void scaling_child(int idx, int ready_w, int go_r, int qd)
 		uint64_t jobs;
 		double elapsed;
 
-		m.err = run_qd(fd, dbc_id, bos, qd, 0.1, &jobs, &elapsed);
+		m.err = run_qd(fd, dbc_id, bos, qd, 0.1, &jobs, &elapsed, NULL);
 	}
 	child_send(ready_w, &m);
 	if (m.err)
@@ -858,7 +927,7 @@ static void scaling_child(int idx, int ready_w, int go_r, int qd)
 	/* The parent closes the other end: everyone starts at once. */
 	if (read(go_r, &c, 1) < 0)
 		_exit(1);
-	m.err = run_qd(fd, dbc_id, bos, qd, run_secs, &m.jobs, &m.elapsed);
+	m.err = run_qd(fd, dbc_id, bos, qd, run_secs, &m.jobs, &m.elapsed, NULL);
 	m.retries = execute_retries;
 	child_send(ready_w, &m);
 	close(fd);
@@ -1514,13 +1583,6 @@ struct summary {
 	const char *err;	/* the first of the others */
 };
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 #define MAX_VALUES 1024
 
 static void summarize(const struct results *const *sets, int nsets,
@@ -1608,6 +1670,24 @@ static const struct row rows[] = {
 	{ "MSIs/job, QD32", "irqs_qd32", 2, "MSIs", "=raw_irqs_qd32", -1 },
 	{ "round trips, paced card (400 us/request), QD1", "rt_paced_qd1", 0, "jobs/s", "2500", 1 },
 	{ "round trips, paced card (400 us/request), QD32", "rt_paced_qd32", 0, "jobs/s", "2500", 1 },
+	{ "latency p50, QD1", "lat_p50_qd1", 0, "us", NULL, -1 },
+	{ "latency p99, QD1", "lat_p99_qd1", 0, "us", NULL, -1 },
+	{ "latency max, QD1", "lat_max_qd1", 0, "us", NULL, -1 },
+	{ "latency p50, QD32", "lat_p50_qd32", 0, "us", NULL, -1 },
+	{ "latency p99, QD32", "lat_p99_qd32", 0, "us", NULL, -1 },
+	{ "latency max, QD32", "lat_max_qd32", 0, "us", NULL, -1 },
+	{ "latency p50, paced card, QD1", "lat_p50_paced_qd1", 0, "us", "400", -1 },
+	{ "latency p99, paced card, QD1", "lat_p99_paced_qd1", 0, "us", NULL, -1 },
+	{ "latency max, paced card, QD1", "lat_max_paced_qd1", 0, "us", NULL, -1 },
+	{ "latency p50, paced card, QD32", "lat_p50_paced_qd32", 0, "us", NULL, -1 },
+	{ "latency p99, paced card, QD32", "lat_p99_paced_qd32", 0, "us", NULL, -1 },
+	{ "latency max, paced card, QD32", "lat_max_paced_qd32", 0, "us", NULL, -1 },
+	{ "round trips, paced card (1 ms/request), QD1", "rt_paced1ms_qd1", 0, "jobs/s", "1000", 1 },
+	{ "round trips, paced card (1 ms/request), QD32", "rt_paced1ms_qd32", 0, "jobs/s", "1000", 1 },
+	{ "latency p50, paced card (1 ms), QD1", "lat_p50_paced1ms_qd1", 0, "us", "1000", -1 },
+	{ "round trips, paced card (100 us/request), QD1", "rt_paced100us_qd1", 0, "jobs/s", "10000", 1 },
+	{ "round trips, paced card (100 us/request), QD32", "rt_paced100us_qd32", 0, "jobs/s", "10000", 1 },
+	{ "latency p50, paced card (100 us), QD1", "lat_p50_paced100us_qd1", 0, "us", "100", -1 },
 	{ "MSIs/job, paced card, QD1", "irqs_paced_qd1", 2, "MSIs", NULL, -1 },
 	{ "MSIs/job, paced card, QD32", "irqs_paced_qd32", 2, "MSIs", NULL, -1 },
 	{ "MMIO reads/job, completion, paced card, QD32", "mmio_complete_reads_paced_qd32", 2, "reads", NULL, -1 },
