@@ -254,7 +254,8 @@ static int qaic_tele_ask(struct qaic_telemetry *t, u8 cmd, s64 *val)
 	ret = mhi_queue_buf(t->mhi, DMA_TO_DEVICE, q, sizeof(*q), MHI_EOT);
 	if (ret) {
 		kfree(q);
-		left = ret;
+		/* -EIO: MHI is in its error state, the card crashed: it is down */
+		left = ret == -EIO ? -ENODEV : ret;
 	} else {
 		left = wait_for_completion_killable_timeout(&t->done, QAIC_TELE_TIMEOUT);
 	}
