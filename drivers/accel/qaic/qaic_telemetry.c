@@ -278,8 +278,13 @@ unlock:
 	return ret;
 }
 
-/* @val (degrees C) as hwmon's m°C, or -EPROTO if no card can be that. */
-static int qaic_tele_temp(struct qaic_telemetry *t, u8 cmd, long *out)
+/*
+ * Asks the card @cmd, whose answer is in @unit (degrees C, watts) and
+ * believed between @min and @max; *@out gets it times @scale (hwmon's
+ * m°C, µW). -EPROTO if no card can have that value.
+ */
+static int qaic_tele_value(struct qaic_telemetry *t, u8 cmd, s64 min, s64 max, long scale,
+			   const char *unit, long *out)
 {
 	s64 val;
 	int ret;
@@ -287,30 +292,24 @@ static int qaic_tele_temp(struct qaic_telemetry *t, u8 cmd, long *out)
 	ret = qaic_tele_ask(t, cmd, &val);
 	if (ret)
 		return ret;
-	if (val < QAIC_TELE_MIN_C || val > QAIC_TELE_MAX_C) {
+	if (val < min || val > max) {
 		atomic_inc(&t->refused);
-		drm_dbg(&t->qdev->drm, "telemetry: temperature %lld C refused\n", val);
+		drm_dbg(&t->qdev->drm, "telemetry: %lld %s refused (question %u)\n", val, unit,
+			cmd);
 		return -EPROTO;
 	}
-	*out = (long)val * 1000;
+	*out = (long)val * scale;
 	return 0;
+}
+
+static int qaic_tele_temp(struct qaic_telemetry *t, u8 cmd, long *out)
+{
+	return qaic_tele_value(t, cmd, QAIC_TELE_MIN_C, QAIC_TELE_MAX_C, 1000, "C", out);
 }
 
 static int qaic_tele_power(struct qaic_telemetry *t, u8 cmd, long *out)
 {
-	s64 val;
-	int ret;
-
-	ret = qaic_tele_ask(t, cmd, &val);
-	if (ret)
-		return ret;
-	if (val < 0 || val > QAIC_TELE_MAX_W) {
-		atomic_inc(&t->refused);
-		drm_dbg(&t->qdev->drm, "telemetry: power %lld W refused\n", val);
-		return -EPROTO;
-	}
-	*out = (long)val * 1000000;
-	return 0;
+	return qaic_tele_value(t, cmd, 0, QAIC_TELE_MAX_W, 1000000, "W", out);
 }
 
 /* The temperature channels: board, SoC, DDR */

@@ -371,27 +371,28 @@ static void check_holds(uint32_t consts, uint32_t in_use, unsigned int nws,
 }
 #define CHECK_HOLDS(c, u, n, a) check_holds(c, u, n, a, __LINE__)
 
-/* EMU_PT_XFER_SUM status of a tag: EMU_PT_E_NO_TAG once a load took it */
-static uint32_t tag_status(uint32_t handle, uint32_t tag)
+/* The EMU_PT_XFER_SUM answer of a tag, or NULL */
+static const uint8_t *tag_sum(uint32_t handle, uint32_t tag)
 {
-	const uint8_t *t;
-
 	mb_init(handle);
 	mb_pt(EMU_PT_XFER_SUM, tag, NULL, 0);
 	mb_send();
-	t = r_trans(0);
+	return r_trans(0);
+}
+
+/* Its status: EMU_PT_E_NO_TAG once a load took the tag's bytes */
+static uint32_t tag_status(uint32_t handle, uint32_t tag)
+{
+	const uint8_t *t = tag_sum(handle, tag);
+
 	return t ? get_le32(t + 28) : ~0u;
 }
 
 /* The bytes a tag holds */
 static uint64_t tag_bytes(uint32_t handle, uint32_t tag)
 {
-	const uint8_t *t;
+	const uint8_t *t = tag_sum(handle, tag);
 
-	mb_init(handle);
-	mb_pt(EMU_PT_XFER_SUM, tag, NULL, 0);
-	mb_send();
-	t = r_trans(0);
 	return t ? get_le64(t + 16) : ~0ull;
 }
 
