@@ -66,6 +66,7 @@
 #include "qaic_drv.h"
 #include "qaic_mhi.h"
 #include "qaic_nnc.h"
+#include "qaic_sysfs.h"
 
 static unsigned int control_resp_timeout_s = 60;
 module_param(control_resp_timeout_s, uint, 0600);

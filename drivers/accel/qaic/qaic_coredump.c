@@ -58,6 +58,7 @@
 #include <drm/drm_print.h>
 
 #include "qaic_compat.h"
+#include "qaic_coredump.h"
 #include "qaic_drv.h"
 #include "qaic_hw.h"
 #include "qaic_queue.h"

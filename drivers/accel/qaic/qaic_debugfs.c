@@ -45,6 +45,7 @@
 #include <drm/drm_drv.h>
 #include <drm/drm_managed.h>
 
+#include "qaic_debugfs.h"
 #include "qaic_drv.h"
 #include "qaic_hw.h"
 #include "qaic_queue.h"

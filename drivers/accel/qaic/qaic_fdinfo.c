@@ -43,6 +43,7 @@
 #include <drm/drm_print.h>
 
 #include "qaic_drv.h"
+#include "qaic_fdinfo.h"
 #include "qaic_queue.h"
 
 /**

@@ -43,6 +43,7 @@
 #include "qaic_desc.h"
 #include "qaic_drv.h"
 #include "qaic_gem.h"
+#include "qaic_job.h"
 #include "qaic_queue.h"
 #include "qaic_trace.h"
 

@@ -95,9 +95,11 @@
 #include "qaic_cntl.h"
 #include "qaic_compat.h"
 #include "qaic_drv.h"
+#include "qaic_manage.h"
 #include "qaic_nnc.h"
 #include "qaic_owner.h"
 #include "qaic_pin.h"
+#include "qaic_reset.h"
 
 /*
  * Segments one wire message can carry at most; the pages of a window that

@@ -63,6 +63,7 @@
 #include <kunit/visibility.h>
 
 #include "qaic_compat.h"
+#include "qaic_coredump.h"
 #include "qaic_drv.h"
 #include "qaic_memdump.h"
 

@@ -73,8 +73,10 @@
 
 #include "qaic_cntl.h"
 #include "qaic_compat.h"
+#include "qaic_coredump.h"
 #include "qaic_drv.h"
 #include "qaic_mhi.h"
+#include "qaic_owner.h"
 #include "qaic_trace.h"
 
 static unsigned int mhi_timeout_ms = 2000;

@@ -65,10 +65,13 @@
 #include "qaic_cntl.h"
 #include "qaic_compat.h"
 #include "qaic_drv.h"
+#include "qaic_manage.h"
 #include "qaic_nnc.h"
 #include "qaic_owner.h"
 #include "qaic_pin.h"
 #include "qaic_queue.h"
+#include "qaic_reset.h"
+#include "qaic_sysfs.h"
 #include "qaic_trace.h"
 
 /* DBC ring layout, as the card expects it. */

@@ -8,6 +8,8 @@
 
 #include <linux/types.h>
 
+#include "qaic_drv.h"
+
 struct qaic_device;
 struct qaic_file_priv;
 struct qaic_nnc_answer;
@@ -50,5 +52,13 @@ void qaic_owner_account(struct qaic_device *qdev, u32 id, const struct qaic_nnc_
 			bool released, struct qaic_ring_mem *mem, u32 nelem);
 void qaic_owner_let_go(struct qaic_device *qdev, struct qaic_file_priv *priv,
 		       struct qaic_ring_mem *mem, struct qaic_pin *pin, enum qaic_release how);
+
+bool qaic_owner_ssr_step(struct qaic_device *qdev, u32 dbc_id, enum qaic_dbc_state step);
+void qaic_owner_release_file(struct qaic_device *qdev, struct qaic_file_priv *priv);
+void qaic_owner_forget_file(struct qaic_device *qdev, struct qaic_file_priv *priv);
+void qaic_owner_release_all(struct qaic_device *qdev);
+void qaic_owner_card_crashed(struct qaic_device *qdev);
+void qaic_owner_park_all(struct qaic_device *qdev);
+void qaic_owner_unpark(struct qaic_device *qdev);
 
 #endif /* _QAIC_OWNER_H_ */

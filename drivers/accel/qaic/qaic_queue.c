@@ -50,9 +50,11 @@
 #include "qaic_compat.h"
 #include "qaic_desc.h"
 #include "qaic_drv.h"
+#include "qaic_fdinfo.h"
 #include "qaic_gem.h"
 #include "qaic_hw.h"
 #include "qaic_queue.h"
+#include "qaic_reset.h"
 #include "qaic_ring.h"
 #include "qaic_trace.h"
 

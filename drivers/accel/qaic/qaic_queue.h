@@ -248,8 +248,10 @@ int qaic_job_add_dependency(struct qaic_job *job, struct dma_fence *fence);
 
 int qaic_ring_irq_init(struct qaic_device *qdev);
 
-/* qaic_fdinfo.c */
-void qaic_fdinfo_busy_begin(struct qaic_queue *q, ktime_t now);
-void qaic_fdinfo_busy_end(struct qaic_queue *q, ktime_t now);
+/* A DBC of the caller's file, or an errno and a drm_dbg() line */
+struct qaic_dbc *qaic_dbc_lock_owned(struct qaic_device *qdev, struct drm_file *file,
+				     u32 dbc_id, const char *what);
+int qaic_dbc_check_owned(struct qaic_device *qdev, struct drm_file *file, u32 dbc_id,
+			 const char *what);
 
 #endif /* _QAIC_QUEUE_H_ */

@@ -43,6 +43,7 @@
 #include "qaic_mhi.h"
 #include "qaic_mhi_rx.h"
 #include "qaic_ras.h"
+#include "qaic_reset.h"
 
 #define QAIC_RAS_MAGIC		0x55aa
 #define QAIC_RAS_MAX_VERSION	2

@@ -80,7 +80,9 @@
 #include "qaic_cntl.h"
 #include "qaic_drv.h"
 #include "qaic_mhi.h"
+#include "qaic_owner.h"
 #include "qaic_queue.h"
+#include "qaic_reset.h"
 #include "qaic_trace.h"
 
 /*

@@ -108,6 +108,7 @@
 
 #include "qaic_compat.h"
 #include "qaic_drv.h"
+#include "qaic_fdinfo.h"
 #include "qaic_gem.h"
 #include "qaic_hw.h"
 #include "qaic_queue.h"

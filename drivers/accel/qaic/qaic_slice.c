@@ -36,6 +36,7 @@
 #include "qaic_drv.h"
 #include "qaic_gem.h"
 #include "qaic_queue.h"
+#include "qaic_slice.h"
 
 /*
  * A new slicing, or none, is a new program for the object: WAIT_BO does not

@@ -80,8 +80,10 @@
 #include "qaic_memdump.h"
 #include "qaic_mhi.h"
 #include "qaic_mhi_rx.h"
+#include "qaic_owner.h"
 #include "qaic_sahara.h"
 #include "qaic_ssr.h"
+#include "qaic_sysfs.h"
 
 #define QAIC_SSR_DEBUG_XFER_INFO	0x001
 #define QAIC_SSR_DEBUG_XFER_INFO_RSP	0x002

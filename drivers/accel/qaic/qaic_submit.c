@@ -33,6 +33,7 @@
 
 #include "qaic_drv.h"
 #include "qaic_queue.h"
+#include "qaic_submit.h"
 
 /* Most syncobjs one submission waits for. */
 #define QAIC_SUBMIT_MAX_IN_SYNCS	64

@@ -47,6 +47,7 @@
 
 #include "qaic_cntl.h"
 #include "qaic_drv.h"
+#include "qaic_sysfs.h"
 #include "qaic_trace.h"
 
 /**

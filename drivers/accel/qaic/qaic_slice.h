@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Copyright (c) 2026 The qaic authors.
+ */
+
+#ifndef _QAIC_SLICE_H_
+#define _QAIC_SLICE_H_
+
+#include <linux/types.h>
+
+struct drm_device;
+struct drm_file;
+
+int qaic_attach_slice_bo_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
+int qaic_detach_slice_bo_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
+
+#endif /* _QAIC_SLICE_H_ */
