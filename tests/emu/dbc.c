@@ -66,6 +66,13 @@ struct dbc_chan {
 	 */
 	uint64_t req_ns;
 	uint64_t due_ns;
+	/*
+	 * When each ring entry's doorbell came (NULL if it could not be had:
+	 * no timing then), and when the ring last ran out of announced
+	 * requests (0: it has some, or never had any).
+	 */
+	uint64_t *told_ns;
+	uint64_t idle_since_ns;
 	bool raw;		/* activated through EMU_DBC_RAW_CTRL */
 	/* req_ids of the last responses, for malice's "an older job's". */
 	uint16_t old_ids[4];
@@ -396,6 +403,14 @@ static bool case_rsp(struct emu_dbc *e, unsigned int id, struct dbc_chan *ch,
 }
 
 /* Write the response of the request at reqhp. Returns true if the ring was empty. */
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 static bool rsp_write(struct emu_dbc *e, unsigned int id, struct dbc_chan *ch,
 		      uint16_t status)
 {
@@ -430,6 +445,10 @@ static bool rsp_write(struct emu_dbc *e, unsigned int id, struct dbc_chan *ch,
 	}
 	ch->rsptp = (ch->rsptp + 1) % ch->cfg.nelem;
 	ch->c.responses++;
+	if (ch->told_ns) {
+		ch->c.card_ns += now_ns() - ch->told_ns[ch->reqhp];
+		ch->c.rsps_timed++;
+	}
 	if (twice && (ch->rsptp + 1) % ch->cfg.nelem != ch->rsphp &&
 	    !emu_dma_write(e->dev, ch->cfg.rsp_q_addr +
 			   (uint64_t)ch->rsptp * EMU_DBC_RSP_ELEM, r, sizeof(r))) {
@@ -529,6 +548,8 @@ static bool dbc_process_some(struct emu_dbc *e, unsigned int id, uint64_t max)
 		ch->have_req = false;
 		ch->reqhp = (ch->reqhp + 1) % nelem;
 		ch->c.requests++;
+		if (ch->reqhp == ch->reqtp)
+			ch->idle_since_ns = now_ns();
 	}
 	return irq;
 }
@@ -542,14 +563,6 @@ static void dbc_run(struct emu_dbc *e, unsigned int id)
 {
 	if (dbc_process(e, id))
 		dbc_irq(e, id);
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 /*
@@ -716,6 +729,31 @@ static bool decode(uint64_t pos, unsigned int *id, unsigned int *reg)
 	return true;
 }
 
+/*
+ * A doorbell moves REQTP to @tp: the entries it adds (none when it moves
+ * back, as a host's reset of the ring does) are announced now, and a ring
+ * that had run out of work is busy again.
+ */
+static void chan_told(struct dbc_chan *ch, uint32_t tp)
+{
+	uint32_t nelem = ch->cfg.nelem;
+	uint32_t used = (ch->reqtp + nelem - ch->reqhp) % nelem;
+	uint32_t added = (tp + nelem - ch->reqtp) % nelem;
+	uint64_t now;
+
+	if (!added || used + added >= nelem)
+		return;
+	now = now_ns();
+	if (ch->told_ns)
+		for (uint32_t i = ch->reqtp; i != tp; i = (i + 1) % nelem)
+			ch->told_ns[i] = now;
+	if (ch->idle_since_ns) {
+		ch->c.idle_ns += now - ch->idle_since_ns;
+		ch->c.idles++;
+		ch->idle_since_ns = 0;
+	}
+}
+
 static void reg_write(struct emu_dbc *e, unsigned int id, unsigned int reg,
 		      uint32_t val)
 {
@@ -733,10 +771,12 @@ static void reg_write(struct emu_dbc *e, unsigned int id, unsigned int reg,
 		return;
 	}
 	if (reg == 1) {
-		if (val == ch->reqhp && chan_busy(ch))
+		if (val == ch->reqhp && chan_busy(ch)) {
 			chan_abort(e, id);
-		else
+		} else {
+			chan_told(ch, val);
 			ch->reqtp = val;
+		}
 		if (ch->req_ns)
 			dbc_schedule(ch);
 		else
@@ -933,6 +973,8 @@ void emu_dbc_destroy(struct emu_dbc *e)
 		emu_manager_set_dbc_ops(e->mgr, NULL, NULL);
 	if (e->mem)
 		munmap(e->mem, e->mem_size);
+	for (unsigned int id = 0; id < EMU_NUM_DBC; id++)
+		free(e->ch[id].told_ns);
 	free(e);
 }
 
@@ -945,6 +987,9 @@ static void chan_reset(struct dbc_chan *ch)
 {
 	ch->active = false;
 	ch->due_ns = 0;
+	free(ch->told_ns);
+	ch->told_ns = NULL;
+	ch->idle_since_ns = 0;
 	ch->raw = false;
 	memset(&ch->cfg, 0, sizeof(ch->cfg));
 	ch->reqhp = ch->reqtp = ch->rsphp = ch->rsptp = 0;
@@ -970,6 +1015,8 @@ void emu_dbc_activate(struct emu_dbc *e, unsigned int id,
 	chan_reset(ch);
 	ch->cfg = *cfg;
 	ch->active = true;
+	/* Without it, the card works as well; it only does not say when. */
+	ch->told_ns = calloc(cfg->nelem, sizeof(*ch->told_ns));
 	emu_log(e->dev, "DBC%u: active, %u elements, req %#" PRIx64 " rsp %#" PRIx64,
 		id, cfg->nelem, cfg->req_q_addr, cfg->rsp_q_addr);
 }
@@ -1248,7 +1295,7 @@ static const char *const counter_names[] = {
 	"requests", "responses", "dma_to_dev_bytes", "dma_from_dev_bytes",
 	"irqs", "errors", "stalls", "rsp_full", "sem_ops", "doorbells",
 	"bad_index", "ignored_writes", "rsp_dropped", "rsp_corrupted",
-	"resets", "late_xfers",
+	"resets", "late_xfers", "card_ns", "rsps_timed", "idle_ns", "idles",
 };
 
 _Static_assert(sizeof(counter_names) / sizeof(counter_names[0]) == NCOUNTERS,

@@ -142,6 +142,16 @@ struct emu_dbc_counters {
 	uint64_t rsp_corrupted;		/* fault injection */
 	uint64_t resets;		/* channel resets that aborted a request */
 	uint64_t late_xfers;		/* fetched requests carried out after a reset */
+	/*
+	 * Where a job's time goes, as the card sees it (EMU_PT_DBC_TIMES):
+	 * the card's share is from the doorbell that announced a request to
+	 * its response; the host's is what the ring spends with nothing
+	 * announced, from the response that emptied it to the next doorbell.
+	 */
+	uint64_t card_ns;		/* sum of doorbell -> response */
+	uint64_t rsps_timed;		/* responses counted in card_ns */
+	uint64_t idle_ns;		/* sum of emptied -> next doorbell */
+	uint64_t idles;			/* times the ring ran out of work */
 };
 
 struct emu_dbc *emu_dbc_create(struct emu_device *dev);

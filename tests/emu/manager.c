@@ -755,6 +755,35 @@ static void pt_dbc_counters(struct emu_manager *mgr, struct answer *a,
 	put_le64(f + 56, c.late_xfers);
 }
 
+_Static_assert(sizeof(struct emu_pt_dbc_times) == 48,
+	       "struct emu_pt_dbc_times is 48 bytes, no holes");
+
+/* EMU_PT_DBC_TIMES: the timing part of the engine's counters. */
+static void pt_dbc_times(struct emu_manager *mgr, struct answer *a, uint32_t arg)
+{
+	struct emu_dbc_counters c = { 0 };
+	uint32_t status = EMU_PT_OK;
+	uint8_t *q;
+
+	if (arg >= EMU_NUM_DBC || !mgr->dbc_ops || !mgr->dbc_ops->get_counters ||
+	    mgr->dbc_ops->get_counters(mgr->dbc_ctx, arg, &c)) {
+		memset(&c, 0, sizeof(c));
+		status = EMU_PT_E_DBC;
+		mgr->c.pt_errors++;
+	}
+	q = ans_trans(a, T_PASSTHROUGH_FROM_DEV, TH_LEN + sizeof(struct emu_pt_dbc_times));
+	if (!q)
+		return;
+	q += TH_LEN;
+	put_le32(q, EMU_PT_DBC_TIMES);
+	put_le32(q + 4, arg);
+	put_le32(q + 8, status);
+	put_le64(q + 16, c.card_ns);
+	put_le64(q + 24, c.rsps_timed);
+	put_le64(q + 32, c.idle_ns);
+	put_le64(q + 40, c.idles);
+}
+
 _Static_assert(sizeof(struct emu_pt_memcpy_bw) == 32,
 	       "struct emu_pt_memcpy_bw is 32 bytes, no holes");
 
@@ -1042,6 +1071,9 @@ static void do_passthrough(struct emu_manager *mgr, struct msg_ctx *ctx,
 	}
 	case EMU_PT_DBC_COUNTERS:
 		pt_dbc_counters(mgr, a, arg);
+		return;
+	case EMU_PT_DBC_TIMES:
+		pt_dbc_times(mgr, a, arg);
 		return;
 	case EMU_PT_MEMCPY_BW:
 		pt_memcpy_bw(mgr, a, arg);

@@ -182,6 +182,14 @@ struct emu_manager;
  * or a card without telemetry.
  */
 #define EMU_PT_TELEMETRY	(EMU_PT_BASE + 20)
+/*
+ * Where DBC arg's jobs spent their time, as the card saw it: the sums of
+ * struct emu_dbc_counters' card_ns, rsps_timed, idle_ns and idles (they
+ * go on across activations, as the other counters do), for benchmarks to split a job's latency into the
+ * card's part and the host's. A benchmark facility. Answer: struct
+ * emu_pt_dbc_times, EMU_PT_E_DBC if arg >= EMU_NUM_DBC.
+ */
+#define EMU_PT_DBC_TIMES	(EMU_PT_BASE + 21)
 
 enum emu_card_case_table {
 	EMU_CARD_CASE_SSR,
@@ -245,6 +253,18 @@ struct emu_pt_dbc_counters {
 	uint64_t errors;
 	uint64_t resets;
 	uint64_t late_xfers;	/* fetched requests carried out after a reset */
+};
+
+/* Answer of EMU_PT_DBC_TIMES, 48 bytes; all 0 when status is not EMU_PT_OK. */
+struct emu_pt_dbc_times {
+	uint32_t op;		/* EMU_PT_DBC_TIMES */
+	uint32_t arg;		/* the DBC */
+	uint32_t status;	/* EMU_PT_OK or EMU_PT_E_DBC */
+	uint32_t pad;
+	uint64_t card_ns;	/* sum, over responses, of doorbell -> response */
+	uint64_t rsps_timed;	/* responses in card_ns */
+	uint64_t idle_ns;	/* sum of ring emptied by a response -> next doorbell */
+	uint64_t idles;		/* times the ring ran out of announced requests */
 };
 
 /* Answer of EMU_PT_TIMESYNC, 64 bytes; all 0 when status is not EMU_PT_OK. */

@@ -297,6 +297,49 @@ static void test_device_time(void)
 	CHECK_EQ(rsp_at(4), RSP(24, 0));
 }
 
+/*
+ * EMU_PT_DBC_TIMES' counters: the card's part from doorbell to response,
+ * the host's from the response that emptied the ring to the next doorbell;
+ * a REQTP moved back (the host resetting its ring) announces nothing.
+ */
+static void test_device_times(void)
+{
+	struct timespec nap = { .tv_nsec = 20 * 1000 * 1000 };
+	struct emu_dbc_counters c;
+
+	setup();
+	activate(5, 16);
+	put_req(0, &(struct req){ .id = 50, .cmd = RSPF });
+	put_req(1, &(struct req){ .id = 51, .cmd = RSPF });
+	reg_w(5, EMU_DBC_REQTP, 1);
+	emu_dbc_get_counters(eng, 5, &c);
+	CHECK_EQ(c.rsps_timed, 1);
+	CHECK(c.card_ns < 20 * 1000 * 1000);
+	CHECK_EQ(c.idles, 0);
+	nanosleep(&nap, NULL);
+	reg_w(5, EMU_DBC_REQTP, 2);
+	emu_dbc_get_counters(eng, 5, &c);
+	CHECK_EQ(c.rsps_timed, 2);
+	CHECK_EQ(c.idles, 1);
+	CHECK(c.idle_ns >= 20 * 1000 * 1000);
+	/* Back to the head: nothing announced, no idle time closed. */
+	reg_w(5, EMU_DBC_REQTP, 2);
+	emu_dbc_get_counters(eng, 5, &c);
+	CHECK_EQ(c.idles, 1);
+	CHECK_EQ(c.rsps_timed, 2);
+	/*
+	 * The counts go on across activations (readers take differences),
+	 * but the wait for a new activation's first doorbell is no host's.
+	 */
+	nanosleep(&nap, NULL);
+	activate(5, 16);
+	put_req(0, &(struct req){ .id = 52, .cmd = RSPF });
+	reg_w(5, EMU_DBC_REQTP, 1);
+	emu_dbc_get_counters(eng, 5, &c);
+	CHECK_EQ(c.idles, 1);
+	CHECK_EQ(c.rsps_timed, 3);
+}
+
 static void test_msi_rules(void)
 {
 	setup();
@@ -1465,6 +1508,7 @@ int main(void)
 	RUN(test_reset_values);
 	RUN(test_round_trip);
 	RUN(test_device_time);
+	RUN(test_device_times);
 	RUN(test_msi_rules);
 	RUN(test_msi_after_ack);
 	RUN(test_semaphores);
