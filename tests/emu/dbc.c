@@ -1213,7 +1213,7 @@ void emu_dbc_tick(struct emu_dbc *e)
 
 	for (unsigned int id = 0; id < EMU_NUM_DBC; id++) {
 		struct dbc_chan *ch = &e->ch[id];
-		uint64_t n;
+		uint64_t n, due, req_ns = ch->req_ns;
 
 		if (ch->late_due_ns) {
 			if (!now)
@@ -1231,14 +1231,25 @@ void emu_dbc_tick(struct emu_dbc *e)
 		 * Every request whose time has come, in one go. A due time
 		 * implies device time: going back to 0 clears it.
 		 */
-		n = 1 + (now - ch->due_ns) / ch->req_ns;
+		due = ch->due_ns;
+		n = 1 + (now - due) / ch->req_ns;
 		ch->due_ns = 0;
 		engine_enter(e);
 		if (dbc_process_some(e, id, n))
 			dbc_irq(e, id);
 		engine_leave(e);
 		/* A wait, a full ring or a hang resumes on a register write. */
-		if (ch->req_ns && !ch->stalled && !ch->held && !ch->hang && !ch->hang_once)
+		if (!ch->req_ns || ch->stalled || ch->held || ch->hang || ch->hang_once)
+			continue;
+		/*
+		 * A card with work it was told of goes on without a pause:
+		 * its next request is done req_ns after the last one was due,
+		 * however late this loop came to see it. Counting from now
+		 * would slow the card by every wake-up's lateness.
+		 */
+		if (ch->reqhp != ch->reqtp && ch->req_ns == req_ns)
+			ch->due_ns = due + n * req_ns;
+		else
 			dbc_schedule(ch);
 	}
 }

@@ -297,6 +297,46 @@ static void test_device_time(void)
 	CHECK_EQ(rsp_at(4), RSP(24, 0));
 }
 
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * A paced card with a backlog keeps its pace however late the serve loop
+ * looks: the next request is due one request's time after the last one
+ * was due, not after the late look.
+ */
+static void test_device_time_pace(void)
+{
+	const uint64_t ns = 10 * 1000 * 1000;
+	struct timespec nap = { .tv_nsec = 25 * 1000 * 1000 };
+	uint64_t t0, elapsed;
+	long long left;
+	uint32_t done;
+
+	setup();
+	activate(5, 16);
+	emu_dbc_set_timing(eng, 5, (uint32_t)ns);
+	for (uint32_t i = 0; i < 8; i++)
+		put_req(i, &(struct req){ .id = (uint16_t)(40 + i), .cmd = RSPF });
+	t0 = mono_ns();
+	reg_w(5, EMU_DBC_REQTP, 8);
+	/* A look 15 ms after the first request was due (or later). */
+	nanosleep(&nap, NULL);
+	emu_dbc_tick(eng);
+	elapsed = mono_ns() - t0;
+	done = reg_r(5, EMU_DBC_REQHP);
+	CHECK(done >= 2 && done < 8);
+	left = emu_dbc_timeout_ns(eng);
+	/* Due at (done + 1) * ns after the doorbell, with 1 ms of slack. */
+	CHECK(left >= 0);
+	CHECK((uint64_t)left <= (done + 1) * ns - elapsed + 1000 * 1000);
+}
+
 /*
  * EMU_PT_DBC_TIMES' counters: the card's part from doorbell to response,
  * the host's from the response that emptied the ring to the next doorbell;
@@ -1508,6 +1548,7 @@ int main(void)
 	RUN(test_reset_values);
 	RUN(test_round_trip);
 	RUN(test_device_time);
+	RUN(test_device_time_pace);
 	RUN(test_device_times);
 	RUN(test_msi_rules);
 	RUN(test_msi_after_ack);
