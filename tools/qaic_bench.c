@@ -69,6 +69,7 @@
 #define EMU_PT_DBC_COUNTERS	EMU_PT_OP(6)
 #define EMU_PT_MEMCPY_BW	EMU_PT_OP(7)
 #define EMU_PT_DBC_TIMING	EMU_PT_OP(17)
+#define EMU_PT_DBC_TIMES	EMU_PT_OP(21)
 
 /*
  * Device time per request of the paced rows: a card slower than the host,
@@ -329,6 +330,36 @@ static int emu_set_timing(int fd, uint32_t dbc_id, uint32_t req_ns)
 	return get_le32(status + 8) ? -EIO : 0;
 }
 
+/*
+ * Where a DBC's jobs spent their time, as the card saw it
+ * (EMU_PT_DBC_TIMES): doorbell to response summed over responses (the
+ * card's part), and the time its ring had nothing announced, from the
+ * response that emptied it to the next doorbell (the host's part).
+ */
+struct dbc_times {
+	uint64_t card_ns, rsps, idle_ns, idles;
+};
+
+static int dbc_times(int fd, uint32_t dbc_id, struct dbc_times *t)
+{
+	uint8_t a[48];
+	int len = emu_call(fd, EMU_PT_DBC_TIMES, dbc_id, a, sizeof(a));
+
+	if (len < 0)
+		return len;
+	if (len < 16 || get_le32(a) != EMU_PT_DBC_TIMES)
+		return -EPROTO;
+	if (get_le32(a + 8))
+		return -EOPNOTSUPP;
+	if (len < (int)sizeof(a))
+		return -EPROTO;
+	t->card_ns = get_le64(a + 16);
+	t->rsps = get_le64(a + 24);
+	t->idle_ns = get_le64(a + 32);
+	t->idles = get_le64(a + 40);
+	return 0;
+}
+
 enum { REQHP, REQTP, RSPHP, RSPTP };
 
 struct dbc_counters {
@@ -508,6 +539,7 @@ static void settle(const char *what)
 struct lat {
 	double *us;
 	size_t n, cap;
+	double sum;
 };
 
 static void lat_add(struct lat *l, double us)
@@ -524,6 +556,7 @@ static void lat_add(struct lat *l, double us)
 		l->cap = cap;
 	}
 	l->us[l->n++] = us;
+	l->sum += us;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -593,7 +626,10 @@ static int run_qd(int fd, uint32_t dbc_id, struct bo *bos, int qd, double secs,
 struct rt_result {
 	int err;
 	double rate;
-	double p50_us, p99_us, max_us;
+	double p50_us, p99_us, max_us, mean_us;
+	/* The card's account (EMU_PT_DBC_TIMES); times_err if it has none. */
+	int times_err;
+	double card_us, idle_pct;
 	int cnt_err;
 	double sub_rd, sub_wr, cpl_rd, cpl_wr, irqs;
 };
@@ -601,6 +637,7 @@ struct rt_result {
 static void bench_round_trips(int qd, uint32_t req_ns, struct rt_result *r)
 {
 	struct dbc_counters c0, c1;
+	struct dbc_times t0, t1;
 	struct lat lat = { 0 };
 	struct bo bos[32];
 	uint64_t jobs = 0;
@@ -636,6 +673,7 @@ static void bench_round_trips(int qd, uint32_t req_ns, struct rt_result *r)
 	if (r->err)
 		goto out;
 	r->cnt_err = dbc_counters(fd, dbc_id, &c0);
+	r->times_err = dbc_times(fd, dbc_id, &t0);
 	r->err = run_qd(fd, dbc_id, bos, qd, run_secs, &jobs, &elapsed, &lat);
 	if (r->err)
 		goto out;
@@ -643,6 +681,15 @@ static void bench_round_trips(int qd, uint32_t req_ns, struct rt_result *r)
 	r->p50_us = lat_pct(&lat, 50);
 	r->p99_us = lat_pct(&lat, 99);
 	r->max_us = lat_pct(&lat, 100);
+	r->mean_us = lat.n ? lat.sum / (double)lat.n : 0;
+	if (!r->times_err)
+		r->times_err = dbc_times(fd, dbc_id, &t1);
+	if (!r->times_err && t1.rsps > t0.rsps && elapsed > 0) {
+		r->card_us = (double)(t1.card_ns - t0.card_ns) / (double)(t1.rsps - t0.rsps) / 1e3;
+		r->idle_pct = (double)(t1.idle_ns - t0.idle_ns) / (elapsed * 1e9) * 100;
+	} else if (!r->times_err) {
+		r->times_err = -ENODATA;
+	}
 	if (!r->cnt_err)
 		r->cnt_err = dbc_counters(fd, dbc_id, &c1);
 	if (!r->cnt_err) {
@@ -700,8 +747,8 @@ static void report_round_trips(void)
 		} else {
 			put_num(key, r.rate);
 		}
-		static const char *const lats[] = { "lat_p50", "lat_p99", "lat_max" };
-		double lv[] = { r.p50_us, r.p99_us, r.max_us };
+		static const char *const lats[] = { "lat_p50", "lat_p99", "lat_max", "lat_mean" };
+		double lv[] = { r.p50_us, r.p99_us, r.max_us, r.mean_us };
 
 		for (unsigned int i = 0; i < ARRAY_SIZE(lats); i++) {
 			snprintf(key, sizeof(key), "%s_%s", lats[i], runs[q].suffix);
@@ -709,6 +756,23 @@ static void report_round_trips(void)
 				put_err(key, r.err);
 			else
 				put_num(key, lv[i]);
+		}
+		/*
+		 * The split of a job's time: the card's part (doorbell to
+		 * response), the host's (the mean latency less the card's),
+		 * and the share of the run the card sat told of nothing.
+		 */
+		static const char *const split[] = { "card_us", "host_us", "idle_pct" };
+		double sv[] = { r.card_us, r.mean_us - r.card_us, r.idle_pct };
+
+		for (unsigned int i = 0; i < ARRAY_SIZE(split); i++) {
+			snprintf(key, sizeof(key), "%s_%s", split[i], runs[q].suffix);
+			if (r.err)
+				put_err(key, r.err);
+			else if (r.times_err)
+				put_err(key, r.times_err);
+			else
+				put_num(key, sv[i]);
 		}
 		static const char *const names[] = {
 			"mmio_submit_reads", "mmio_submit_writes",
@@ -1688,6 +1752,13 @@ static const struct row rows[] = {
 	{ "round trips, paced card (100 us/request), QD1", "rt_paced100us_qd1", 0, "jobs/s", "10000", 1 },
 	{ "round trips, paced card (100 us/request), QD32", "rt_paced100us_qd32", 0, "jobs/s", "10000", 1 },
 	{ "latency p50, paced card (100 us), QD1", "lat_p50_paced100us_qd1", 0, "us", "100", -1 },
+	{ "latency mean, paced card, QD1", "lat_mean_paced_qd1", 0, "us", NULL, -1 },
+	{ "card's part/job (doorbell to response), paced card, QD1", "card_us_paced_qd1", 0, "us", "400", -1 },
+	{ "host's part/job (mean latency - card's), paced card, QD1", "host_us_paced_qd1", 0, "us", NULL, -1 },
+	{ "host's part/job, free card, QD1", "host_us_qd1", 0, "us", NULL, -1 },
+	{ "card idle with jobs queued, paced card, QD32", "idle_pct_paced_qd32", 1, "%", "0", -1 },
+	{ "card idle with jobs queued, paced card (1 ms), QD32", "idle_pct_paced1ms_qd32", 1, "%", "0", -1 },
+	{ "card idle with jobs queued, paced card (100 us), QD32", "idle_pct_paced100us_qd32", 1, "%", "0", -1 },
 	{ "MSIs/job, paced card, QD1", "irqs_paced_qd1", 2, "MSIs", NULL, -1 },
 	{ "MSIs/job, paced card, QD32", "irqs_paced_qd32", 2, "MSIs", NULL, -1 },
 	{ "MMIO reads/job, completion, paced card, QD32", "mmio_complete_reads_paced_qd32", 2, "reads", NULL, -1 },
