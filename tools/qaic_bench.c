@@ -728,6 +728,8 @@ static void report_round_trips(void)
 		{ 32, 0, "QD32", "qd32" },
 		{ 1, PACED_NS, "QD1 paced", "paced_qd1" },
 		{ 32, PACED_NS, "QD32 paced", "paced_qd32" },
+		/* A queue the coalescing window (8 responses) does not fill. */
+		{ 4, PACED_NS, "QD4 paced", "paced_qd4" },
 		{ 1, PACED_SLOW_NS, "QD1 paced 1 ms", "paced1ms_qd1" },
 		{ 32, PACED_SLOW_NS, "QD32 paced 1 ms", "paced1ms_qd32" },
 		{ 1, PACED_FAST_NS, "QD1 paced 100 us", "paced100us_qd1" },
@@ -1746,6 +1748,8 @@ static const struct row rows[] = {
 	{ "latency p50, paced card, QD32", "lat_p50_paced_qd32", 0, "us", NULL, -1 },
 	{ "latency p99, paced card, QD32", "lat_p99_paced_qd32", 0, "us", NULL, -1 },
 	{ "latency max, paced card, QD32", "lat_max_paced_qd32", 0, "us", NULL, -1 },
+	{ "round trips, paced card (400 us/request), QD4", "rt_paced_qd4", 0, "jobs/s", "2500", 1 },
+	{ "card idle with jobs queued, paced card, QD4", "idle_pct_paced_qd4", 1, "%", "0", -1 },
 	{ "round trips, paced card (1 ms/request), QD1", "rt_paced1ms_qd1", 0, "jobs/s", "1000", 1 },
 	{ "round trips, paced card (1 ms/request), QD32", "rt_paced1ms_qd32", 0, "jobs/s", "1000", 1 },
 	{ "latency p50, paced card (1 ms), QD1", "lat_p50_paced1ms_qd1", 0, "us", "1000", -1 },
@@ -1861,6 +1865,74 @@ static void goal_max(const struct results *r, const char *key, double max,
 
 	printf("  %-7s %s <= %.2f (%s)\n", verdict(known, known && v <= max), what,
 	       max, fmt(c, sizeof(c), known, v, ""));
+}
+
+/*
+ * Issue 37's goals, where the card is the bottleneck: ours at least
+ * upstream's best on every paced row, the QD32 row at 95% of the card's
+ * pace, a lone job's median latency within 100 us of the card's own time
+ * plus the transport's, and the free card's QD32 still 4x upstream's.
+ */
+static void paced_goals(const struct results *res, int npeers, const struct results *limits)
+{
+	static const struct {
+		const char *key, *what;
+		double pace;	/* jobs/s the card allows */
+	} paced[] = {
+		{ "rt_paced_qd1", "QD1, 400 us", 2500 },
+		{ "rt_paced_qd32", "QD32, 400 us", 2500 },
+		{ "rt_paced_qd4", "QD4, 400 us", 2500 },
+		{ "rt_paced1ms_qd1", "QD1, 1 ms", 1000 },
+		{ "rt_paced1ms_qd32", "QD32, 1 ms", 1000 },
+		{ "rt_paced100us_qd1", "QD1, 100 us", 10000 },
+		{ "rt_paced100us_qd32", "QD32, 100 us", 10000 },
+	};
+	double a, b, raw, card;
+	char c[2][32];
+	bool known;
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(paced); i++) {
+		int k = best_peer(row_of(paced[i].key), res + 1, npeers);
+
+		known = med(&res[0], paced[i].key, &a) && k >= 0 &&
+			med(&res[1 + k], paced[i].key, &b);
+		/* Nobody beats the card: within 1% of its pace is a tie. */
+		printf("  %-7s paced card, %s: round trips/s >= upstream's, or both at the card's pace (%s vs %s)\n",
+		       verdict(known, known && (a >= b || a >= 0.99 * paced[i].pace)),
+		       paced[i].what, fmt(c[0], sizeof(c[0]), known, a, ""),
+		       fmt(c[1], sizeof(c[1]), known, b, ""));
+	}
+	known = med(&res[0], "rt_paced_qd32", &a);
+	printf("  %-7s paced card (400 us), QD32: >= 95%% of the card's 2500 jobs/s (%s)\n",
+	       verdict(known, known && a >= 0.95 * 2500),
+	       fmt(c[0], sizeof(c[0]), known, known ? a / 25 : 0, "%"));
+	/*
+	 * The transport's time is the raw round trip's, where the bench
+	 * measured one; elsewhere (the PC) the card's own account of a job,
+	 * doorbell to response, stands for its time and its side of it.
+	 */
+	known = med(&res[0], "lat_p50_paced_qd1", &a);
+	if (limits && med(limits, "raw_rt_qd1", &raw) && raw > 0) {
+		card = 400 + 1e6 / raw;
+		printf("  %-7s paced card (400 us), QD1: p50 latency within 100 us of the card's 400 us + the raw round trip's %.0f us (%s us)\n",
+		       verdict(known, known && a <= card + 100), 1e6 / raw,
+		       fmt(c[0], sizeof(c[0]), known, a, ""));
+	} else {
+		known = known && med(&res[0], "card_us_paced_qd1", &card);
+		printf("  %-7s paced card (400 us), QD1: p50 latency within 100 us of the card's doorbell-to-response %s us (%s us)\n",
+		       verdict(known, known && a <= card + 100),
+		       fmt(c[1], sizeof(c[1]), known, known ? card : 0, ""),
+		       fmt(c[0], sizeof(c[0]), known, a, ""));
+	}
+	{
+		int k = best_peer(ROW_RT_QD32, res + 1, npeers);
+
+		known = med(&res[0], "rt_qd32", &a) && k >= 0 &&
+			med(&res[1 + k], "rt_qd32", &b) && b > 0;
+		printf("  %-7s free card, QD32: >= 4x upstream round trips/s (%s)\n",
+		       verdict(known, known && a >= 4 * b),
+		       fmt(c[0], sizeof(c[0]), known, known ? a / b : 0, "x"));
+	}
 }
 
 struct slab_row {
@@ -2120,11 +2192,12 @@ static int cmd_report(int argc, char **argv)
 		 "completion register reads per job at QD32");
 	goal_max(&res[0], "mmio_submit_writes_qd32", 0.25,
 		 "doorbell (REQTP) writes per job at QD32");
-	goal_max(&res[0], "irqs_paced_qd32", 0.25, "MSIs per job at QD32, paced card");
-	goal_max(&res[0], "mmio_complete_reads_paced_qd32", 0.25,
+	goal_max(&res[0], "irqs_paced_qd32", 0.2, "MSIs per job at QD32, paced card");
+	goal_max(&res[0], "mmio_complete_reads_paced_qd32", 0.2,
 		 "completion register reads per job at QD32, paced card");
-	goal_max(&res[0], "mmio_submit_writes_paced_qd32", 0.25,
+	goal_max(&res[0], "mmio_submit_writes_paced_qd32", 0.2,
 		 "doorbell (REQTP) writes per job at QD32, paced card");
+	paced_goals(res, npeers, &limits);
 	{
 		int k = best_peer(ROW_SLAB, res + 1, npeers);
 
