@@ -19,17 +19,19 @@
  * - the scheduler will run another job of the queue right away (queued on
  *   the entity, waiting for no fence, within the credits left): the last
  *   job of such a run rings for all of them; or
- * - the device still has requests it was told of and did not complete: it
- *   is busy, and the completion handler, which runs when those complete,
- *   rings for everything queued meanwhile.
+ * - the device is busy past the completion handler's next look, which
+ *   rings for everything queued meanwhile: it was told of two requests or
+ *   more that it did not complete (the next response's interrupt brings
+ *   the handler while the device works on another), or the next look is
+ *   the coalescing timer's, which comes before the last response due.
  *
  * A job on an idle DBC with nothing behind it rings at once, so QD1 pays
  * nothing. Each MMIO write is a bus transaction (a message through the
  * host on the bench), and a device raises one interrupt for a batch of
  * responses that arrive together, so fewer doorbells also mean fewer
- * completion interrupts and register reads. The cost is on a device that
- * would have finished its work before the completion handler ran: it
- * waits that long for the next batch, at most once per batch.
+ * completion interrupts and register reads. A device that would run out
+ * of work before the handler's next look is told of a new job at once:
+ * it never sits idle while the host holds a job for it.
  *
  * Each slice queues one response. The completion handler (a threaded
  * interrupt) reads RSPTP once, retires every response, and acknowledges
@@ -43,17 +45,19 @@
  * handler leaves responses due (the device has work it was told of), it
  * may leave RSPHP alone: the device then sees a ring that is not empty and
  * raises no interrupt for what it completes next. A timer wakes the
- * handler when about ``coalesce_rsps`` more responses (or all that are due,
- * if fewer) should be there, at the device's pace as measured from
- * earlier looks, and at most ``coalesce_max_us`` later. A look
+ * handler when about ``coalesce_rsps`` more responses should be there, at
+ * the device's pace as measured from earlier looks, and at most
+ * ``coalesce_max_us`` later; the device then still has work, and the look
+ * announces what was queued meanwhile before it runs out. A look
  * acknowledges instead, and the device's next response interrupts again,
- * when it leaves fewer than two responses due, when it was the timer's and
+ * when it leaves no more than ``coalesce_rsps`` responses due (a short
+ * queue is completed response by response), when it was the timer's and
  * found nothing, when half the ring is unacknowledged (the device must not
  * stall on a full response ring), and when the next look would come in
  * less than %QAIC_COALESCE_MIN_NS or be unlikely to find two responses
- * within ``coalesce_max_us``. So a job alone on the DBC (QD1) is completed
- * by its interrupt as before, and with a backlog each look takes several
- * responses. A timer look that finds nothing doubles the estimate of the
+ * within ``coalesce_max_us``. So a job alone or last on the DBC is
+ * completed by its interrupt, never by a timer, and with a backlog each
+ * look takes several responses. A timer look that finds nothing doubles the estimate of the
  * device's pace; one that finds the device idle halves it, so that the
  * device does not wait for the look to get its next doorbell.
  * ``coalesce_rsps`` below 2 takes an interrupt per batch of responses.
@@ -395,10 +399,16 @@ static u64 qaic_ring_poll_delay(struct qaic_queue *q, u32 found, bool timer, boo
 	}
 	q->t_look = due ? now : 0;
 
-	if (min(want, due) < 2 || (timer && !found) || unacked >= q->nelem / 2)
+	/*
+	 * Coalesce only with more work due than one look takes: the look
+	 * then comes while the device still works, so that the requests
+	 * queued meanwhile are announced before it runs out, and no timer
+	 * waits for the last response due. A shorter queue (a job alone or
+	 * a few) is completed by interrupt, each response as it lands.
+	 */
+	if (want < 2 || due <= want || (timer && !found) || unacked >= q->nelem / 2)
 		return 0;
-	/* Worth a timer only if the look should find two responses at least. */
-	delay = (u64)min(want, due) * q->rsp_ns;
+	delay = (u64)want * q->rsp_ns;
 	if (delay < QAIC_COALESCE_MIN_NS || 2 * q->rsp_ns > max_ns)
 		return 0;
 	return min(delay, max_ns);
@@ -460,8 +470,22 @@ static bool qaic_ring_next_ready(struct qaic_queue *q)
 }
 
 /*
+ * Whether the device, busy with what it was told of, still has work when
+ * the completion handler next looks (and rings): a look by the held-back
+ * acknowledgment's timer comes before the last response due
+ * (qaic_ring_poll_delay()), one by interrupt at the next response, so the
+ * device must have a second request then.
+ */
+static bool qaic_ring_busy_past_look(const struct qaic_queue *q)
+{
+	u32 told = (q->req_rung + q->nelem - q->req_head) % q->nelem;
+
+	return told && (q->polling || told >= 2);
+}
+
+/*
  * Rings for the requests on the ring, unless the next job will, or the
- * completion of the work the device was told of already will.
+ * completion handler will before the device runs out of work.
  */
 void qaic_ring_doorbell_batched(struct qaic_queue *q)
 {
@@ -470,7 +494,7 @@ void qaic_ring_doorbell_batched(struct qaic_queue *q)
 	lockdep_assert_held(&q->lock);
 
 	if (waiting < READ_ONCE(doorbell_batch) &&
-	    (q->req_head != q->req_rung || qaic_ring_next_ready(q)))
+	    (qaic_ring_busy_past_look(q) || qaic_ring_next_ready(q)))
 		return;
 	qaic_ring_doorbell(q);
 }
