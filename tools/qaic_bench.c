@@ -340,19 +340,30 @@ struct dbc_times {
 	uint64_t card_ns, rsps, idle_ns, idles;
 };
 
-static int dbc_times(int fd, uint32_t dbc_id, struct dbc_times *t)
+/*
+ * An emulator answer of @len bytes at least into @a: op, arg, status,
+ * padding, then the op's fields. -EOPNOTSUPP when the status is not OK.
+ */
+static int emu_answer(int fd, uint32_t op, uint32_t arg, uint8_t *a, uint32_t len)
 {
-	uint8_t a[48];
-	int len = emu_call(fd, EMU_PT_DBC_TIMES, dbc_id, a, sizeof(a));
+	int got = emu_call(fd, op, arg, a, len);
 
-	if (len < 0)
-		return len;
-	if (len < 16 || get_le32(a) != EMU_PT_DBC_TIMES)
+	if (got < 0)
+		return got;
+	if (got < 16 || get_le32(a) != op)
 		return -EPROTO;
 	if (get_le32(a + 8))
 		return -EOPNOTSUPP;
-	if (len < (int)sizeof(a))
-		return -EPROTO;
+	return got < (int)len ? -EPROTO : 0;
+}
+
+static int dbc_times(int fd, uint32_t dbc_id, struct dbc_times *t)
+{
+	uint8_t a[48];
+	int ret = emu_answer(fd, EMU_PT_DBC_TIMES, dbc_id, a, sizeof(a));
+
+	if (ret)
+		return ret;
 	t->card_ns = get_le64(a + 16);
 	t->rsps = get_le64(a + 24);
 	t->idle_ns = get_le64(a + 32);
@@ -372,16 +383,10 @@ static int dbc_counters(int fd, uint32_t dbc_id, struct dbc_counters *c)
 {
 	uint8_t a[136];
 	uint64_t v[15];
-	int len = emu_call(fd, EMU_PT_DBC_COUNTERS, dbc_id, a, sizeof(a));
+	int ret = emu_answer(fd, EMU_PT_DBC_COUNTERS, dbc_id, a, sizeof(a));
 
-	if (len < 0)
-		return len;
-	if (len < 16 || get_le32(a) != EMU_PT_DBC_COUNTERS)
-		return -EPROTO;
-	if (get_le32(a + 8))
-		return -EOPNOTSUPP;
-	if (len < (int)sizeof(a))
-		return -EPROTO;
+	if (ret)
+		return ret;
 	for (int i = 0; i < 15; i++)
 		v[i] = get_le64(a + 16 + 8 * i);
 	memcpy(c->reads, v, sizeof(c->reads));

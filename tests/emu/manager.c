@@ -719,19 +719,29 @@ _Static_assert(sizeof(struct emu_pt_dbc_counters) == PT_DBC_C_LEN,
  * EMU_PT_DBC_COUNTERS. The engine hands over a copy of its counters: no
  * MMIO, so the DBC's own register counters do not move by being read.
  */
+/*
+ * DBC @arg's counters into @c for a passthrough answer: EMU_PT_OK, or
+ * EMU_PT_E_DBC (counted) with @c all 0.
+ */
+static uint32_t pt_get_counters(struct emu_manager *mgr, uint32_t arg,
+				struct emu_dbc_counters *c)
+{
+	memset(c, 0, sizeof(*c));
+	if (arg < EMU_NUM_DBC && mgr->dbc_ops && mgr->dbc_ops->get_counters &&
+	    !mgr->dbc_ops->get_counters(mgr->dbc_ctx, arg, c))
+		return EMU_PT_OK;
+	memset(c, 0, sizeof(*c));
+	mgr->c.pt_errors++;
+	return EMU_PT_E_DBC;
+}
+
 static void pt_dbc_counters(struct emu_manager *mgr, struct answer *a,
 			    uint32_t arg)
 {
-	struct emu_dbc_counters c = { 0 };
-	uint32_t status = EMU_PT_OK;
+	struct emu_dbc_counters c;
+	uint32_t status = pt_get_counters(mgr, arg, &c);
 	uint8_t *q, *f;
 
-	if (arg >= EMU_NUM_DBC || !mgr->dbc_ops || !mgr->dbc_ops->get_counters ||
-	    mgr->dbc_ops->get_counters(mgr->dbc_ctx, arg, &c)) {
-		memset(&c, 0, sizeof(c));
-		status = EMU_PT_E_DBC;
-		mgr->c.pt_errors++;
-	}
 	q = ans_trans(a, T_PASSTHROUGH_FROM_DEV, TH_LEN + PT_DBC_C_LEN);
 	if (!q)
 		return;
@@ -761,16 +771,10 @@ _Static_assert(sizeof(struct emu_pt_dbc_times) == 48,
 /* EMU_PT_DBC_TIMES: the timing part of the engine's counters. */
 static void pt_dbc_times(struct emu_manager *mgr, struct answer *a, uint32_t arg)
 {
-	struct emu_dbc_counters c = { 0 };
-	uint32_t status = EMU_PT_OK;
+	struct emu_dbc_counters c;
+	uint32_t status = pt_get_counters(mgr, arg, &c);
 	uint8_t *q;
 
-	if (arg >= EMU_NUM_DBC || !mgr->dbc_ops || !mgr->dbc_ops->get_counters ||
-	    mgr->dbc_ops->get_counters(mgr->dbc_ctx, arg, &c)) {
-		memset(&c, 0, sizeof(c));
-		status = EMU_PT_E_DBC;
-		mgr->c.pt_errors++;
-	}
 	q = ans_trans(a, T_PASSTHROUGH_FROM_DEV, TH_LEN + sizeof(struct emu_pt_dbc_times));
 	if (!q)
 		return;

@@ -904,6 +904,10 @@ static int fake_get_counters(void *ctx, unsigned int id,
 	out->errors = base + 14;
 	out->resets = base + 15;
 	out->late_xfers = base + 16;
+	out->card_ns = base + 17;
+	out->rsps_timed = base + 18;
+	out->idle_ns = base + 19;
+	out->idles = base + 20;
 	return fake_ret;
 }
 
@@ -1237,6 +1241,27 @@ static void test_dbc_passthrough(void)
 		CHECK(p && get_le32(p + 4) == (i ? 3u : 16u) &&
 		      get_le32(p + 8) == EMU_PT_E_DBC);
 		for (unsigned int k = 0; p && k < 16; k++)
+			CHECK_EQ(get_le64(p + 16 + 8 * k), 0);
+	}
+	fake_ret = 0;
+
+	/* Times: the four timing counters, then the same refusals. */
+	mb_init(8, 3);
+	mb_pt(EMU_PT_DBC_TIMES, 5, NULL, 0);
+	mb_send();
+	p = pt_answer(8 + 48);
+	CHECK(p && get_le32(p) == EMU_PT_DBC_TIMES && get_le32(p + 4) == 5 &&
+	      get_le32(p + 8) == EMU_PT_OK && get_le32(p + 12) == 0);
+	for (unsigned int k = 0; p && k < 4; k++)
+		CHECK_EQ(get_le64(p + 16 + 8 * k), 0x0101010100000000ull * 6 + 17 + k);
+	fake_ret = -EINVAL;
+	for (unsigned int i = 0; i < 2; i++) {
+		mb_init(9, 1);
+		mb_pt(EMU_PT_DBC_TIMES, i ? 3 : 16, NULL, 0);
+		mb_send();
+		p = pt_answer(8 + 48);
+		CHECK(p && get_le32(p + 8) == EMU_PT_E_DBC);
+		for (unsigned int k = 0; p && k < 4; k++)
 			CHECK_EQ(get_le64(p + 16 + 8 * k), 0);
 	}
 	fake_ret = 0;
