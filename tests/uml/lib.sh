@@ -89,11 +89,17 @@ print(json.load(open(sys.argv[1]))["directories"]["source"])' "$info" 2>/dev/nul
 			rm -rf "$QAIC_MESON_BUILD"
 		fi
 	fi
+	# meson's and ninja's own output goes to a log unless QAIC_VERBOSE=1,
+	# and its end to stderr when they fail.
+	local log=$QAIC_MESON_BUILD.log
+	[ "${QAIC_VERBOSE:-0}" = 1 ] && log=/dev/stderr
 	if [ ! -f "$QAIC_MESON_BUILD/build.ninja" ]; then
 		qaic_log "meson setup $QAIC_MESON_BUILD"
-		meson setup "$QAIC_MESON_BUILD" "$QAIC_TOP" >&2
+		meson setup "$QAIC_MESON_BUILD" "$QAIC_TOP" > "$log" 2>&1 ||
+			{ [ "$log" = /dev/stderr ] || tail -n 30 "$log" >&2; return 1; }
 	fi
-	ninja -C "$QAIC_MESON_BUILD" >&2
+	ninja -C "$QAIC_MESON_BUILD" >> "$log" 2>&1 ||
+		{ [ "$log" = /dev/stderr ] || tail -n 30 "$log" >&2; return 1; }
 }
 
 qaic_kernel_select "$QAIC_KERNEL"
