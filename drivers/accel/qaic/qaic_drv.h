@@ -347,6 +347,8 @@ struct qaic_file_priv {
 	atomic64_t busy_ns[QAIC_NUM_DBC];
 };
 
+bool qaic_pci_bound(struct pci_dev *pdev);
+
 static inline struct qaic_device *to_qaic_device(struct drm_device *drm)
 {
 	return container_of(drm, struct qaic_device, drm);

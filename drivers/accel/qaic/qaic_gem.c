@@ -45,6 +45,7 @@
 #include "qaic_compat.h"
 #include "qaic_drv.h"
 #include "qaic_gem.h"
+#include "qaic_prime.h"
 
 static_assert(offsetof(struct qaic_bo, base) == 0);
 

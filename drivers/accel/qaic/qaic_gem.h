@@ -93,9 +93,6 @@ struct sg_table *qaic_bo_map(struct qaic_bo *bo);
 void qaic_gem_unmap_all(struct qaic_device *qdev);
 void qaic_bo_free_slicing(struct qaic_bo_slicing *slicing);
 
-struct dma_buf *qaic_gem_prime_export(struct drm_gem_object *obj, int flags);
-struct drm_gem_object *qaic_gem_prime_import(struct drm_device *drm, struct dma_buf *dmabuf);
-
 int qaic_create_bo_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
 int qaic_mmap_bo_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
 

@@ -32,6 +32,7 @@
 
 #include "qaic_compat.h"
 #include "qaic_gem.h"
+#include "qaic_prime.h"
 
 static struct sg_table *qaic_prime_map(struct dma_buf_attachment *attach,
 				       enum dma_data_direction dir)

@@ -215,38 +215,16 @@ struct qaic_job {
 	bool held;
 };
 
-/**
- * struct qaic_execute_fences - Explicit fences of an execute.
- * @in: Fences the execution waits for; references, taken over.
- * @nin: Entries at @in.
- * @out: If not NULL, set to a reference to the fence that signals when the
- *	 last entry completes.
- */
-struct qaic_execute_fences {
-	struct dma_fence **in;
-	u32 nin;
-	struct dma_fence **out;
-};
-
-int qaic_execute_check_count(struct drm_device *drm, u32 count);
-int qaic_execute_run(struct drm_device *drm, struct drm_file *file, u32 dbc_id, u64 data,
-		     u32 count, bool partial, struct qaic_execute_fences *f);
-
 int qaic_queue_create(struct qaic_device *qdev, struct qaic_dbc *dbc, unsigned int id);
 void qaic_queue_destroy(struct qaic_device *qdev, struct qaic_dbc *dbc, int error,
 			struct list_head *park);
 void qaic_queue_free_held(struct list_head *held);
 bool qaic_queue_busy(struct qaic_dbc *dbc);
 
-/* qaic_coredump.c */
-void qaic_coredump_dbc_hang(struct qaic_queue *q);
-
 struct qaic_job *qaic_job_alloc(struct qaic_queue *q, struct qaic_bo *bo, u32 nreqs,
 				struct qaic_dbc_req *own_reqs, size_t own_bytes, u64 client_id);
 void qaic_job_free_unqueued(struct qaic_job *job);
 int qaic_job_add_dependency(struct qaic_job *job, struct dma_fence *fence);
-
-int qaic_ring_irq_init(struct qaic_device *qdev);
 
 /* A DBC of the caller's file, or an errno and a drm_dbg() line */
 struct qaic_dbc *qaic_dbc_lock_owned(struct qaic_device *qdev, struct drm_file *file,

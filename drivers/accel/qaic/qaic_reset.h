@@ -15,7 +15,6 @@ struct qaic_device;
 extern const struct pci_error_handlers qaic_pci_err_handlers;
 extern const struct dev_pm_ops qaic_pm_ops;
 void qaic_reset_debugfs_init(struct qaic_device *qdev);
-bool qaic_pci_bound(struct pci_dev *pdev);
 int qaic_reset_init(void);
 void qaic_reset_fini(void);
 bool qaic_reset_check_card(struct qaic_device *qdev);

@@ -111,6 +111,7 @@
 #include <drm/drm_print.h>
 
 #include "qaic_compat.h"
+#include "qaic_coredump.h"
 #include "qaic_drv.h"
 #include "qaic_fdinfo.h"
 #include "qaic_gem.h"

@@ -21,6 +21,7 @@ struct qaic_queue;
  * of one look signal together, in order.
  */
 bool qaic_ring_head_plausible(const struct qaic_queue *q, u32 head);
+int qaic_ring_irq_init(struct qaic_device *qdev);
 void qaic_ring_scrub(struct qaic_queue *q);
 void qaic_ring_retire(struct qaic_queue *q, struct qaic_job *job, int error,
 		      struct list_head *done);

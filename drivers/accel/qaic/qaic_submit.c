@@ -32,6 +32,7 @@
 #include <uapi/drm/qaic_accel.h>
 
 #include "qaic_drv.h"
+#include "qaic_job.h"
 #include "qaic_queue.h"
 #include "qaic_submit.h"
 
