@@ -7,7 +7,7 @@
  * The network is a 2-layer perceptron on fixed weights,
  *	y = relu(x W1 + b1) W2 + b2,	x: 64, hidden: 32, y: 10 (fp32),
  * run on batches of 16 samples. On the emulated card it is a workload
- * program (Documentation/accel/qaic/emulator.rst, "The workload model").
+ * program (tests/emu/manual.rst, "The workload model").
  *
  * 1. Load the network as Qualcomm's open runtime does, with
  *    DRM_IOCTL_QAIC_MANAGE and the firmware's NNC commands: the program as
@@ -468,7 +468,7 @@ static void forward(const struct net *n, const float *x, float *y)
 /* Loads the program and the weights with one object of five slices. */
 /*
  * The network as an ELF image (the emulated card's firmware reads its
- * PT_LOAD program headers: Documentation/accel/qaic/emulator.rst): the
+ * PT_LOAD program headers: tests/emu/manual.rst): the
  * program for DEV_PROG, and a segment without bytes for DEV_W1 where the
  * card puts the constants, the four weight tensors at their offsets.
  */

@@ -605,7 +605,7 @@ void *igt_qaic_msg_deactivate(struct igt_qaic_msg *msg, uint32_t dbc_id)
  * file, and the driver frees it once the card reports the release. The
  * emulated card releases a DBC when asked in its own terms, as a runtime
  * asks the firmware: the EMU_PT_DEACTIVATE passthrough, sent here in front
- * of the deactivate (Documentation/accel/qaic/emulator.rst).
+ * of the deactivate (tests/emu/manual.rst).
  *
  * Returns: 0 or the negative errno of MANAGE.
  */

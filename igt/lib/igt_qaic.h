@@ -116,7 +116,7 @@ void *igt_qaic_unmapped_ptr(void);
 
 /*
  * Passthrough requests of the emulated card's manager that the data-path
- * tests use (tests/emu/manager.h, Documentation/accel/qaic/emulator.rst).
+ * tests use (tests/emu/manager.h, tests/emu/manual.rst).
  * The payload is struct igt_qaic_emu_req, little endian.
  */
 /* The emulator's own request n: above every firmware NNC command type */

@@ -103,7 +103,7 @@ IGT_TEST_DESCRIPTION("A hung DBC and a crashed card leave a devcoredump of what 
 #define MD_ENTRY_LEN	64
 #define MD_NR_REGIONS	3
 
-/* The emulated card's good table (Documentation/accel/qaic/emulator.rst) */
+/* The emulated card's good table (tests/emu/manual.rst) */
 static const struct {
 	uint64_t type, addr, len;
 	const char *desc, *file;

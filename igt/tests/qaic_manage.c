@@ -234,7 +234,7 @@ IGT_TEST_DESCRIPTION("Checks of MANAGE, the qaic control path to the card's mana
 
 /*
  * Passthrough requests of the emulated card's manager, as tests/emu/manager.h
- * declares them and Documentation/accel/qaic/emulator.rst describes them. The
+ * declares them and tests/emu/manual.rst describes them. The
  * payload of a passthrough transaction starts with struct emu_pt_req; all of
  * it is little endian, like the machines the tests run on.
  */

@@ -3,7 +3,7 @@
  * The DMA Bridge on BAR2: request/response rings in host memory, bulk DMA
  * between host memory and device memory, semaphores, doorbells, responses
  * and per-DBC interrupts. See dbc.h for the model and
- * Documentation/accel/qaic/emulator.rst for what the host sees.
+ * tests/emu/manual.rst for what the host sees.
  *
  * Copyright (c) 2026 The qaic authors.
  */

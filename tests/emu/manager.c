@@ -16,7 +16,7 @@
  * one STATUS_FROM_DEV answer carrying the error status (or no answer at
  * all if it is too short to have a header or the magic is wrong). The
  * second pass executes each transaction in order and answers each one.
- * Documentation/accel/qaic/emulator.rst, "The on-card manager", describes
+ * tests/emu/manual.rst, "The on-card manager", describes
  * the behaviour in full.
  *
  * Copyright (c) 2026 The qaic authors.

@@ -41,7 +41,7 @@ struct emu_manager;
  * count follows struct emu_pt_req. A continued transfer (non-zero chunk
  * id) with such an announcement is asked for more (DMA_XFER_CONT) until
  * that many bytes arrived; without one the manager guesses from the part's
- * length (see Documentation/accel/qaic/emulator.rst). Answer: struct
+ * length (see tests/emu/manual.rst). Answer: struct
  * emu_pt_status.
  */
 #define EMU_PT_XFER_EXPECT	(EMU_PT_BASE + 3)

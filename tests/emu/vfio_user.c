@@ -2,7 +2,7 @@
 /*
  * vfio-user server for the emulated AIC100.
  *
- * Facts about QEMU 11.1.3's client (measured, see emulator.rst):
+ * Facts about QEMU 11.1.3's client (measured, see manual.rst):
  *  - it reuses its VERSION request buffer for the reply, so the reply must
  *    be no longer than the request, and its JSON NUL-terminated;
  *  - guest RAM from a memfd backend comes with an fd in DMA_MAP; ROMs and

@@ -2,7 +2,7 @@
 /*
  * The workload model: programs of tensor ops in the DBC engine's device
  * memory, started by a DBC doorbell, synchronised with DBC semaphores.
- * See workload.h for the model and Documentation/accel/qaic/emulator.rst
+ * See workload.h for the model and tests/emu/manual.rst
  * ("The workload model") for the byte layouts and the rules.
  *
  * Everything is read from device memory the host wrote: every field is

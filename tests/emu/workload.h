@@ -2,7 +2,7 @@
 /*
  * The workload model of the emulated AIC100: small programs of tensor ops
  * over the DBC engine's device memory, so that the card computes something
- * a test can check (Documentation/accel/qaic/emulator.rst, "The workload
+ * a test can check (tests/emu/manual.rst, "The workload
  * model", has the full description and an example).
  *
  * A program is a 64-byte header at device address P followed by n_ops ops

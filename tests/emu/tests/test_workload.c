@@ -1056,7 +1056,7 @@ static void test_pending_limits(void)
 }
 
 /*
- * The example of Documentation/accel/qaic/emulator.rst, byte for byte,
+ * The example of tests/emu/manual.rst, byte for byte,
  * with the requests it lists.
  */
 static void test_doc_example(void)
