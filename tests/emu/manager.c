@@ -694,23 +694,36 @@ static void fw_fixup_apply(struct emu_manager *mgr, const struct fw_fixup *f,
 	}
 }
 
+/*
+ * A passthrough answer of @len payload bytes, which every one of ours
+ * starts with op, arg, status and padding (u32 each): writes those and
+ * returns where the op's own fields go (payload offset 16), or NULL when
+ * the answer has no room left.
+ */
+static uint8_t *pt_head(struct answer *a, uint32_t op, uint32_t arg,
+			uint32_t status, uint32_t len)
+{
+	uint8_t *q = ans_trans(a, T_PASSTHROUGH_FROM_DEV, TH_LEN + len);
+
+	if (!q)
+		return NULL;
+	q += TH_LEN;
+	put_le32(q, op);
+	put_le32(q + 4, arg);
+	put_le32(q + 8, status);
+	return q + 16;
+}
+
 static void pt_status(struct emu_manager *mgr, struct answer *a, uint32_t op,
 		      uint32_t arg, uint32_t status)
 {
-	uint8_t *p = ans_trans(a, T_PASSTHROUGH_FROM_DEV, TH_LEN + 16);
-
 	if (status)
 		mgr->c.pt_errors++;
-	if (!p)
-		return;
-	put_le32(p + 8, op);
-	put_le32(p + 12, arg);
-	put_le32(p + 16, status);
+	pt_head(a, op, arg, status, 16);
 }
 
-/* Byte offsets of struct emu_pt_dbc_counters in the passthrough payload. */
-#define PT_DBC_C_FIELDS	16
-#define PT_DBC_C_LEN	(PT_DBC_C_FIELDS + 16 * 8)
+/* Bytes of struct emu_pt_dbc_counters in the passthrough payload. */
+#define PT_DBC_C_LEN	(16 + 16 * 8)
 
 _Static_assert(sizeof(struct emu_pt_dbc_counters) == PT_DBC_C_LEN,
 	       "struct emu_pt_dbc_counters is 144 bytes, no holes");
@@ -740,17 +753,11 @@ static void pt_dbc_counters(struct emu_manager *mgr, struct answer *a,
 {
 	struct emu_dbc_counters c;
 	uint32_t status = pt_get_counters(mgr, arg, &c);
-	uint8_t *q, *f;
+	uint8_t *f = pt_head(a, EMU_PT_DBC_COUNTERS, arg, status, PT_DBC_C_LEN);
 
-	q = ans_trans(a, T_PASSTHROUGH_FROM_DEV, TH_LEN + PT_DBC_C_LEN);
-	if (!q)
+	if (!f)
 		return;
-	q += TH_LEN;
-	put_le32(q, EMU_PT_DBC_COUNTERS);
-	put_le32(q + 4, arg);
-	put_le32(q + 8, status);
 	/* The order of struct emu_pt_dbc_counters, not of the engine's struct. */
-	f = q + PT_DBC_C_FIELDS;
 	for (unsigned int i = 0; i < 4; i++, f += 8)
 		put_le64(f, c.reg_reads[i]);
 	for (unsigned int i = 0; i < 4; i++, f += 8)
@@ -773,19 +780,14 @@ static void pt_dbc_times(struct emu_manager *mgr, struct answer *a, uint32_t arg
 {
 	struct emu_dbc_counters c;
 	uint32_t status = pt_get_counters(mgr, arg, &c);
-	uint8_t *q;
+	uint8_t *f = pt_head(a, EMU_PT_DBC_TIMES, arg, status, sizeof(struct emu_pt_dbc_times));
 
-	q = ans_trans(a, T_PASSTHROUGH_FROM_DEV, TH_LEN + sizeof(struct emu_pt_dbc_times));
-	if (!q)
+	if (!f)
 		return;
-	q += TH_LEN;
-	put_le32(q, EMU_PT_DBC_TIMES);
-	put_le32(q + 4, arg);
-	put_le32(q + 8, status);
-	put_le64(q + 16, c.card_ns);
-	put_le64(q + 24, c.rsps_timed);
-	put_le64(q + 32, c.idle_ns);
-	put_le64(q + 40, c.idles);
+	put_le64(f, c.card_ns);
+	put_le64(f + 8, c.rsps_timed);
+	put_le64(f + 16, c.idle_ns);
+	put_le64(f + 24, c.idles);
 }
 
 _Static_assert(sizeof(struct emu_pt_memcpy_bw) == 32,
@@ -805,7 +807,7 @@ static void pt_timesync(struct emu_manager *mgr, struct answer *a, uint32_t arg)
 {
 	struct emu_timesync_counters c = { 0 };
 	uint32_t status = EMU_PT_OK;
-	uint8_t *q;
+	uint8_t *f;
 
 	if (mgr->card_ops && mgr->card_ops->timesync) {
 		mgr->card_ops->timesync(mgr->card_ctx, &c);
@@ -813,20 +815,15 @@ static void pt_timesync(struct emu_manager *mgr, struct answer *a, uint32_t arg)
 		status = EMU_PT_E_RANGE;
 		mgr->c.pt_errors++;
 	}
-	q = ans_trans(a, T_PASSTHROUGH_FROM_DEV,
-		      TH_LEN + sizeof(struct emu_pt_timesync));
-	if (!q)
+	f = pt_head(a, EMU_PT_TIMESYNC, arg, status, sizeof(struct emu_pt_timesync));
+	if (!f)
 		return;
-	q += TH_LEN;
-	put_le32(q, EMU_PT_TIMESYNC);
-	put_le32(q + 4, arg);
-	put_le32(q + 8, status);
-	put_le64(q + 16, c.asked);
-	put_le64(q + 24, c.boot_good);
-	put_le64(q + 32, c.boot_bad);
-	put_le64(q + 40, c.periodic_good);
-	put_le64(q + 48, c.periodic_bad);
-	put_le64(q + 56, (uint64_t)c.last_skew_us);
+	put_le64(f, c.asked);
+	put_le64(f + 8, c.boot_good);
+	put_le64(f + 16, c.boot_bad);
+	put_le64(f + 24, c.periodic_good);
+	put_le64(f + 32, c.periodic_bad);
+	put_le64(f + 40, (uint64_t)c.last_skew_us);
 }
 
 /*
@@ -873,7 +870,7 @@ static void pt_memcpy_bw(struct emu_manager *mgr, struct answer *a,
 	uint32_t status = EMU_PT_OK;
 	uint64_t bytes = 0, ns = 0;
 	uint8_t *x = NULL, *y = NULL;
-	uint8_t *q;
+	uint8_t *f;
 
 	if (!arg || arg > EMU_PT_MEMCPY_BW_MAX_MIB) {
 		status = EMU_PT_E_RANGE;
@@ -908,15 +905,11 @@ static void pt_memcpy_bw(struct emu_manager *mgr, struct answer *a,
 	}
 	if (status)
 		mgr->c.pt_errors++;
-	q = ans_trans(a, T_PASSTHROUGH_FROM_DEV, TH_LEN + 32);
-	if (!q)
+	f = pt_head(a, EMU_PT_MEMCPY_BW, arg, status, sizeof(struct emu_pt_memcpy_bw));
+	if (!f)
 		return;
-	q += TH_LEN;
-	put_le32(q, EMU_PT_MEMCPY_BW);
-	put_le32(q + 4, arg);
-	put_le32(q + 8, status);
-	put_le64(q + 16, bytes);
-	put_le64(q + 24, ns);
+	put_le64(f, bytes);
+	put_le64(f + 8, ns);
 }
 
 /*
