@@ -402,7 +402,6 @@ static bool case_rsp(struct emu_dbc *e, unsigned int id, struct dbc_chan *ch,
 	}
 }
 
-/* Write the response of the request at reqhp. Returns true if the ring was empty. */
 static uint64_t now_ns(void)
 {
 	struct timespec ts;
@@ -411,6 +410,7 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* Write the response of the request at reqhp. Returns true if the ring was empty. */
 static bool rsp_write(struct emu_dbc *e, unsigned int id, struct dbc_chan *ch,
 		      uint16_t status)
 {

@@ -57,9 +57,10 @@
  * less than %QAIC_COALESCE_MIN_NS or be unlikely to find two responses
  * within ``coalesce_max_us``. So a job alone or last on the DBC is
  * completed by its interrupt, never by a timer, and with a backlog each
- * look takes several responses. A timer look that finds nothing doubles the estimate of the
- * device's pace; one that finds the device idle halves it, so that the
- * device does not wait for the look to get its next doorbell.
+ * look takes several responses. A timer look that finds nothing doubles
+ * the estimate of the device's pace; one that finds the device idle halves
+ * it, so that the device does not wait for the look to get its next
+ * doorbell.
  * ``coalesce_rsps`` below 2 takes an interrupt per batch of responses.
  *
  * With ``datapath_polling`` set, a DBC activated afterwards takes no
