@@ -722,6 +722,21 @@ out:
 	free(lat.us);
 }
 
+/* "NAME_SUFFIX value" for each of @n results of a run, or its error @err. */
+static void put_group(const char *const *names, const double *vals, unsigned int n,
+		      const char *suffix, int err)
+{
+	char key[64];
+
+	for (unsigned int i = 0; i < n; i++) {
+		snprintf(key, sizeof(key), "%s_%s", names[i], suffix);
+		if (err)
+			put_err(key, err);
+		else
+			put_num(key, vals[i]);
+	}
+}
+
 static void report_round_trips(void)
 {
 	static const struct {
@@ -741,61 +756,33 @@ static void report_round_trips(void)
 		{ 32, PACED_FAST_NS, "QD32 paced 100 us", "paced100us_qd32" },
 	};
 
+	static const char *const rate[] = { "rt" };
+	static const char *const lats[] = { "lat_p50", "lat_p99", "lat_max", "lat_mean" };
+	/*
+	 * The split of a job's time: the card's part (doorbell to response),
+	 * the host's (the mean latency less the card's), and the share of the
+	 * run the card sat told of nothing.
+	 */
+	static const char *const split[] = { "card_us", "host_us", "idle_pct" };
+	static const char *const counts[] = {
+		"mmio_submit_reads", "mmio_submit_writes",
+		"mmio_complete_reads", "mmio_complete_writes", "irqs",
+	};
+
 	for (unsigned int q = 0; q < ARRAY_SIZE(runs); q++) {
+		const char *sfx = runs[q].suffix;
 		struct rt_result r;
-		char key[64];
 
 		settle(runs[q].what);
 		watchdog(60);
 		bench_round_trips(runs[q].qd, runs[q].req_ns, &r);
-		snprintf(key, sizeof(key), "rt_%s", runs[q].suffix);
-		if (r.err) {
-			put_err(key, r.err);
-		} else {
-			put_num(key, r.rate);
-		}
-		static const char *const lats[] = { "lat_p50", "lat_p99", "lat_max", "lat_mean" };
-		double lv[] = { r.p50_us, r.p99_us, r.max_us, r.mean_us };
-
-		for (unsigned int i = 0; i < ARRAY_SIZE(lats); i++) {
-			snprintf(key, sizeof(key), "%s_%s", lats[i], runs[q].suffix);
-			if (r.err)
-				put_err(key, r.err);
-			else
-				put_num(key, lv[i]);
-		}
-		/*
-		 * The split of a job's time: the card's part (doorbell to
-		 * response), the host's (the mean latency less the card's),
-		 * and the share of the run the card sat told of nothing.
-		 */
-		static const char *const split[] = { "card_us", "host_us", "idle_pct" };
-		double sv[] = { r.card_us, r.mean_us - r.card_us, r.idle_pct };
-
-		for (unsigned int i = 0; i < ARRAY_SIZE(split); i++) {
-			snprintf(key, sizeof(key), "%s_%s", split[i], runs[q].suffix);
-			if (r.err)
-				put_err(key, r.err);
-			else if (r.times_err)
-				put_err(key, r.times_err);
-			else
-				put_num(key, sv[i]);
-		}
-		static const char *const names[] = {
-			"mmio_submit_reads", "mmio_submit_writes",
-			"mmio_complete_reads", "mmio_complete_writes", "irqs",
-		};
-		double vals[] = { r.sub_rd, r.sub_wr, r.cpl_rd, r.cpl_wr, r.irqs };
-
-		for (unsigned int i = 0; i < ARRAY_SIZE(names); i++) {
-			snprintf(key, sizeof(key), "%s_%s", names[i], runs[q].suffix);
-			if (r.err)
-				put_err(key, r.err);
-			else if (r.cnt_err)
-				put_err(key, r.cnt_err);
-			else
-				put_num(key, vals[i]);
-		}
+		put_group(rate, (double[]){ r.rate }, 1, sfx, r.err);
+		put_group(lats, (double[]){ r.p50_us, r.p99_us, r.max_us, r.mean_us },
+			  ARRAY_SIZE(lats), sfx, r.err);
+		put_group(split, (double[]){ r.card_us, r.mean_us - r.card_us, r.idle_pct },
+			  ARRAY_SIZE(split), sfx, r.err ? r.err : r.times_err);
+		put_group(counts, (double[]){ r.sub_rd, r.sub_wr, r.cpl_rd, r.cpl_wr, r.irqs },
+			  ARRAY_SIZE(counts), sfx, r.err ? r.err : r.cnt_err);
 		fflush(stdout);
 	}
 }
