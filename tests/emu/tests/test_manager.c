@@ -1151,6 +1151,29 @@ static void test_dbc_faults(void)
 	emu_manager_set_dbc_ops(mgr, NULL, NULL);
 }
 
+/*
+ * A DBC request (EMU_PT_DBC_COUNTERS, EMU_PT_DBC_TIMES) for a DBC past the
+ * table, and for one the engine refuses: its answer names the DBC, says
+ * EMU_PT_E_DBC and has all @nfields u64 fields 0.
+ */
+static void check_dbc_refusals(uint32_t op, uint32_t seq, unsigned int nfields)
+{
+	const uint8_t *p;
+
+	fake_ret = -EINVAL;
+	for (unsigned int i = 0; i < 2; i++) {
+		mb_init(seq, 1);
+		mb_pt(op, i ? 3 : 16, NULL, 0);
+		mb_send();
+		p = pt_answer(8 + 16 + 8 * nfields);
+		CHECK(p && get_le32(p) == op && get_le32(p + 4) == (i ? 3u : 16u) &&
+		      get_le32(p + 8) == EMU_PT_E_DBC);
+		for (unsigned int k = 0; p && k < nfields; k++)
+			CHECK_EQ(get_le64(p + 16 + 8 * k), 0);
+	}
+	fake_ret = 0;
+}
+
 static void test_dbc_passthrough(void)
 {
 	const uint8_t *p;
@@ -1232,18 +1255,7 @@ static void test_dbc_passthrough(void)
 			CHECK_EQ(get_le64(p + 16 + 8 * k), base + 1 + k);
 	}
 	/* Bad DBC, or the engine has none: status, all zeros. */
-	fake_ret = -EINVAL;
-	for (unsigned int i = 0; i < 2; i++) {
-		mb_init(7, 1);
-		mb_pt(EMU_PT_DBC_COUNTERS, i ? 3 : 16, NULL, 0);
-		mb_send();
-		p = pt_answer(8 + 144);
-		CHECK(p && get_le32(p + 4) == (i ? 3u : 16u) &&
-		      get_le32(p + 8) == EMU_PT_E_DBC);
-		for (unsigned int k = 0; p && k < 16; k++)
-			CHECK_EQ(get_le64(p + 16 + 8 * k), 0);
-	}
-	fake_ret = 0;
+	check_dbc_refusals(EMU_PT_DBC_COUNTERS, 7, 16);
 
 	/* Times: the four timing counters, then the same refusals. */
 	mb_init(8, 3);
@@ -1254,17 +1266,7 @@ static void test_dbc_passthrough(void)
 	      get_le32(p + 8) == EMU_PT_OK && get_le32(p + 12) == 0);
 	for (unsigned int k = 0; p && k < 4; k++)
 		CHECK_EQ(get_le64(p + 16 + 8 * k), 0x0101010100000000ull * 6 + 17 + k);
-	fake_ret = -EINVAL;
-	for (unsigned int i = 0; i < 2; i++) {
-		mb_init(9, 1);
-		mb_pt(EMU_PT_DBC_TIMES, i ? 3 : 16, NULL, 0);
-		mb_send();
-		p = pt_answer(8 + 48);
-		CHECK(p && get_le32(p + 8) == EMU_PT_E_DBC);
-		for (unsigned int k = 0; p && k < 4; k++)
-			CHECK_EQ(get_le64(p + 16 + 8 * k), 0);
-	}
-	fake_ret = 0;
+	check_dbc_refusals(EMU_PT_DBC_TIMES, 9, 4);
 	emu_manager_set_dbc_ops(mgr, NULL, NULL);
 }
 
