@@ -1894,6 +1894,9 @@ int igt_qaic_open_bdf(const char *bdf)
 			if (access(path, F_OK))
 				continue;
 			fd = open(path, O_RDWR | O_CLOEXEC);
+			/* Upstream's node refuses opens until the card has booted */
+			if (fd < 0 && errno == ENODEV && igt_qaic_now_ms() < deadline)
+				continue;
 			igt_assert_f(fd >= 0, "open %s: %s\n", path, strerror(errno));
 			return fd;
 		}

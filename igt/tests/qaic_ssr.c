@@ -278,6 +278,23 @@ static void assert_ioctls_fail(int fd, uint32_t dbc_id, uint32_t handle, int err
 	igt_qaic_bo_destroy(fd, &fresh);
 }
 
+/*
+ * Upstream refuses every ioctl with ENODEV until the card is back from a
+ * crash; ours answers them meanwhile. Waits (up to 20 s) for the first.
+ */
+static void wait_ioctls_back(int fd)
+{
+	uint64_t deadline = igt_qaic_now_ms() + 20000;
+	uint32_t handle;
+	int ret;
+
+	while ((ret = __igt_qaic_create_bo(fd, SZ_4K, &handle)) == -ENODEV &&
+	       igt_qaic_now_ms() < deadline)
+		usleep(50000);
+	igt_assert_eq(ret, 0);
+	gem_close(fd, handle);
+}
+
 static const struct {
 	const char *name;
 	uint32_t mode;		/* of the restart */
@@ -347,6 +364,8 @@ static void restart(uint32_t mode, bool crash)
 	igt_qaic_assert_bytes(stall.ptr, pattern, sizeof(pattern), "stalled object");
 
 	/* The DBC is nobody's now; its owner activates again */
+	if (crash)
+		wait_ioctls_back(fd);
 	assert_ioctls_fail(fd, victim, stall.handle, EPERM);
 	if (crash) {
 		assert_states(ue, minor, victim, crashed, 4);

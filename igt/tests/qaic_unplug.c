@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -33,7 +34,11 @@
  * Feature: qaic
  *
  * SUBTEST: unbind-idle
- * Description: Check that after an unbind every ioctl of an open file fails with ENODEV, and that the card works again once bound.
+ * Description: Check that after an unbind every ioctl of an open file fails with ENODEV, and that closing it is clean.
+ * Run type: FULL
+ *
+ * SUBTEST: bind-after-unbind
+ * Description: Check that a card unbound with no file open works again once bound.
  * Run type: FULL
  *
  * SUBTEST: unbind-busy
@@ -94,6 +99,28 @@ static void check_enodev(int fd)
 	igt_assert_eq(__igt_qaic_activate(fd, QUEUE_SIZE, &handle), -ENODEV);
 }
 
+/* Binds the card again and waits (up to 5 s) for its accel node, not for its boot */
+static void bind_node(const char *bdf)
+{
+	uint64_t deadline = igt_qaic_now_ms() + 5000;
+	char pattern[96];
+	glob_t g;
+	int ret;
+
+	igt_qaic_write_file(DRIVER_DIR "/bind", bdf);
+	snprintf(pattern, sizeof(pattern), "/sys/bus/pci/devices/%s/accel/accel*", bdf);
+	while ((ret = glob(pattern, 0, NULL, &g)) == GLOB_NOMATCH &&
+	       igt_qaic_now_ms() < deadline)
+		usleep(50000);
+	igt_assert_f(ret == 0, "card %s has no accel node after its bind\n", bdf);
+	globfree(&g);
+}
+
+/*
+ * The file outlives the binding: its ioctls fail, its close is the last
+ * reference to the unbound device. Whether the card boots again after
+ * the bind is bind-after-unbind's.
+ */
 static void test_unbind_idle(void)
 {
 	char bdf[32];
@@ -103,6 +130,17 @@ static void test_unbind_idle(void)
 	unbind(bdf);
 	check_enodev(fd);
 	close(fd);
+	bind_node(bdf);
+}
+
+static void test_bind_after_unbind(void)
+{
+	char bdf[32];
+	int fd = igt_qaic_open();
+
+	igt_qaic_card_bdf(fd, bdf, sizeof(bdf));
+	close(fd);
+	unbind(bdf);
 	bind_and_check(bdf);
 }
 
@@ -415,9 +453,13 @@ igt_main
 		igt_require_f(!access(DRIVER_DIR "/unbind", W_OK), "no %s/unbind\n", DRIVER_DIR);
 	}
 
-	igt_describe("Check that after an unbind every ioctl of an open file fails with ENODEV, and that the card works again once bound.");
+	igt_describe("Check that after an unbind every ioctl of an open file fails with ENODEV, and that closing it is clean.");
 	igt_subtest("unbind-idle")
 		test_unbind_idle();
+
+	igt_describe("Check that a card unbound with no file open works again once bound.");
+	igt_subtest("bind-after-unbind")
+		test_bind_after_unbind();
 
 	igt_describe("Check that an unbind with jobs queued, waiting and hung on several DBCs of two processes signals every fence, wakes every waiter, keeps every mapping readable, and that the card works again once bound.");
 	igt_subtest("unbind-busy")
