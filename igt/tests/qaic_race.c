@@ -16,6 +16,7 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -685,9 +686,27 @@ static void *status_loop_run(void *arg)
 	return NULL;
 }
 
+/* The longest each step of deactivate-while-manage-busy took, in ms. */
+enum busy_step { BUSY_ACTIVATE, BUSY_ROUND_TRIP, BUSY_RELEASE, BUSY_JOIN, BUSY_CLOSE, BUSY_STEPS };
+
+static const char *const busy_step_name[BUSY_STEPS] = {
+	"activate", "round trip", "release", "join", "close",
+};
+
+/* Adds the time since *@t to step @step's maximum; *@t becomes now. */
+static void busy_step_done(uint64_t *max, enum busy_step step, uint64_t *t)
+{
+	uint64_t now = igt_qaic_now_ms();
+
+	if (now - *t > max[step])
+		max[step] = now - *t;
+	*t = now;
+}
+
 static void test_deactivate_while_manage_busy(int unused __attribute__((unused)))
 {
 	struct status_loop s[RACE_THREADS];
+	uint64_t max[BUSY_STEPS] = { 0 }, t;
 	unsigned long i, calls = 0;
 	unsigned int k;
 	uint32_t dbc;
@@ -698,18 +717,27 @@ static void test_deactivate_while_manage_busy(int unused __attribute__((unused))
 		igt_assert_eq(pthread_create(&s[k].thread, NULL, status_loop_run, &s[k]), 0);
 	}
 	for (i = 0; i < race_iters / 20 && !atomic_load(&race_stop) && race_time_left(); i++) {
+		t = igt_qaic_now_ms();
 		dbc = igt_qaic_activate(fd, RACE_QUEUE);
+		busy_step_done(max, BUSY_ACTIVATE, &t);
 		igt_qaic_round_trip(fd, dbc, 0, RACE_BO_SIZE, i);
+		busy_step_done(max, BUSY_ROUND_TRIP, &t);
 		igt_qaic_release_dbc(fd, dbc);
+		busy_step_done(max, BUSY_RELEASE, &t);
 	}
 	atomic_store(&race_stop, true);
 	for (k = 0; k < RACE_THREADS; k++) {
+		t = igt_qaic_now_ms();
 		igt_assert_eq(pthread_join(s[k].thread, NULL), 0);
+		busy_step_done(max, BUSY_JOIN, &t);
 		calls += s[k].calls;
 		igt_qaic_close(s[k].fd);
+		busy_step_done(max, BUSY_CLOSE, &t);
 	}
 	race_assert_clean();
 	igt_info("%lu activate/round trip/deactivate cycles, %lu status requests\n", i, calls);
+	for (k = 0; k < BUSY_STEPS; k++)
+		igt_info("longest %s: %" PRIu64 " ms\n", busy_step_name[k], max[k]);
 	igt_qaic_close(fd);
 }
 
