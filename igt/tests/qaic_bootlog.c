@@ -39,6 +39,10 @@
  * SUBTEST: garbage
  * Description: Check that a card that floods its boot log with more than the driver keeps, and writes bytes that are not text, a line with a NUL inside and a line longer than the driver's buffers, leaves a boot log of the last 64 KiB it wrote, as text, saying how much was lost, and boots; and that malformed messages on QAIC_TIMESYNC get no answer, the real question one.
  * Run type: FULL
+ *
+ * SUBTEST: tail
+ * Description: Check that a card that writes a boot log line into every buffer the host has queued right as it enters mission mode, when the host removes the channel, boots; the log holds its SBL lines and then those lines, as text and in order.
+ * Run type: FULL
  */
 
 IGT_TEST_DESCRIPTION("The card's boot log is kept in debugfs bootlog, across crashes and resets, and the time the driver gives the card is right.");
@@ -49,10 +53,12 @@ IGT_TEST_DESCRIPTION("The card's boot log is kept in debugfs bootlog, across cra
 
 /*
  * The bench igt/run gives this test: card 0 (at PCI slot 0) boots
- * normally, card 1 (at slot 1) writes garbage into its boot log.
+ * normally, card 1 (at slot 1) writes garbage into its boot log, card 2
+ * fills the host's buffers as it enters mission mode (--bootlog-fault tail).
  */
 #define CARD		0
 #define GARBAGE_CARD	1
+#define TAIL_CARD	2
 /* What the driver keeps, and the longest message it takes */
 #define KEPT		65536
 #define MSG_LEN		512
@@ -340,6 +346,36 @@ static void test_reboot(void)
 	close(fd);
 }
 
+/*
+ * The card's last lines: "SBL: tail: line N", N from 0 up, one for each
+ * buffer the host had queued as the card entered mission mode; the MHI
+ * core removes the channel then, while their completions are handled.
+ */
+static void test_tail(void)
+{
+	static const char mark[] = "entering mission mode\n";
+	int fd = open_card(TAIL_CARD);
+	unsigned int n = 0, line;
+	const char *p;
+	size_t len;
+	char *log;
+
+	igt_qaic_deactivate(fd, igt_qaic_activate(fd, QUEUE_SIZE));
+	log = read_bootlog(fd, &len);
+	check_text(log, len);
+	p = strstr(log, mark);
+	igt_assert_f(p, "no mission mode line:\n%s\n", log);
+	for (p += strlen(mark); *p; p = strchr(p, '\n') + 1, n++) {
+		igt_assert_f(sscanf(p, "SBL: tail: line %u\n", &line) == 1 &&
+			     line == n && strchr(p, '\n'),
+			     "tail line %u is not the card's:\n%.200s\n", n, p);
+	}
+	igt_assert_f(n > 0, "no tail line: the card wrote one a queued buffer\n");
+	igt_info("%u tail lines kept\n", n);
+	free(log);
+	close(fd);
+}
+
 igt_main
 {
 	igt_fixture {
@@ -365,4 +401,8 @@ igt_main
 	igt_describe("Check that a card that floods its boot log with more than the driver keeps, and writes bytes that are not text, a line with a NUL inside and a line longer than the driver's buffers, leaves a boot log of the last 64 KiB it wrote, as text, saying how much was lost, and boots; and that malformed messages on QAIC_TIMESYNC get no answer, the real question one.");
 	igt_subtest("garbage")
 		test_garbage();
+
+	igt_describe("Check that a card that writes a boot log line into every buffer the host has queued right as it enters mission mode, when the host removes the channel, boots; the log holds its SBL lines and then those lines, as text and in order.");
+	igt_subtest("tail")
+		test_tail();
 }

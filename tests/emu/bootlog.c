@@ -35,6 +35,8 @@ struct emu_bootlog {
 	char lines[EMU_BOOTLOG_MAX_LINES][EMU_BOOTLOG_MAX_LINE];
 
 	bool garbage;				/* --bootlog-fault garbage */
+	bool tail;				/* --bootlog-fault tail */
+	bool tailing;				/* a line a pump, now */
 	unsigned int g_step;			/* G_*, after line 0 */
 	size_t flood_sent;			/* bytes of flood sent */
 
@@ -47,6 +49,7 @@ struct emu_bootlog {
 	uint64_t sent;		/* lines sent to the host, replays included */
 	uint64_t dropped;	/* lines past EMU_BOOTLOG_MAX_LINES */
 	uint64_t garbage_sent;	/* garbage and flood messages sent */
+	uint64_t tail_sent;	/* tail lines sent */
 };
 
 struct emu_bootlog *emu_bootlog_create(struct emu_device *dev,
@@ -75,6 +78,21 @@ void emu_bootlog_set_garbage(struct emu_bootlog *b, bool on)
 	b->garbage = on;
 }
 
+void emu_bootlog_set_tail(struct emu_bootlog *b, bool on)
+{
+	b->tail = on;
+}
+
+bool emu_bootlog_has_tail(const struct emu_bootlog *b)
+{
+	return b->tail;
+}
+
+void emu_bootlog_tail(struct emu_bootlog *b, bool on)
+{
+	b->tailing = on && b->tail;
+}
+
 static void rewind_log(struct emu_bootlog *b)
 {
 	b->next = 0;
@@ -101,6 +119,7 @@ void emu_bootlog_boot(struct emu_bootlog *b)
 	b->boots++;
 	b->nr = 0;
 	b->listening = false;
+	b->tailing = false;
 	b->c = b->armed ? &emu_bootlog_cases[b->armed - 1] : NULL;
 	b->armed = 0;
 	if (b->c)
@@ -188,6 +207,16 @@ void emu_bootlog_pump(struct emu_bootlog *b)
 			garbage_sent(b, n);
 			continue;
 		}
+		if (b->next == b->nr && b->tailing) {
+			/* One line: the caller asks for one a buffer of the host's. */
+			char line[64];
+			int n = snprintf(line, sizeof(line), "SBL: tail: line %" PRIu64 "\n",
+					 b->tail_sent);
+
+			if (b->ops->send(b->ctx, line, (size_t)n + 1))
+				b->tail_sent++;
+			return;
+		}
 		if (b->next == b->nr)
 			return;
 		if (!b->ops->send(b->ctx, b->lines[b->next],
@@ -245,4 +274,5 @@ void emu_bootlog_counters_print(const struct emu_bootlog *b, FILE *out)
 	fprintf(out, "bootlog_lines %" PRIu64 "\n", b->sent);
 	fprintf(out, "bootlog_dropped %" PRIu64 "\n", b->dropped);
 	fprintf(out, "bootlog_garbage %" PRIu64 "\n", b->garbage_sent);
+	fprintf(out, "bootlog_tail %" PRIu64 "\n", b->tail_sent);
 }

@@ -20,6 +20,15 @@
  * the middle ("before NUL", NUL, "after NUL"), and a line longer than the
  * host's buffers (600 'L's), before the lines of a normal boot.
  *
+ * --bootlog-fault tail (emu_bootlog_set_tail()): as SBL enters mission
+ * mode, right before it tells the host the new execution environment, it
+ * writes a line into every buffer the host has queued: the host gets a
+ * log message for each just as its MHI core removes the SBL channels.
+ * Mission mode waits for the host to have a buffer queued, as long as it
+ * waits for the host's channels (sbl_host_wait_ms).
+ * (The card writes nothing on the channel once in mission mode: the host
+ * does not reset an SBL channel there, it only unmaps its buffers.)
+ *
  * Copyright (c) 2026 The qaic authors.
  */
 #ifndef QAIC_EMU_BOOTLOG_H
@@ -86,6 +95,15 @@ bool emu_bootlog_pending(const struct emu_bootlog *b);
 
 /* --bootlog-fault garbage: every boot from now on (see above). */
 void emu_bootlog_set_garbage(struct emu_bootlog *b, bool on);
+/* --bootlog-fault tail: every boot from now on (see above). */
+void emu_bootlog_set_tail(struct emu_bootlog *b, bool on);
+/* --bootlog-fault tail is set. */
+bool emu_bootlog_has_tail(const struct emu_bootlog *b);
+/*
+ * With --bootlog-fault tail, while @on each emu_bootlog_pump() with
+ * nothing else to send sends one tail line ("SBL: tail: line N").
+ */
+void emu_bootlog_tail(struct emu_bootlog *b, bool on);
 
 /*
  * Systematic case @idx of bootlog_cases.h goes out in the next boot, after

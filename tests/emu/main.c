@@ -10,7 +10,7 @@
  *            [--malice SEED[:PERMILLE[:KINDS]]] [--boot pbl|amss]
  *            [--sahara-fault F[,F...]] [--bhi-fault corrupt] [--flr] [--verbose]
  *            [--sahara-case C[,C...]] [--sahara-case-file PATH]
- *            [--bootlog-fault garbage] [--timesync-fault garbage]
+ *            [--bootlog-fault garbage|tail] [--timesync-fault garbage]
  *            [--memdump MODE] [--garbage-reads N] [--lose-decode-writes N]
  *            [--card aic100|aic080|aic200] [--qrtr-node N]
  *            [--serial S] [--board-serial S]
@@ -83,6 +83,7 @@ struct emu_options {
 	const char *sahara_case_file;
 	bool bhi_corrupt;
 	bool bootlog_garbage;
+	bool bootlog_tail;
 	bool timesync_garbage;
 	enum emu_memdump_mode memdump;
 	struct malice_cfg malice_cfg;
@@ -123,7 +124,7 @@ static void usage(FILE *out)
 		"                [--corrupt-dbc-rsp N[:K]]\n"
 		"                [--malice SEED[:PERMILLE[:KINDS]]] [--boot pbl|amss (pbl)]\n"
 		"                [--sahara-fault F[,F...]] [--bhi-fault corrupt] [--flr]\n"
-		"                [--bootlog-fault garbage] [--timesync-fault garbage]\n"
+		"                [--bootlog-fault garbage|tail] [--timesync-fault garbage]\n"
 		"                [--memdump MODE] [--garbage-reads N] [--lose-decode-writes N]\n"
 		"                [--card aic100|aic080|aic200] [--qrtr-node N]\n"
 		"                [--serial S] [--board-serial S]\n"
@@ -345,9 +346,12 @@ static int parse_options(int argc, char **argv, struct emu_options *o)
 			o->bhi_corrupt = true;
 			break;
 		case 'L':
-			if (strcmp(optarg, "garbage"))
+			if (!strcmp(optarg, "garbage"))
+				o->bootlog_garbage = true;
+			else if (!strcmp(optarg, "tail"))
+				o->bootlog_tail = true;
+			else
 				return -1;
-			o->bootlog_garbage = true;
 			break;
 		case 'T':
 			if (strcmp(optarg, "garbage"))
@@ -681,6 +685,7 @@ static struct emu *emu_create(const struct emu_options *o)
 	emu_sahara_set_case_file(emu_mhi_sahara(emu->mhi), o->sahara_case_file);
 	emu_mhi_bhi(emu->mhi)->corrupt_next = o->bhi_corrupt;
 	emu_bootlog_set_garbage(emu_mhi_bootlog(emu->mhi), o->bootlog_garbage);
+	emu_bootlog_set_tail(emu_mhi_bootlog(emu->mhi), o->bootlog_tail);
 	emu_timesync_set_garbage(emu_mhi_timesync_dev(emu->mhi), o->timesync_garbage);
 	emu_memdump_set_mode(emu_mhi_memdump(emu->mhi), o->memdump);
 	if (o->qrtr_node)

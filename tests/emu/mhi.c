@@ -764,6 +764,11 @@ static bool amss_waits(struct emu_mhi *mhi)
 	       (!sbl_host_listens(mhi) && ms_until(&mhi->amss_by) > 0) ||
 	       (mhi->ch[EMU_BOOTLOG_CH_DL].state == CH_RUNNING &&
 		(mhi->held[Q_BOOTLOG].nr || emu_bootlog_pending(mhi->bootlog))) ||
+	       /* --bootlog-fault tail: a buffer of the host's for a last line */
+	       (emu_bootlog_has_tail(mhi->bootlog) &&
+		mhi->ch[EMU_BOOTLOG_CH_DL].state == CH_RUNNING &&
+		mhi->ch[EMU_BOOTLOG_CH_DL].r.rp == mhi->ch[EMU_BOOTLOG_CH_DL].r.wp &&
+		ms_until(&mhi->amss_by) > 0) ||
 	       (mhi->ch[EMU_TIMESYNC_CH_UL].state == CH_RUNNING &&
 		emu_timesync_waiting(mhi->ts));
 }
@@ -999,6 +1004,8 @@ static void chan_doorbell(struct emu_mhi *mhi, unsigned int chid)
 		ul_process(mhi, chid);
 	else
 		dl_deliver(mhi, chid);
+	if (chid == EMU_BOOTLOG_CH_DL)
+		maybe_enter_amss(mhi);	/* --bootlog-fault tail waits for a buffer */
 	/* Other downlink buffers stay queued: those channels never talk. */
 }
 
@@ -1518,6 +1525,10 @@ static void sahara_send(void *ctx, const void *pkt, size_t len)
 static void enter_amss(struct emu_mhi *mhi)
 {
 	mhi->amss_pending = false;
+	/* --bootlog-fault tail: a line into each buffer the host has queued. */
+	emu_bootlog_tail(mhi->bootlog, true);
+	dl_deliver(mhi, EMU_BOOTLOG_CH_DL);
+	emu_bootlog_tail(mhi->bootlog, false);
 	mhi->bhi.ee = EMU_EE_AMSS;
 	emu_log(mhi->dev, "MHI: mission mode (AMSS)");
 	emu_telemetry_start(mhi->tm);
