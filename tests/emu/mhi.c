@@ -760,15 +760,15 @@ static bool sbl_host_listens(const struct emu_mhi *mhi)
  */
 static bool amss_waits(struct emu_mhi *mhi)
 {
+	const struct channel *log = &mhi->ch[EMU_BOOTLOG_CH_DL];
+
 	return mhi->held[Q_SAHARA].nr ||
 	       (!sbl_host_listens(mhi) && ms_until(&mhi->amss_by) > 0) ||
-	       (mhi->ch[EMU_BOOTLOG_CH_DL].state == CH_RUNNING &&
-		(mhi->held[Q_BOOTLOG].nr || emu_bootlog_pending(mhi->bootlog))) ||
-	       /* --bootlog-fault tail: a buffer of the host's for a last line */
-	       (emu_bootlog_has_tail(mhi->bootlog) &&
-		mhi->ch[EMU_BOOTLOG_CH_DL].state == CH_RUNNING &&
-		mhi->ch[EMU_BOOTLOG_CH_DL].r.rp == mhi->ch[EMU_BOOTLOG_CH_DL].r.wp &&
-		ms_until(&mhi->amss_by) > 0) ||
+	       (log->state == CH_RUNNING &&
+		(mhi->held[Q_BOOTLOG].nr || emu_bootlog_pending(mhi->bootlog) ||
+		 /* --bootlog-fault tail: a buffer of the host's for a last line */
+		 (emu_bootlog_has_tail(mhi->bootlog) && log->r.rp == log->r.wp &&
+		  ms_until(&mhi->amss_by) > 0))) ||
 	       (mhi->ch[EMU_TIMESYNC_CH_UL].state == CH_RUNNING &&
 		emu_timesync_waiting(mhi->ts));
 }
@@ -1526,9 +1526,11 @@ static void enter_amss(struct emu_mhi *mhi)
 {
 	mhi->amss_pending = false;
 	/* --bootlog-fault tail: a line into each buffer the host has queued. */
-	emu_bootlog_tail(mhi->bootlog, true);
-	dl_deliver(mhi, EMU_BOOTLOG_CH_DL);
-	emu_bootlog_tail(mhi->bootlog, false);
+	if (emu_bootlog_has_tail(mhi->bootlog)) {
+		emu_bootlog_tail(mhi->bootlog, true);
+		dl_deliver(mhi, EMU_BOOTLOG_CH_DL);
+		emu_bootlog_tail(mhi->bootlog, false);
+	}
 	mhi->bhi.ee = EMU_EE_AMSS;
 	emu_log(mhi->dev, "MHI: mission mode (AMSS)");
 	emu_telemetry_start(mhi->tm);
