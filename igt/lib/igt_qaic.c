@@ -1873,13 +1873,15 @@ bool igt_qaic_card_addr(unsigned int n, char *bdf, size_t len)
  * @bdf: PCI address of a card, as igt_qaic_card_bdf() gives it
  *
  * Opens the accel node of the card at @bdf, waiting up to 5 s for it to
- * appear (after a bind or a module load).
+ * appear (after a bind or a module load) and, on upstream's driver, to
+ * open (it refuses opens with ENODEV until the card has booted).
  *
  * Returns: the file descriptor.
  */
 int igt_qaic_open_bdf(const char *bdf)
 {
 	uint64_t deadline = igt_qaic_now_ms() + 5000;
+	bool refused = false;
 	char path[128];
 
 	do {
@@ -1895,14 +1897,17 @@ int igt_qaic_open_bdf(const char *bdf)
 				continue;
 			fd = open(path, O_RDWR | O_CLOEXEC);
 			/* Upstream's node refuses opens until the card has booted */
-			if (fd < 0 && errno == ENODEV && igt_qaic_now_ms() < deadline)
+			if (fd < 0 && errno == ENODEV && igt_qaic_now_ms() < deadline) {
+				refused = true;
 				continue;
+			}
 			igt_assert_f(fd >= 0, "open %s: %s\n", path, strerror(errno));
 			return fd;
 		}
 		usleep(50000);
 	} while (igt_qaic_now_ms() < deadline);
-	igt_assert_f(false, "card %s has no accel node\n", bdf);
+	igt_assert_f(false, "card %s: %s\n", bdf,
+		     refused ? "its accel node refused every open (ENODEV)" : "no accel node");
 	return -1;
 }
 
