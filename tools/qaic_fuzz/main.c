@@ -57,6 +57,13 @@
  * kmalloc_array() makes the page allocator WARN, a DRM core matter that
  * would end every run.
  *
+ * The files: main.c (this one) is the parent: the command line, the
+ * checks before and after the run, the watchdog. worker.c runs the
+ * operations; manage.c, objects.c, slicing.c, execute.c, syncobj.c,
+ * prime.c and files.c build them from the model of model.c; calls.c
+ * makes and counts the calls, rng.c the random choices; fuzz.h has what
+ * they share.
+ *
  * Copyright (c) 2026 The qaic authors.
  */
 
@@ -64,553 +71,35 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <poll.h>
-#include <pthread.h>
-#include <setjmp.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
-
-#include <linux/dma-buf.h>
-#include <linux/sync_file.h>
 
 #include <xf86drm.h>
 #include <drm/qaic_accel.h>
 
 #include "fuzz.h"
-#include "rng.h"
 #include "calls.h"
-#include "model.h"
 #include "manage.h"
-#include "objects.h"
-#include "slicing.h"
-#include "execute.h"
-#include "syncobj.h"
-#include "prime.h"
+#include "model.h"
+#include "rng.h"
+#include "worker.h"
 
 /* An operation that takes longer than this is a hang (--watchdog). */
 static uint64_t watchdog_ms = 60000;
-
-/* Exit status of a worker that stopped early, to be started again. */
-#define EXIT_RESTART	42
 
 struct shared *sh;
 int verbose;
 int kmsg_fd = -1;	/* --verbose: op lines go to the kernel log too */
 static uint64_t seed;
 const char *device = "/dev/accel/accel0";
-
-/* ---------------------------------------------------------------- files */
-
-static void op_open(struct tctx *t)
-{
-	struct worker *w = t->w;
-	int n, fd;
-
-	lock(w);
-	n = nfiles(w);
-	unlock(w);
-	if (t->valid && n < MAX_FILES) {
-		file_open(t);
-		return;
-	}
-	/* an open with odd flags, used once and closed */
-	fd = open_device((one_in(t, 2) ? O_RDONLY : O_WRONLY) | O_CLOEXEC |
-			 (one_in(t, 2) ? O_NONBLOCK : 0));
-	count_res(SYS_OPEN, fd < 0 ? errno : 0);
-	if (fd >= 0) {
-		struct mmsg m = { 0 };
-		struct qaic_manage_msg arg;
-
-		mm_status(&m);
-		arg = (struct qaic_manage_msg){ .len = m.len, .count = m.count,
-						.data = (uintptr_t)m.buf };
-		xioctl(t, IOC_MANAGE, fd, DRM_IOCTL_QAIC_MANAGE, &arg);
-		xclose(t, fd);
-	}
-}
-
-static void op_dup(struct tctx *t)
-{
-	struct worker *w = t->w;
-	int fi, fd, nfd, err;
-
-	lock(w);
-	fi = rand_file(t);
-	if (fi < 0 || w->f[fi].nfds >= MAX_FDS) {
-		unlock(w);
-		return;
-	}
-	fd = file_fd(t, fi);
-	unlock(w);
-	nfd = one_in(t, 2) ? dup(fd) : fcntl(fd, F_DUPFD_CLOEXEC, 100 + rnd(t, 100));
-	err = nfd < 0 ? errno : 0;
-	count_res(SYS_DUP, err);
-	vlog(t, "dup()", err);
-	if (nfd < 0)
-		return;
-	lock(w);
-	if (w->f[fi].used && w->f[fi].nfds < MAX_FDS)
-		w->f[fi].fds[w->f[fi].nfds++] = nfd;
-	else
-		nfd = -nfd - 1;
-	unlock(w);
-	if (nfd < 0)
-		xclose(t, -nfd - 1);
-}
-
-/* The last descriptor of file @fi is gone: so is what it held, for us. */
-static void forget_file(struct worker *w, int fi)
-{
-	for (int i = 0; i < MAX_BOS; i++)
-		if (w->bo[i].used && w->bo[i].file == fi)
-			w->bo[i].used = false;
-	memset(&w->f[fi], 0, sizeof(w->f[fi]));
-}
-
-/* fdlock held for writing: close a descriptor with work in flight, maybe reopen. */
-static void op_close(struct tctx *t)
-{
-	struct worker *w = t->w;
-	int fi, k, fd;
-
-	lock(w);
-	fi = rand_file(t);
-	if (fi < 0) {
-		unlock(w);
-		return;
-	}
-	k = rnd(t, w->f[fi].nfds);
-	fd = w->f[fi].fds[k];
-	w->f[fi].fds[k] = w->f[fi].fds[--w->f[fi].nfds];
-	if (!w->f[fi].nfds) {
-		/*
-		 * Its mappings hold the file open, and with it its DBCs. They
-		 * mostly go with it; when they stay, they go at the next
-		 * munmap or close, so that the DBCs do not run out.
-		 */
-		bool keep = one_in(t, 4);
-
-		for (int i = 0; i < MAX_MAPS; i++) {
-			struct map *m = &w->map[i];
-
-			if (!m->used)
-				continue;
-			if (m->file == fi && m->gen == w->f[fi].gen && keep) {
-				m->zombie = true;
-			} else if (m->zombie || (m->file == fi && m->gen == w->f[fi].gen)) {
-				munmap(m->ptr, m->size);
-				count_res(SYS_MUNMAP, 0);
-				m->used = false;
-			}
-		}
-		forget_file(w, fi);
-	}
-	unlock(w);
-	xclose(t, fd);
-	if (one_in(t, 2))
-		file_open(t);
-}
-
-/* ------------------------------------------------------------ bad ioctls */
-
-static void op_bad_ioctl(struct tctx *t)
-{
-	uint8_t buf[512];
-	unsigned long req;
-	int fi, fd, size = 8 * rnd(t, 33);
-
-	fi = use_file(t, &fd, false);
-	if (fi < 0)
-		return;
-	for (size_t i = 0; i < sizeof(buf); i++)
-		buf[i] = one_in(t, 2) ? 0 : (uint8_t)rnd64(t);
-	switch (rnd(t, 6)) {
-	case 0:
-		/* driver numbers after SUBMIT */
-		req = _IOC(_IOC_READ | _IOC_WRITE, DRM_IOCTL_BASE,
-			   DRM_COMMAND_BASE + DRM_QAIC_SUBMIT + 1 + rnd(t, 0x56), size);
-		break;
-	case 1:
-		/* past the core's numbers */
-		req = _IOC(_IOC_READ | _IOC_WRITE, DRM_IOCTL_BASE, 0xd1 + rnd(t, 0x2f), size);
-		break;
-	case 2:
-		/* qaic numbers that change nothing, with a wrong size */
-		{
-			static const unsigned int nrs[] = {
-				DRM_QAIC_WAIT_BO, DRM_QAIC_PERF_STATS_BO, DRM_QAIC_MMAP_BO,
-			};
-
-			memset(buf, 0, sizeof(buf));
-			req = _IOC(rnd(t, 4), DRM_IOCTL_BASE,
-				   DRM_COMMAND_BASE + nrs[rnd(t, ARRAY_SIZE(nrs))], size);
-		}
-		break;
-	case 3:
-		/* another type than DRM's, out of DRM's numbers */
-		req = _IOC(rnd(t, 4), 'x' + rnd(t, 3), 0xd1 + rnd(t, 0x2f), size);
-		break;
-	case 4: {
-		/* valid: the version */
-		drmVersionPtr v = drmGetVersion(fd);
-
-		count_res(IOC_VERSION, v ? 0 : errno);
-		if (v) {
-			if (strcmp(v->name, "qaic"))
-				fail(t, "DRM_VERSION: driver %s", v->name);
-			drmFreeVersion(v);
-		} else if (t->strict) {
-			fail(t, "DRM_VERSION: %s", strerror(errno));
-		}
-		return;
-	}
-	default: {
-		/* valid: a capability */
-		static const uint64_t caps[] = {
-			DRM_CAP_SYNCOBJ, DRM_CAP_SYNCOBJ_TIMELINE, DRM_CAP_PRIME,
-			DRM_CAP_DUMB_BUFFER, 0, 0x1000,
-		};
-		struct drm_get_cap c = { .capability = caps[rnd(t, ARRAY_SIZE(caps))] };
-
-		xioctl(t, IOC_GET_CAP, fd, DRM_IOCTL_GET_CAP, &c);
-		return;
-	}
-	}
-	t->fd_mutated = true;
-	xioctl(t, IOC_BAD, fd, req, buf);
-	t->fd_mutated = false;
-}
-
-/* ------------------------------------------------------------ the loop */
-
-enum {
-	OPF_WRLOCK = 1,		/* closes descriptors or unmaps */
-	OPF_NOLOCK = 2,		/* takes no lock itself */
-	OPF_TOP = 4,		/* only in a worker's main thread, alone */
-	OPF_NOCHILD = 8,	/* not in a forked child: the parent relies on it */
-	OPF_MUTATED = 16,	/* never valid */
-};
-
-struct opdesc {
-	const char *name;
-	void (*fn)(struct tctx *t);
-	unsigned int weight;
-	unsigned int flags;
-};
-
-static void op_fork(struct tctx *t);
-static void op_burst(struct tctx *t);
-static void op_exit(struct tctx *t);
-
-static const struct opdesc ops[NOPS] = {
-	[OP_OPEN] = { "open", op_open, 8, 0 },
-	[OP_DUP] = { "dup", op_dup, 6, 0 },
-	[OP_CLOSE] = { "close-fd", op_close, 6, OPF_WRLOCK | OPF_NOCHILD },
-	[OP_STATUS] = { "manage-status", op_status, 12, 0 },
-	[OP_ACTIVATE] = { "manage-activate", op_activate, 25, OPF_NOCHILD },
-	[OP_DEACTIVATE] = { "manage-deactivate", op_deactivate, 10, OPF_NOCHILD },
-	[OP_PASSTHROUGH] = { "manage-passthrough", op_passthrough, 20, OPF_NOCHILD },
-	[OP_DMA_XFER] = { "manage-dma-xfer", op_dma_xfer, 14, 0 },
-	[OP_MANAGE_RAW] = { "manage-raw", op_manage_raw, 25, OPF_NOCHILD | OPF_MUTATED },
-	[OP_CREATE] = { "create-bo", op_create, 60, 0 },
-	[OP_MMAP_BO] = { "mmap-bo", op_mmap_bo, 15, 0 },
-	[OP_MMAP] = { "mmap", op_mmap, 25, OPF_WRLOCK },
-	[OP_MUNMAP] = { "munmap", op_munmap, 10, OPF_WRLOCK },
-	[OP_TOUCH] = { "touch", op_touch, 25, 0 },
-	[OP_ATTACH] = { "attach-slice", op_attach, 85, 0 },
-	[OP_DETACH] = { "detach-slice", op_detach, 25, OPF_NOCHILD },
-	[OP_EXECUTE] = { "execute", op_execute, 110, 0 },
-	[OP_PARTIAL] = { "partial-execute", op_partial, 50, 0 },
-	[OP_WAIT] = { "wait-bo", op_wait, 85, 0 },
-	[OP_PERF] = { "perf-stats", op_perf, 25, 0 },
-	[OP_SUBMIT] = { "submit", op_submit, 75, 0 },
-	[OP_GEM_CLOSE] = { "gem-close", op_gem_close, 30, OPF_NOCHILD },
-	[OP_PRIME_EXPORT] = { "prime-export", op_prime_export, 14, 0 },
-	[OP_PRIME_IMPORT] = { "prime-import", op_prime_import, 14, 0 },
-	[OP_DMABUF] = { "dma-buf", op_dmabuf, 14, 0 },
-	[OP_XFD_CLOSE] = { "close-dmabuf-syncfile", op_xfd_close, 12, OPF_WRLOCK },
-	[OP_SO_CREATE] = { "syncobj-create", op_so_create, 18, 0 },
-	[OP_SO_DESTROY] = { "syncobj-destroy", op_so_destroy, 8, OPF_NOCHILD },
-	[OP_SO_WAIT] = { "syncobj-wait", op_so_wait, 20, 0 },
-	[OP_SO_SIGNAL] = { "syncobj-signal", op_so_signal, 14, 0 },
-	[OP_SO_RESET] = { "syncobj-reset", op_so_reset, 6, 0 },
-	[OP_SO_EXPORT] = { "syncobj-export", op_so_export, 12, 0 },
-	[OP_SO_IMPORT] = { "syncobj-import", op_so_import, 12, 0 },
-	[OP_SO_MISC] = { "syncobj-query-transfer", op_so_misc, 10, 0 },
-	[OP_SYNC_FILE] = { "sync-file", op_sync_file, 8, 0 },
-	[OP_BAD_IOCTL] = { "bad-ioctl", op_bad_ioctl, 10, OPF_MUTATED },
-	[OP_FORK] = { "fork", op_fork, 3, OPF_NOLOCK | OPF_TOP },
-	[OP_BURST] = { "threads", op_burst, 6, OPF_NOLOCK | OPF_TOP },
-	[OP_EXIT] = { "exit-early", op_exit, 1, OPF_NOLOCK | OPF_TOP },
-};
-
-static unsigned int total_weight;
-
-static int pick_op(struct tctx *t)
-{
-	struct worker *w = t->w;
-
-	for (;;) {
-		uint32_t r = rnd(t, total_weight);
-		int op = 0;
-
-		while (r >= ops[op].weight)
-			r -= ops[op++].weight;
-		if ((ops[op].flags & OPF_TOP) && (w->in_burst || w->is_child))
-			continue;
-		if ((ops[op].flags & OPF_NOCHILD) && w->is_child)
-			continue;
-		return op;
-	}
-}
-
-static void run_op(struct tctx *t)
-{
-	struct worker *w = t->w;
-	struct wslot *ws = &sh->w[w->idx];
-	struct tslot *ts = &ws->t[t->slot];
-	int op;
-
-	/*
-	 * The operation and whether it is valid come from sel alone, its
-	 * arguments from a state derived from it: however many choices an
-	 * operation makes (they depend on the model, so on the kernel's
-	 * answers), the sequence of operations stays the same.
-	 */
-	t->rng0 = t->sel;
-	t->rng = t->sel;
-	op = pick_op(t);
-	t->valid = one_in(t, 2) && !(ops[op].flags & OPF_MUTATED);
-	t->sel = t->rng;
-	{
-		uint64_t st = t->sel;
-
-		t->rng = splitmix64(&st) | 1;
-	}
-	t->op = op;
-	t->strict = t->valid && !w->in_burst && !w->is_child;
-	t->argmut = !t->valid && one_in(t, 16);
-	t->fd_mutated = false;
-	t->opno = ADD(ws->opno, 1);
-
-	ts->op = op;
-	ts->valid = t->valid;
-	ts->opno = t->opno;
-	ts->rng = t->rng0;
-	ts->t0_ms = now_ms();
-	__atomic_store_n(&ts->active, 1, __ATOMIC_RELEASE);
-	if (verbose) {
-		char line[160];
-		int len;
-
-		len = snprintf(line, sizeof(line), "qaic-fuzz: w%d.%d #%" PRIu64 " %s %s (rng %#"
-			       PRIx64 ")\n", w->idx, t->slot, t->opno, ops[op].name,
-			       t->valid ? "valid" : "mutated", t->rng0);
-		fputs(line, stderr);
-		if (kmsg_fd >= 0)
-			(void)!write(kmsg_fd, line, len);
-	}
-
-	if (ops[op].flags & OPF_NOLOCK) {
-		ops[op].fn(t);
-	} else if (ops[op].flags & OPF_WRLOCK) {
-		pthread_rwlock_wrlock(&w->fdlock);
-		ops[op].fn(t);
-		pthread_rwlock_unlock(&w->fdlock);
-	} else {
-		pthread_rwlock_rdlock(&w->fdlock);
-		ops[op].fn(t);
-		pthread_rwlock_unlock(&w->fdlock);
-	}
-
-	__atomic_store_n(&ts->active, 0, __ATOMIC_RELEASE);
-	ADD(sh->ops[t->op][!t->valid], 1);
-}
-
-static int tctx_init(struct tctx *t, struct worker *w, int slot, uint64_t rng)
-{
-	memset(t, 0, sizeof(*t));
-	t->w = w;
-	t->slot = slot;
-	t->sel = rng ? rng : 1;
-	t->rng = t->sel;
-	t->scratch = mmap(NULL, 3 * PAGE, PROT_READ | PROT_WRITE,
-			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	t->ro = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (t->scratch == MAP_FAILED || t->ro == MAP_FAILED)
-		return -1;
-	mprotect(t->scratch + 2 * PAGE, PAGE, PROT_NONE);
-	mprotect(t->ro + PAGE, PAGE, PROT_NONE);
-	return 0;
-}
-
-static void tctx_fini(struct tctx *t)
-{
-	munmap(t->scratch, 3 * PAGE);
-	munmap(t->ro, 2 * PAGE);
-}
-
-struct burst {
-	struct tctx t;
-	int n;
-};
-
-static void *burst_thread(void *arg)
-{
-	struct burst *b = arg;
-
-	for (int i = 0; i < b->n; i++)
-		run_op(&b->t);
-	return NULL;
-}
-
-/* Two threads sharing the files run a burst of operations each. */
-static void op_burst(struct tctx *t)
-{
-	struct worker *w = t->w;
-	struct wslot *ws = &sh->w[w->idx];
-	struct burst b;
-	pthread_t th;
-	uint64_t left = __atomic_load_n(&ws->ops_left, __ATOMIC_RELAXED);
-	int n = 4 + rnd(t, 21);
-
-	if ((uint64_t)2 * n > left)
-		n = left / 2;
-	if (n <= 0 || tctx_init(&b.t, w, 1, rnd64(t)))
-		return;
-	b.n = n;
-	ADD(sh->bursts, 1);
-	w->in_burst = true;
-	if (pthread_create(&th, NULL, burst_thread, &b)) {
-		w->in_burst = false;
-		tctx_fini(&b.t);
-		return;
-	}
-	{
-		/* this thread's ops have their own slot state: save ours */
-		struct tslot save = ws->t[t->slot];
-		int op = t->op;
-		bool valid = t->valid;
-
-		for (int i = 0; i < n; i++)
-			run_op(t);
-		t->op = op;
-		t->valid = valid;
-		ws->t[t->slot] = save;
-		__atomic_store_n(&ws->t[t->slot].active, 1, __ATOMIC_RELEASE);
-		ws->t[t->slot].t0_ms = now_ms();
-	}
-	pthread_join(th, NULL);
-	w->in_burst = false;
-	tctx_fini(&b.t);
-	/* counted as ops themselves */
-	ADD(ws->ops_left, -(uint64_t)(2 * n));
-}
-
-/* A child does a few operations on the inherited files and _exit()s. */
-static void op_fork(struct tctx *t)
-{
-	struct worker *w = t->w;
-	uint64_t crng = rnd64(t);
-	int n = 2 + rnd(t, 7), status;
-	pid_t pid;
-
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		fail(t, "fork: %s", strerror(errno));
-		return;
-	}
-	if (!pid) {
-		struct tctx c;
-
-		w->is_child = true;
-		if (tctx_init(&c, w, 2, crng))
-			_exit(1);
-		for (int i = 0; i < n; i++)
-			run_op(&c);
-		_exit(0);	/* with work in flight */
-	}
-	ADD(sh->children, 1);
-	sh->w[w->idx].child = pid;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	sh->w[w->idx].child = 0;
-	/* a child killed in an op left it marked as running */
-	__atomic_store_n(&sh->w[w->idx].t[2].active, 0, __ATOMIC_RELEASE);
-	if (WIFSIGNALED(status))
-		fail(t, "forked child (seed %#" PRIx64 ") killed by %s", crng,
-		     strsignal(WTERMSIG(status)));
-	else if (WEXITSTATUS(status))
-		fail(t, "forked child (seed %#" PRIx64 ") exited with %d", crng,
-		     WEXITSTATUS(status));
-}
-
-/* Stop here with work in flight; the parent starts us again from the next state. */
-static void op_exit(struct tctx *t)
-{
-	struct wslot *ws = &sh->w[t->w->idx];
-
-	ADD(sh->early_exits, 1);
-	ADD(sh->ops[OP_EXIT][!t->valid], 1);
-	ws->rng = t->sel;
-	ws->ops_left--;
-	ws->t[0].active = 0;
-	ws->exit_ms = now_ms();
-	_exit(EXIT_RESTART);
-}
-
-static void worker_main(int idx, uint64_t rng, int procs)
-{
-	struct wslot *ws = &sh->w[idx];
-	pthread_rwlockattr_t ra;
-	struct sigaction sa;
-	struct worker *w;
-	struct tctx t;
-
-	w = calloc(1, sizeof(*w));
-	if (!w || tctx_init(&t, w, 0, rng))
-		_exit(1);
-	w->idx = idx;
-	w->dbc_cap = (NUM_DBC - 4) / procs;
-	if (w->dbc_cap < 1)
-		w->dbc_cap = 1;
-	if (w->dbc_cap > 4)
-		w->dbc_cap = 4;
-	pthread_mutex_init(&w->lock, NULL);
-	pthread_rwlockattr_init(&ra);
-	pthread_rwlockattr_setkind_np(&ra, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
-	pthread_rwlock_init(&w->fdlock, &ra);
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = on_fault;
-	sa.sa_flags = SA_SIGINFO | SA_NODEFER;
-	sigaction(SIGSEGV, &sa, NULL);
-	sigaction(SIGBUS, &sa, NULL);
-
-	while (__atomic_load_n(&ws->ops_left, __ATOMIC_RELAXED) > 0) {
-		/* the state to resume from, should the worker be killed */
-		ws->rng = t.sel;
-		run_op(&t);
-		if (t.op != OP_BURST)
-			ADD(ws->ops_left, -1);
-		else if (ws->ops_left)
-			ADD(ws->ops_left, -1);
-	}
-	ws->exit_ms = now_ms();
-	_exit(0);
-}
 
 /* ---------------------------------------------------------- the parent */
 
@@ -892,8 +381,7 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	printf("qaic-fuzz: seed %" PRIu64 " ops %" PRIu64 " procs %d\n", seed, nops, procs);
 
-	for (int i = 0; i < NOPS; i++)
-		total_weight += ops[i].weight;
+	ops_init();
 
 	/* The card must answer first. */
 	t0 = now_ms() / 1000.0;
@@ -976,7 +464,7 @@ int main(int argc, char **argv)
 						 "(op rng %#" PRIx64 ", %s)", idx, pid,
 						 WIFSIGNALED(status) ? "killed by signal" : "exited with",
 						 WIFSIGNALED(status) ? WTERMSIG(status) :
-						 WEXITSTATUS(status), ts->opno, ops[ts->op].name,
+						 WEXITSTATUS(status), ts->opno, op_name(ts->op),
 						 ts->rng, ts->valid ? "valid" : "mutated");
 				fprintf(stderr, "qaic-fuzz: FAIL: %s\n",
 					i < MAX_FAIL ? sh->fail[i] : "worker crashed");
@@ -1016,7 +504,7 @@ int main(int argc, char **argv)
 							 "in op #%" PRIu64 " %s (op rng %#" PRIx64 ", %s)",
 							 i, s == 1 ? " (thread)" : s == 2 ? " (child)" : "",
 							 sh->w[i].pid, watchdog_ms / 1000, ts->opno,
-							 ops[ts->op].name, ts->rng,
+							 op_name(ts->op), ts->rng,
 							 ts->valid ? "valid" : "mutated");
 					fprintf(stderr, "qaic-fuzz: FAIL: %s\n",
 						k < MAX_FAIL ? sh->fail[k] : "hang");
@@ -1050,7 +538,7 @@ int main(int argc, char **argv)
 					fprintf(stderr, "qaic-fuzz: worker %d%s: op #%" PRIu64 " %s (%s, "
 						"op rng %#" PRIx64 ") running for %.1f s\n", i,
 						s == 1 ? " (thread)" : s == 2 ? " (child)" : "",
-						ts->opno, ops[ts->op].name,
+						ts->opno, op_name(ts->op),
 						ts->valid ? "valid" : "mutated", ts->rng,
 						(now - ts->t0_ms) / 1000.0);
 			}
@@ -1075,7 +563,7 @@ int main(int argc, char **argv)
 	/* ------------------------------------------------------------ summary */
 	printf("\n%-26s %9s %9s %9s\n", "operation", "total", "valid", "mutated");
 	for (int i = 0; i < NOPS; i++)
-		printf("%-26s %9" PRIu64 " %9" PRIu64 " %9" PRIu64 "\n", ops[i].name,
+		printf("%-26s %9" PRIu64 " %9" PRIu64 " %9" PRIu64 "\n", op_name(i),
 		       sh->ops[i][0] + sh->ops[i][1], sh->ops[i][0], sh->ops[i][1]);
 	printf("\n%-26s %7s %7s %7s %7s  %s\n", "call", "calls", "ok", "valid", "v. ok",
 	       "errors (of valid operations: on the next line)");
