@@ -14,10 +14,9 @@
 #include "fuzz.h"
 #include "calls.h"
 #include "execute.h"
-#include "manage.h"
 #include "model.h"
 #include "rng.h"
-#include "slicing.h"
+#include "worker.h"
 
 /*
  * Entries for an execute on file @fi: up to 4 distinct objects sliced for
@@ -163,11 +162,7 @@ static void do_execute(struct tctx *t, bool partial)
 	n = pick_exec(t, fi, &dbc, pe, sizes);
 	if (!n) {
 		unlock(w);
-		t->op = rand_dbc(t, fi) ? OP_ATTACH : OP_ACTIVATE;
-		if (t->op == OP_ATTACH)
-			op_attach(t);
-		else
-			op_activate(t);
+		become(t, rand_dbc(t, fi) ? OP_ATTACH : OP_ACTIVATE);
 		return;
 	}
 	for (uint32_t i = 0; i < n; i++)
@@ -226,8 +221,7 @@ void op_wait(struct tctx *t)
 		d = rand_dbc(t, fi);
 	if (!d && t->valid) {
 		unlock(w);
-		t->op = OP_ACTIVATE;
-		op_activate(t);
+		become(t, OP_ACTIVATE);
 		return;
 	}
 	wt.handle = bo ? bo->handle : 0;
@@ -274,8 +268,7 @@ void op_perf(struct tctx *t)
 	d = rand_dbc(t, fi);
 	if (!d && t->valid) {
 		unlock(w);
-		t->op = OP_ACTIVATE;
-		op_activate(t);
+		become(t, OP_ACTIVATE);
 		return;
 	}
 	for (int k = 1 + rnd(t, 4); k > 0; k--) {
@@ -365,8 +358,7 @@ void op_submit(struct tctx *t)
 	n = pick_exec(t, fi, &dbc, pe, sizes);
 	if (!n) {
 		unlock(w);
-		t->op = OP_ATTACH;
-		op_attach(t);
+		become(t, OP_ATTACH);
 		return;
 	}
 	for (uint32_t i = 0; i < n; i++)

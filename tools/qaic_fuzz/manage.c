@@ -19,6 +19,7 @@
 #include "manage.h"
 #include "model.h"
 #include "rng.h"
+#include "worker.h"
 
 /* Passthrough requests of the emulated card's manager (tests/emu/manager.h). */
 /* The emulator's own request n: above every firmware NNC command type */
@@ -285,8 +286,7 @@ void op_activate(struct tctx *t)
 
 	if (w->is_child) {
 		/* The parent's model would not know about it. */
-		t->op = OP_STATUS;
-		op_status(t);
+		become(t, OP_STATUS);
 		return;
 	}
 	fi = use_file(t, &fd, false);
@@ -300,8 +300,7 @@ void op_activate(struct tctx *t)
 		 * Give one back first, so that the workers leave each other
 		 * DBCs; the next activate will find room.
 		 */
-		t->op = OP_DEACTIVATE;
-		op_deactivate(t);
+		become(t, OP_DEACTIVATE);
 		return;
 	}
 
@@ -385,8 +384,7 @@ void op_deactivate(struct tctx *t)
 	int fi, fd;
 
 	if (w->is_child) {
-		t->op = OP_STATUS;
-		op_status(t);
+		become(t, OP_STATUS);
 		return;
 	}
 	lock(w);

@@ -21,6 +21,7 @@
 #include "model.h"
 #include "objects.h"
 #include "rng.h"
+#include "worker.h"
 
 static uint64_t valid_bo_size(struct tctx *t)
 {
@@ -135,8 +136,7 @@ void op_gem_close(struct tctx *t)
 	bo = rand_bo(t, fi, BO_ANY, -1);
 	if (!bo && t->valid) {
 		unlock(w);
-		t->op = OP_CREATE;
-		op_create(t);
+		become(t, OP_CREATE);
 		return;
 	}
 	c.handle = bo ? bo->handle : 0;
@@ -169,8 +169,7 @@ void op_mmap_bo(struct tctx *t)
 	bo = fi >= 0 ? rand_bo(t, fi, BO_ANY, -1) : NULL;
 	if (!bo) {
 		unlock(w);
-		t->op = OP_CREATE;
-		op_create(t);
+		become(t, OP_CREATE);
 		return;
 	}
 	fd = file_fd(t, fi);
@@ -272,8 +271,7 @@ void op_mmap(struct tctx *t)
 	}
 	if (!bo) {
 		unlock(w);
-		t->op = OP_CREATE;
-		op_create(t);
+		become(t, OP_CREATE);
 		return;
 	}
 	fd = file_fd(t, fi);

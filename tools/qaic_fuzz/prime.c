@@ -22,6 +22,7 @@
 #include "objects.h"
 #include "prime.h"
 #include "rng.h"
+#include "worker.h"
 
 void op_prime_export(struct tctx *t)
 {
@@ -90,8 +91,7 @@ void op_prime_import(struct tctx *t)
 	x = rand_xfd(t, XFD_DMABUF);
 	if (fi < 0 || !x) {
 		unlock(w);
-		t->op = OP_PRIME_EXPORT;
-		op_prime_export(t);
+		become(t, OP_PRIME_EXPORT);
 		return;
 	}
 	fd = file_fd(t, fi);
@@ -136,8 +136,7 @@ void op_dmabuf(struct tctx *t)
 	s = rand_xfd(t, XFD_SYNC_FILE);
 	if (!x) {
 		unlock(w);
-		t->op = OP_PRIME_EXPORT;
-		op_prime_export(t);
+		become(t, OP_PRIME_EXPORT);
 		return;
 	}
 	fd = x->fd;

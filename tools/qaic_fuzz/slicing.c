@@ -14,11 +14,10 @@
 
 #include "fuzz.h"
 #include "calls.h"
-#include "manage.h"
 #include "model.h"
-#include "objects.h"
 #include "rng.h"
 #include "slicing.h"
+#include "worker.h"
 
 static struct qaic_sem valid_sem(struct tctx *t, bool presync)
 {
@@ -183,12 +182,6 @@ static void mutate_slice(struct tctx *t, struct qaic_attach_slice_entry *e, uint
 	}
 }
 
-static void op_create_then(struct tctx *t)
-{
-	t->op = OP_CREATE;
-	op_create(t);
-}
-
 void op_attach(struct tctx *t)
 {
 	struct worker *w = t->w;
@@ -211,14 +204,13 @@ void op_attach(struct tctx *t)
 	d = rand_dbc(t, fi);
 	if (!d) {
 		unlock(w);
-		t->op = OP_ACTIVATE;
-		op_activate(t);
+		become(t, OP_ACTIVATE);
 		return;
 	}
 	bo = rand_bo(t, fi, t->valid ? BO_UNSLICED : BO_ANY, -1);
 	if (!bo) {
 		unlock(w);
-		op_create_then(t);
+		become(t, OP_CREATE);
 		return;
 	}
 	fd = file_fd(t, fi);
@@ -313,8 +305,7 @@ void op_detach(struct tctx *t)
 	bo = fi >= 0 ? rand_bo(t, fi, t->valid ? BO_SLICED : BO_ANY, -1) : NULL;
 	if (!bo) {
 		unlock(w);
-		t->op = OP_ATTACH;
-		op_attach(t);
+		become(t, OP_ATTACH);
 		return;
 	}
 	fd = file_fd(t, fi);

@@ -21,6 +21,7 @@
 #include "model.h"
 #include "rng.h"
 #include "syncobj.h"
+#include "worker.h"
 
 void op_so_create(struct tctx *t)
 {
@@ -140,8 +141,7 @@ void op_so_wait(struct tctx *t)
 	n = pick_sobjs(t, fi, h, pts, 3, &timeline);
 	unlock(w);
 	if (!n) {
-		t->op = OP_SO_CREATE;
-		op_so_create(t);
+		become(t, OP_SO_CREATE);
 		return;
 	}
 	if (one_in(t, 2))
@@ -244,8 +244,7 @@ void op_so_signal(struct tctx *t)
 	}
 	unlock(w);
 	if (!n) {
-		t->op = OP_SO_CREATE;
-		op_so_create(t);
+		become(t, OP_SO_CREATE);
 		return;
 	}
 	if (timeline) {

@@ -106,6 +106,16 @@ const char *op_name(int op)
 	return ops[op].name;
 }
 
+/*
+ * Runs operation @op in place of the one chosen, which found nothing to
+ * work on (no object to close: create one); counted as @op.
+ */
+void become(struct tctx *t, int op)
+{
+	t->op = op;
+	ops[op].fn(t);
+}
+
 static int pick_op(struct tctx *t)
 {
 	struct worker *w = t->w;

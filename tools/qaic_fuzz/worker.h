@@ -18,6 +18,7 @@
 
 void ops_init(void);
 const char *op_name(int op);
+void become(struct tctx *t, int op);
 void worker_main(int idx, uint64_t rng, int procs);
 
 #endif /* QAIC_FUZZ_WORKER_H */
