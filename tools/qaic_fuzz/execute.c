@@ -72,6 +72,14 @@ static uint64_t valid_resize(struct tctx *t, uint64_t size)
 	}
 }
 
+/* The entries of an EXECUTE_BO: @pe's without their sizes. */
+static void full_entries(struct qaic_execute_entry *fe,
+			 const struct qaic_partial_execute_entry *pe, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		fe[i] = (struct qaic_execute_entry){ .handle = pe[i].handle, .dir = pe[i].dir };
+}
+
 /* Breaks an execute: its header, its pointer or one of its entries. */
 static void mutate_exec(struct tctx *t, int fi, struct qaic_execute *x,
 			struct qaic_partial_execute_entry *pe, uint32_t *n, bool partial,
@@ -151,14 +159,9 @@ static void do_execute(struct tctx *t, bool partial)
 	uint32_t dbc = 0, n;
 	int fi, fd;
 
-	lock(w);
-	fi = rand_file_dbc(t);
-	if (fi < 0) {
-		unlock(w);
-		use_file(t, &fd, false);
+	fi = lock_rand_file_dbc(t, &fd);
+	if (fi < 0)
 		return;
-	}
-	fd = file_fd(t, fi);
 	n = pick_exec(t, fi, &dbc, pe, sizes);
 	if (!n) {
 		unlock(w);
@@ -178,8 +181,7 @@ static void do_execute(struct tctx *t, bool partial)
 			x.data = (uintptr_t)pe;
 		xioctl(t, IOC_PARTIAL, fd, DRM_IOCTL_QAIC_PARTIAL_EXECUTE_BO, &x);
 	} else {
-		for (uint32_t i = 0; i < n; i++)
-			fe[i] = (struct qaic_execute_entry){ .handle = pe[i].handle, .dir = pe[i].dir };
+		full_entries(fe, pe, n);
 		if (!x.data)
 			x.data = (uintptr_t)fe;
 		xioctl(t, IOC_EXECUTE, fd, DRM_IOCTL_QAIC_EXECUTE_BO, &x);
@@ -205,14 +207,9 @@ void op_wait(struct tctx *t)
 	struct bo *bo;
 	int fi, fd;
 
-	lock(w);
-	fi = rand_file_dbc(t);
-	if (fi < 0) {
-		unlock(w);
-		use_file(t, &fd, false);
+	fi = lock_rand_file_dbc(t, &fd);
+	if (fi < 0)
 		return;
-	}
-	fd = file_fd(t, fi);
 	bo = rand_bo(t, fi, one_in(t, 4) ? BO_ANY : BO_SLICED, -1);
 	if (!bo)
 		bo = rand_bo(t, fi, BO_ANY, -1);
@@ -257,14 +254,9 @@ void op_perf(struct tctx *t)
 	int fi, fd, n = 0;
 
 	memset(e, 0, sizeof(e));
-	lock(w);
-	fi = rand_file_dbc(t);
-	if (fi < 0) {
-		unlock(w);
-		use_file(t, &fd, false);
+	fi = lock_rand_file_dbc(t, &fd);
+	if (fi < 0)
 		return;
-	}
-	fd = file_fd(t, fi);
 	d = rand_dbc(t, fi);
 	if (!d && t->valid) {
 		unlock(w);
@@ -347,14 +339,9 @@ void op_submit(struct tctx *t)
 	bool partial = one_in(t, 3), syncs_set = false;
 	int fi, fd, ret;
 
-	lock(w);
-	fi = rand_file_dbc(t);
-	if (fi < 0) {
-		unlock(w);
-		use_file(t, &fd, false);
+	fi = lock_rand_file_dbc(t, &fd);
+	if (fi < 0)
 		return;
-	}
-	fd = file_fd(t, fi);
 	n = pick_exec(t, fi, &dbc, pe, sizes);
 	if (!n) {
 		unlock(w);
@@ -445,8 +432,7 @@ void op_submit(struct tctx *t)
 	s.hdr = x.hdr;
 	s.data = x.data;
 	if (!s.data) {
-		for (uint32_t i = 0; i < n; i++)
-			fe[i] = (struct qaic_execute_entry){ .handle = pe[i].handle, .dir = pe[i].dir };
+		full_entries(fe, pe, n);
 		s.data = partial ? (uintptr_t)pe : (uintptr_t)fe;
 	}
 	ret = xioctl(t, IOC_SUBMIT, fd, DRM_IOCTL_QAIC_SUBMIT, &s);

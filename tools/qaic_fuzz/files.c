@@ -45,8 +45,7 @@ void op_open(struct tctx *t)
 		struct qaic_manage_msg arg;
 
 		mm_status(&m);
-		arg = (struct qaic_manage_msg){ .len = m.len, .count = m.count,
-						.data = (uintptr_t)m.buf };
+		arg = mm_msg(&m);
 		xioctl(t, IOC_MANAGE, fd, DRM_IOCTL_QAIC_MANAGE, &arg);
 		xclose(t, fd);
 	}

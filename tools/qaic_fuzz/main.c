@@ -118,7 +118,7 @@ static int is_qaic(int fd)
 /* MANAGE for the parent: no model, no stats. */
 static int pmanage(int fd, struct mmsg *m)
 {
-	struct qaic_manage_msg arg = { .len = m->len, .count = m->count, .data = (uintptr_t)m->buf };
+	struct qaic_manage_msg arg = mm_msg(m);
 	int ret;
 
 	do {

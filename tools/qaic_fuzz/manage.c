@@ -65,6 +65,13 @@ static uint32_t get_le32(const uint8_t *p)
 	return v;
 }
 
+/* The argument of a MANAGE that sends @m as it is. */
+struct qaic_manage_msg mm_msg(const struct mmsg *m)
+{
+	return (struct qaic_manage_msg){ .len = m->len, .count = m->count,
+					 .data = (uintptr_t)m->buf };
+}
+
 static void mm_passthrough(struct mmsg *m, uint32_t op, uint32_t arg, const void *extra,
 			   uint32_t extra_len)
 {
@@ -184,11 +191,7 @@ static int manage2(struct tctx *t, int fi, int fd, struct mmsg *m, struct qaic_m
 		   struct answer *ans, uint64_t deact_mask, bool eperm_drops)
 {
 	struct worker *w = t->w;
-	struct qaic_manage_msg def = {
-		.len = m->len,
-		.count = m->count,
-		.data = (uintptr_t)m->buf,
-	};
+	struct qaic_manage_msg def = mm_msg(m);
 	struct answer dummy;
 	int ret;
 
@@ -308,7 +311,7 @@ void op_activate(struct tctx *t)
 	a->queue_size = qsize;
 	if (one_in(t, 4))
 		mm_status(&m);
-	arg = (struct qaic_manage_msg){ .len = m.len, .count = m.count, .data = (uintptr_t)m.buf };
+	arg = mm_msg(&m);
 	if (!t->valid) {
 		int n = 1 + rnd(t, 2);
 
@@ -434,7 +437,7 @@ void op_deactivate(struct tctx *t)
 	}
 	if (one_in(t, 5))
 		mm_status(&m);
-	arg = (struct qaic_manage_msg){ .len = m.len, .count = m.count, .data = (uintptr_t)m.buf };
+	arg = mm_msg(&m);
 	if (!t->valid && d) {
 		switch (rnd(t, 4)) {
 		case 0:
@@ -467,7 +470,7 @@ void op_status(struct tctx *t)
 	if (fi < 0)
 		return;
 	mm_status(&m);
-	arg = (struct qaic_manage_msg){ .len = m.len, .count = m.count, .data = (uintptr_t)m.buf };
+	arg = mm_msg(&m);
 	if (!t->valid) {
 		switch (rnd(t, 6)) {
 		case 0:
@@ -581,7 +584,7 @@ void op_passthrough(struct tctx *t)
 	mm_passthrough(&m, op, a, extra, elen);
 	if (one_in(t, 4))
 		mm_passthrough(&m, EMU_PT_ECHO, 0, extra, 8 * rnd(t, 4));
-	arg = (struct qaic_manage_msg){ .len = m.len, .count = m.count, .data = (uintptr_t)m.buf };
+	arg = mm_msg(&m);
 	if (!t->valid) {
 		struct qaic_manage_trans_hdr *h = (void *)m.buf;
 
@@ -648,7 +651,7 @@ void op_dma_xfer(struct tctx *t)
 	}
 	if (one_in(t, 4))
 		mm_status(&m);
-	arg = (struct qaic_manage_msg){ .len = m.len, .count = m.count, .data = (uintptr_t)m.buf };
+	arg = mm_msg(&m);
 	if (!t->valid) {
 		struct qaic_manage_trans_dma_xfer *x = NULL;
 		uint32_t off = 0;
@@ -787,7 +790,7 @@ void op_manage_raw(struct tctx *t)
 		for (uint32_t j = 8; p && j < len; j++)
 			p[j] = one_in(t, 2) ? 0 : (uint8_t)rnd64(t);
 	}
-	arg = (struct qaic_manage_msg){ .len = m.len, .count = m.count, .data = (uintptr_t)m.buf };
+	arg = mm_msg(&m);
 	switch (rnd(t, 6)) {
 	case 0:
 		arg.len = mutate32(t, arg.len);

@@ -34,6 +34,7 @@ struct answer {
 	uint32_t pt_deact[4];
 };
 
+struct qaic_manage_msg mm_msg(const struct mmsg *m);
 void mm_activate(struct mmsg *m, uint32_t qsize);
 void mm_deactivate(struct mmsg *m, uint32_t id);
 void mm_status(struct mmsg *m);

@@ -431,3 +431,40 @@ int use_file(struct tctx *t, int *fd, bool want_dbc)
 	}
 	return fi;
 }
+
+/*
+ * A random file and one of its descriptors, in *@fd: the file's index,
+ * the model locked; -1 and the model unlocked if there is no file.
+ */
+int lock_rand_file(struct tctx *t, int *fd)
+{
+	int fi;
+
+	lock(t->w);
+	fi = rand_file(t);
+	if (fi < 0) {
+		unlock(t->w);
+		return -1;
+	}
+	*fd = file_fd(t, fi);
+	return fi;
+}
+
+/*
+ * lock_rand_file() preferring a file with a DBC. With no file at all, it
+ * opens one for the next operations and returns -1 (model unlocked).
+ */
+int lock_rand_file_dbc(struct tctx *t, int *fd)
+{
+	int fi;
+
+	lock(t->w);
+	fi = rand_file_dbc(t);
+	if (fi < 0) {
+		unlock(t->w);
+		use_file(t, fd, false);
+		return -1;
+	}
+	*fd = file_fd(t, fi);
+	return fi;
+}

@@ -46,5 +46,7 @@ struct map *free_map(struct worker *w);
 int open_device(int flags);
 int file_open(struct tctx *t);
 int use_file(struct tctx *t, int *fd, bool want_dbc);
+int lock_rand_file(struct tctx *t, int *fd);
+int lock_rand_file_dbc(struct tctx *t, int *fd);
 
 #endif /* QAIC_FUZZ_MODEL_H */

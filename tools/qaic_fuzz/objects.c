@@ -126,13 +126,9 @@ void op_gem_close(struct tctx *t)
 	struct bo *bo;
 	int fi, fd, ret;
 
-	lock(w);
-	fi = rand_file(t);
-	if (fi < 0) {
-		unlock(w);
+	fi = lock_rand_file(t, &fd);
+	if (fi < 0)
 		return;
-	}
-	fd = file_fd(t, fi);
 	bo = rand_bo(t, fi, BO_ANY, -1);
 	if (!bo && t->valid) {
 		unlock(w);

@@ -63,13 +63,9 @@ void op_so_destroy(struct tctx *t)
 	struct sobj *so;
 	int fi, fd, ret;
 
-	lock(w);
-	fi = rand_file(t);
-	if (fi < 0) {
-		unlock(w);
+	fi = lock_rand_file(t, &fd);
+	if (fi < 0)
 		return;
-	}
-	fd = file_fd(t, fi);
 	so = rand_sobj(t, fi);
 	d.handle = so ? so->handle : 0;
 	if (!t->valid) {
@@ -90,16 +86,18 @@ void op_so_destroy(struct tctx *t)
 }
 
 /*
- * A broken handle count for the DRM core's syncobj ioctls. Not above 64 Ki:
- * drm_syncobj_array_find() kmallocs the count without __GFP_NOWARN, and a
- * count above 1 Mi makes the page allocator WARN (a DRM core matter, not
- * qaic's), which would end every run with a kernel report.
+ * A broken handle count for the DRM core's syncobj ioctls, for @n handles.
+ * Not above 64 Ki: drm_syncobj_array_find() kmallocs the count without
+ * __GFP_NOWARN, and a count above 1 Mi makes the page allocator WARN (a DRM
+ * core matter, not qaic's), which would end every run with a kernel report.
+ * Below 64, not above @n: the handles' arrays hold no more.
  */
-static uint32_t so_bad_count(struct tctx *t)
+static uint32_t so_bad_count(struct tctx *t, uint32_t n)
 {
 	static const uint32_t v[] = { 0, 0, 1, 64, 65, 4096, 65535, 65536 };
+	uint32_t count = v[rnd(t, ARRAY_SIZE(v))];
 
-	return v[rnd(t, ARRAY_SIZE(v))];
+	return count > n && count < 64 ? n : count;
 }
 
 /* Up to @max syncobj handles of file @fi, with their points. */
@@ -131,13 +129,9 @@ void op_so_wait(struct tctx *t)
 	bool timeline;
 	int fi, fd;
 
-	lock(w);
-	fi = rand_file(t);
-	if (fi < 0) {
-		unlock(w);
+	fi = lock_rand_file(t, &fd);
+	if (fi < 0)
 		return;
-	}
-	fd = file_fd(t, fi);
 	n = pick_sobjs(t, fi, h, pts, 3, &timeline);
 	unlock(w);
 	if (!n) {
@@ -164,9 +158,7 @@ void op_so_wait(struct tctx *t)
 		if (!t->valid) {
 			switch (rnd(t, 6)) {
 			case 0:
-				tw.count_handles = so_bad_count(t);
-				if (tw.count_handles > n && tw.count_handles < 64)
-					tw.count_handles = n;
+				tw.count_handles = so_bad_count(t, n);
 				break;
 			case 1:
 				tw.handles = bad_ptr(t, h, n * 4, NULL);
@@ -198,9 +190,7 @@ void op_so_wait(struct tctx *t)
 		if (!t->valid) {
 			switch (rnd(t, 5)) {
 			case 0:
-				sw.count_handles = so_bad_count(t);
-				if (sw.count_handles > n && sw.count_handles < 64)
-					sw.count_handles = n;
+				sw.count_handles = so_bad_count(t, n);
 				break;
 			case 1:
 				sw.handles = bad_ptr(t, h, n * 4, NULL);
@@ -229,13 +219,9 @@ void op_so_signal(struct tctx *t)
 	bool timeline;
 	int fi, fd, ret;
 
-	lock(w);
-	fi = rand_file(t);
-	if (fi < 0) {
-		unlock(w);
+	fi = lock_rand_file(t, &fd);
+	if (fi < 0)
 		return;
-	}
-	fd = file_fd(t, fi);
 	n = pick_sobjs(t, fi, h, pts, 3, &timeline);
 	for (uint32_t i = 0; i < n; i++) {
 		struct sobj *so = find_sobj(w, fi, h[i]);
@@ -260,9 +246,7 @@ void op_so_signal(struct tctx *t)
 				ta.flags = 1u << rnd(t, 32);
 				break;
 			case 1:
-				ta.count_handles = so_bad_count(t);
-				if (ta.count_handles > n && ta.count_handles < 64)
-					ta.count_handles = n;
+				ta.count_handles = so_bad_count(t, n);
 				break;
 			case 2:
 				ta.points = bad_ptr(t, pts, n * 8, NULL);
@@ -288,9 +272,7 @@ void op_so_signal(struct tctx *t)
 				a.pad = 1u << rnd(t, 32);
 				break;
 			case 1:
-				a.count_handles = so_bad_count(t);
-				if (a.count_handles > n && a.count_handles < 64)
-					a.count_handles = n;
+				a.count_handles = so_bad_count(t, n);
 				break;
 			case 2:
 				a.handles = bad_ptr(t, h, n * 4, NULL);
@@ -331,13 +313,9 @@ void op_so_reset(struct tctx *t)
 	bool timeline;
 	int fi, fd, ret;
 
-	lock(w);
-	fi = rand_file(t);
-	if (fi < 0) {
-		unlock(w);
+	fi = lock_rand_file(t, &fd);
+	if (fi < 0)
 		return;
-	}
-	fd = file_fd(t, fi);
 	n = pick_sobjs(t, fi, h, pts, 2, &timeline);
 	if (!n) {
 		unlock(w);
@@ -423,13 +401,9 @@ void op_so_misc(struct tctx *t)
 	bool timeline;
 	int fi, fd, ret;
 
-	lock(w);
-	fi = rand_file(t);
-	if (fi < 0) {
-		unlock(w);
+	fi = lock_rand_file(t, &fd);
+	if (fi < 0)
 		return;
-	}
-	fd = file_fd(t, fi);
 	n = pick_sobjs(t, fi, h, pts, 3, &timeline);
 	if (!n) {
 		unlock(w);
