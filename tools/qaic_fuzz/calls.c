@@ -90,9 +90,11 @@ const char *const ioc_names[NIOC] = {
 
 /* ---------------------------------------------------------- failures */
 
+/* How the reports name a worker's threads (struct tctx's slot). */
+const char *const slot_names[3] = { "", " (thread)", " (child)" };
+
 void fail(struct tctx *t, const char *fmt, ...)
 {
-	static const char *const slot_names[] = { "", " (thread)", " (child)" };
 	char msg[256];
 	va_list ap;
 	int i;

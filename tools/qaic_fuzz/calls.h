@@ -15,6 +15,7 @@
 #include "fuzz.h"
 
 extern const char *const ioc_names[NIOC];
+extern const char *const slot_names[3];
 
 uint64_t now_ms(void);
 uint64_t now_ns(void);

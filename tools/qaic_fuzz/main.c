@@ -72,6 +72,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -330,15 +331,10 @@ static void print_errnos(const uint64_t *res)
 	printf("\n");
 }
 
-int main(int argc, char **argv)
+/* The command line; the seed from /dev/urandom if it gives none: -1 if that fails. */
+static int parse_args(int argc, char **argv, uint64_t *nops, int *procs)
 {
-	uint64_t nops = 20000, total = 0;
-	int procs = 2, passed = 0, failed = 0, fd, err = 0, alive, n;
-	bool have_seed = false, hung = false, crashed = false;
-	struct meminfo m0, m1;
-	uint64_t last_progress;
-	double t0, t1;
-	int mem0_err;
+	bool have_seed = false;
 
 	for (int i = 1; i < argc; i++) {
 		char *end;
@@ -349,12 +345,12 @@ int main(int argc, char **argv)
 				usage();
 			have_seed = true;
 		} else if (!strcmp(argv[i], "--ops") && i + 1 < argc) {
-			nops = strtoull(argv[++i], &end, 0);
+			*nops = strtoull(argv[++i], &end, 0);
 			if (*end)
 				usage();
 		} else if (!strcmp(argv[i], "--procs") && i + 1 < argc) {
-			procs = strtol(argv[++i], &end, 0);
-			if (*end || procs < 1 || procs > MAX_WORKERS)
+			*procs = strtol(argv[++i], &end, 0);
+			if (*end || *procs < 1 || *procs > MAX_WORKERS)
 				usage();
 		} else if (!strcmp(argv[i], "--watchdog") && i + 1 < argc) {
 			watchdog_ms = strtoull(argv[++i], &end, 0) * 1000;
@@ -374,64 +370,132 @@ int main(int argc, char **argv)
 
 		if (r < 0 || read(r, &seed, sizeof(seed)) != sizeof(seed)) {
 			fprintf(stderr, "qaic-fuzz: /dev/urandom: %s\n", strerror(errno));
-			return 1;
+			return -1;
 		}
 		close(r);
 	}
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	printf("qaic-fuzz: seed %" PRIu64 " ops %" PRIu64 " procs %d\n", seed, nops, procs);
+	return 0;
+}
 
-	ops_init();
+/* The card must answer first: false, the last lines printed, if it does not. */
+static bool card_answers(void)
+{
+	double t0 = now_ms() / 1000.0;
+	int fd, err;
 
-	/* The card must answer first. */
-	t0 = now_ms() / 1000.0;
 	for (;;) {
 		fd = open_device(O_RDWR | O_CLOEXEC);
 		err = fd < 0 ? -errno : 0;
 		if (fd >= 0 && !is_qaic(fd)) {
 			printf("check the card answers: FAIL (%s is not a qaic device)\n", device);
 			printf("0 passed, 1 failed\n");
-			return 1;
+			return false;
 		}
 		if (fd >= 0) {
 			err = pstatus(fd);
 			close(fd);
 			if (!err)
-				break;
+				return true;
 		}
 		/* A card being reset answers again; a missing node does not appear. */
 		if (now_ms() / 1000.0 - t0 > (err == -ENOENT ? 2 : 30)) {
 			printf("check the card answers: FAIL (%s: %s)\n", device, strerror(-err));
 			printf("0 passed, 1 failed\n");
-			return 1;
+			return false;
 		}
 		usleep(100 * 1000);
 	}
-	n = free_dbcs(&err);
-	printf("qaic-fuzz: %d of %d DBCs free before the run%s%s\n", n, NUM_DBC,
-	       n < NUM_DBC ? ": " : "", n < NUM_DBC ? err_name(-err) : "");
-	mem0_err = read_meminfo(&m0);
+}
 
-	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (sh == MAP_FAILED) {
-		perror("qaic-fuzz: mmap");
-		return 1;
+static void pfail(const char *what, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Records a failure the parent saw, and prints it (@what if it finds no room). */
+static void pfail(const char *what, const char *fmt, ...)
+{
+	int i = ADD(sh->nfail, 1);
+	va_list ap;
+
+	if (i < MAX_FAIL) {
+		va_start(ap, fmt);
+		vsnprintf(sh->fail[i], sizeof(sh->fail[i]), fmt, ap);
+		va_end(ap);
 	}
-	signal(SIGPIPE, SIG_IGN);
+	fprintf(stderr, "qaic-fuzz: FAIL: %s\n", i < MAX_FAIL ? sh->fail[i] : what);
+}
 
-	t0 = now_ms() / 1000.0;
+/* A worker that has been exiting, or in one operation, for too long: recorded, true. */
+static bool find_hang(int procs, uint64_t now)
+{
 	for (int i = 0; i < procs; i++) {
-		sh->w[i].rng = rng_init(seed, i + 1);
-		sh->w[i].ops_left = nops / procs + ((uint64_t)i < nops % procs);
-		if (start_worker(i, procs) < 0) {
-			perror("qaic-fuzz: fork");
-			return 1;
+		struct wslot *ws = &sh->w[i];
+		uint64_t ex = __atomic_load_n(&ws->exit_ms, __ATOMIC_ACQUIRE);
+
+		if (!ws->finished && ex && now > ex && now - ex >= watchdog_ms) {
+			pfail("hang", "worker %d (pid %d) called _exit() %" PRIu64 " s ago and is "
+			      "still there: closing its files hangs", i, ws->pid,
+			      watchdog_ms / 1000);
+			return true;
+		}
+		for (int s = 0; s < 3 && !ws->finished; s++) {
+			struct tslot *ts = &ws->t[s];
+
+			if (!__atomic_load_n(&ts->active, __ATOMIC_ACQUIRE) ||
+			    now - ts->t0_ms < watchdog_ms || now < ts->t0_ms)
+				continue;
+			pfail("hang", "worker %d%s (pid %d) made no progress for %" PRIu64
+			      " s in op #%" PRIu64 " %s (op rng %#" PRIx64 ", %s)", i,
+			      slot_names[s], ws->pid, watchdog_ms / 1000, ts->opno,
+			      op_name(ts->op), ts->rng, ts->valid ? "valid" : "mutated");
+			return true;
 		}
 	}
+	return false;
+}
 
-	/* Reap, restart, and watch for operations that take too long. */
-	last_progress = now_ms();
-	alive = procs;
+/* After a hang: where every worker is, then kill them all. */
+static void kill_workers(int procs)
+{
+	uint64_t now = now_ms();
+
+	for (int i = 0; i < procs; i++) {
+		if (sh->w[i].finished)
+			continue;
+		for (int s = 0; s < 3; s++) {
+			struct tslot *ts = &sh->w[i].t[s];
+
+			if (ts->active)
+				fprintf(stderr, "qaic-fuzz: worker %d%s: op #%" PRIu64 " %s (%s, "
+					"op rng %#" PRIx64 ") running for %.1f s\n", i,
+					slot_names[s], ts->opno, op_name(ts->op),
+					ts->valid ? "valid" : "mutated", ts->rng,
+					(now - ts->t0_ms) / 1000.0);
+		}
+		dump_task(sh->w[i].pid);
+		if (sh->w[i].child > 0)
+			dump_task(sh->w[i].child);
+	}
+	for (int i = 0; i < procs; i++)
+		if (!sh->w[i].finished)
+			kill(-sh->w[i].pid, SIGKILL);
+	for (int i = 0; i < 50; i++) {
+		while (waitpid(-1, NULL, WNOHANG) > 0)
+			;
+		usleep(100 * 1000);
+	}
+}
+
+/*
+ * Reaps the workers, starts again those that stopped early, and watches
+ * for operations that take too long until all are done: true after a
+ * hang (the workers killed). *@crashed: one crashed.
+ */
+static bool watch(int procs, bool *crashed)
+{
+	uint64_t last_progress = now_ms();
+	int alive = procs;
+	bool hung = false;
+
 	while (alive && !hung) {
 		uint64_t now;
 		int status;
@@ -455,63 +519,20 @@ int main(int argc, char **argv)
 			if (!WIFEXITED(status) || (WEXITSTATUS(status) &&
 						   WEXITSTATUS(status) != EXIT_RESTART)) {
 				struct tslot *ts = &sh->w[idx].t[0];
-				int i = ADD(sh->nfail, 1);
 
-				crashed = true;
-				if (i < MAX_FAIL)
-					snprintf(sh->fail[i], sizeof(sh->fail[i]),
-						 "worker %d (pid %d) %s %d in op #%" PRIu64 " %s "
-						 "(op rng %#" PRIx64 ", %s)", idx, pid,
-						 WIFSIGNALED(status) ? "killed by signal" : "exited with",
-						 WIFSIGNALED(status) ? WTERMSIG(status) :
-						 WEXITSTATUS(status), ts->opno, op_name(ts->op),
-						 ts->rng, ts->valid ? "valid" : "mutated");
-				fprintf(stderr, "qaic-fuzz: FAIL: %s\n",
-					i < MAX_FAIL ? sh->fail[i] : "worker crashed");
+				*crashed = true;
+				pfail("worker crashed", "worker %d (pid %d) %s %d in op #%" PRIu64
+				      " %s (op rng %#" PRIx64 ", %s)", idx, pid,
+				      WIFSIGNALED(status) ? "killed by signal" : "exited with",
+				      WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status),
+				      ts->opno, op_name(ts->op), ts->rng,
+				      ts->valid ? "valid" : "mutated");
 			}
 			sh->w[idx].finished = 1;
 			alive--;
 		}
 		now = now_ms();
-		for (int i = 0; i < procs && !hung; i++) {
-			uint64_t ex = __atomic_load_n(&sh->w[i].exit_ms, __ATOMIC_ACQUIRE);
-
-			if (!sh->w[i].finished && ex && now > ex && now - ex >= watchdog_ms) {
-				int k = ADD(sh->nfail, 1);
-
-				hung = true;
-				if (k < MAX_FAIL)
-					snprintf(sh->fail[k], sizeof(sh->fail[k]),
-						 "worker %d (pid %d) called _exit() %" PRIu64 " s ago and "
-						 "is still there: closing its files hangs", i,
-						 sh->w[i].pid, watchdog_ms / 1000);
-				fprintf(stderr, "qaic-fuzz: FAIL: %s\n", k < MAX_FAIL ? sh->fail[k] : "hang");
-				break;
-			}
-			for (int s = 0; s < 3 && !sh->w[i].finished; s++) {
-				struct tslot *ts = &sh->w[i].t[s];
-
-				if (!__atomic_load_n(&ts->active, __ATOMIC_ACQUIRE) ||
-				    now - ts->t0_ms < watchdog_ms || now < ts->t0_ms)
-					continue;
-				hung = true;
-				{
-					int k = ADD(sh->nfail, 1);
-
-					if (k < MAX_FAIL)
-						snprintf(sh->fail[k], sizeof(sh->fail[k]),
-							 "worker %d%s (pid %d) made no progress for %" PRIu64 " s "
-							 "in op #%" PRIu64 " %s (op rng %#" PRIx64 ", %s)",
-							 i, s == 1 ? " (thread)" : s == 2 ? " (child)" : "",
-							 sh->w[i].pid, watchdog_ms / 1000, ts->opno,
-							 op_name(ts->op), ts->rng,
-							 ts->valid ? "valid" : "mutated");
-					fprintf(stderr, "qaic-fuzz: FAIL: %s\n",
-						k < MAX_FAIL ? sh->fail[k] : "hang");
-				}
-				break;
-			}
-		}
+		hung = find_hang(procs, now);
 		if (!hung)
 			usleep(20 * 1000);
 		if (now - last_progress >= 30000) {
@@ -524,43 +545,19 @@ int main(int argc, char **argv)
 				done, sh->nfail, sh->nfail == 1 ? "" : "s");
 		}
 	}
-	if (hung) {
-		uint64_t now = now_ms();
+	if (hung)
+		kill_workers(procs);
+	return hung;
+}
 
-		/* Show where everyone is, then kill everything. */
-		for (int i = 0; i < procs; i++) {
-			if (sh->w[i].finished)
-				continue;
-			for (int s = 0; s < 3; s++) {
-				struct tslot *ts = &sh->w[i].t[s];
-
-				if (ts->active)
-					fprintf(stderr, "qaic-fuzz: worker %d%s: op #%" PRIu64 " %s (%s, "
-						"op rng %#" PRIx64 ") running for %.1f s\n", i,
-						s == 1 ? " (thread)" : s == 2 ? " (child)" : "",
-						ts->opno, op_name(ts->op),
-						ts->valid ? "valid" : "mutated", ts->rng,
-						(now - ts->t0_ms) / 1000.0);
-			}
-			dump_task(sh->w[i].pid);
-			if (sh->w[i].child > 0)
-				dump_task(sh->w[i].child);
-		}
-		for (int i = 0; i < procs; i++)
-			if (!sh->w[i].finished)
-				kill(-sh->w[i].pid, SIGKILL);
-		for (int i = 0; i < 50; i++) {
-			while (waitpid(-1, NULL, WNOHANG) > 0)
-				;
-			usleep(100 * 1000);
-		}
-	}
-	t1 = now_ms() / 1000.0;
+/* What ran, what the calls answered, the failures, in @secs s. */
+static void summary(uint64_t nops, int procs, double secs)
+{
+	uint64_t total = 0;
 
 	for (int i = 0; i < NOPS; i++)
 		total += sh->ops[i][0] + sh->ops[i][1];
 
-	/* ------------------------------------------------------------ summary */
 	printf("\n%-26s %9s %9s %9s\n", "operation", "total", "valid", "mutated");
 	for (int i = 0; i < NOPS; i++)
 		printf("%-26s %9" PRIu64 " %9" PRIu64 " %9" PRIu64 "\n", op_name(i),
@@ -585,8 +582,8 @@ int main(int argc, char **argv)
 		}
 	}
 	printf("\nqaic-fuzz: %" PRIu64 " ops in %.1f s (%.0f ops/s), %" PRIu64 " bursts in two "
-	       "threads, %" PRIu64 " forked children, %" PRIu64 " early exits\n", total, t1 - t0,
-	       total / (t1 - t0 > 0 ? t1 - t0 : 1), sh->bursts, sh->children, sh->early_exits);
+	       "threads, %" PRIu64 " forked children, %" PRIu64 " early exits\n", total, secs,
+	       total / (secs > 0 ? secs : 1), sh->bursts, sh->children, sh->early_exits);
 	if (sh->nfail) {
 		printf("\nqaic-fuzz: %d failure%s (replay: --seed %" PRIu64 " --ops %" PRIu64
 		       " --procs %d):\n", sh->nfail, sh->nfail == 1 ? "" : "s", seed, nops, procs);
@@ -594,8 +591,17 @@ int main(int argc, char **argv)
 			printf("  %s\n", sh->fail[i]);
 	}
 	printf("\n");
+}
 
-	/* ------------------------------------------------------------- checks */
+/*
+ * The checks after the run, against @m0 (or its error, @mem0_err) from
+ * before it: the exit status.
+ */
+static int checks(bool hung, bool crashed, const struct meminfo *m0, int mem0_err)
+{
+	int passed = 0, failed = 0, n, err;
+	struct meminfo m1;
+
 	signal(SIGALRM, on_check_alarm);
 	if (!sh->nfail) {
 		printf("check workers ran clean: ok\n");
@@ -650,8 +656,8 @@ int main(int argc, char **argv)
 				e = read_meminfo(&m1);
 			if (e)
 				break;
-			avail_ok = m1.avail_kib >= m0.avail_kib - AVAIL_TOL_KIB;
-			slab_ok = m1.slab_kib <= m0.slab_kib + SLAB_TOL_KIB;
+			avail_ok = m1.avail_kib >= m0->avail_kib - AVAIL_TOL_KIB;
+			slab_ok = m1.slab_kib <= m0->slab_kib + SLAB_TOL_KIB;
 			if ((avail_ok && slab_ok) || now_ms() - start > 3000)
 				break;
 			usleep(250 * 1000);
@@ -659,16 +665,17 @@ int main(int argc, char **argv)
 		if (e) {
 			printf("check MemAvailable after the run: FAIL (/proc/meminfo: %s)\n",
 			       strerror(-e));
-			printf("check Slab after the run: FAIL (/proc/meminfo: %s)\n", strerror(-e));
+			printf("check Slab after the run: FAIL (/proc/meminfo: %s)\n",
+			       strerror(-e));
 			failed += 2;
 		} else {
-			printf("check MemAvailable after the run: %s (before %lld kB, after %lld kB, "
-			       "%+lld kB; may drop by %d kB)\n", avail_ok ? "ok" : "FAIL",
-			       m0.avail_kib, m1.avail_kib, m1.avail_kib - m0.avail_kib,
+			printf("check MemAvailable after the run: %s (before %lld kB, after %lld "
+			       "kB, %+lld kB; may drop by %d kB)\n", avail_ok ? "ok" : "FAIL",
+			       m0->avail_kib, m1.avail_kib, m1.avail_kib - m0->avail_kib,
 			       AVAIL_TOL_KIB);
 			printf("check Slab after the run: %s (before %lld kB, after %lld kB, "
 			       "%+lld kB; may grow by %d kB)\n", slab_ok ? "ok" : "FAIL",
-			       m0.slab_kib, m1.slab_kib, m1.slab_kib - m0.slab_kib, SLAB_TOL_KIB);
+			       m0->slab_kib, m1.slab_kib, m1.slab_kib - m0->slab_kib, SLAB_TOL_KIB);
 			passed += avail_ok + slab_ok;
 			failed += !avail_ok + !slab_ok;
 		}
@@ -677,4 +684,46 @@ int main(int argc, char **argv)
 	alarm(0);
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	uint64_t nops = 20000;
+	int procs = 2, err = 0, n, mem0_err;
+	bool hung, crashed = false;
+	struct meminfo m0;
+	double t0;
+
+	if (parse_args(argc, argv, &nops, &procs))
+		return 1;
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	printf("qaic-fuzz: seed %" PRIu64 " ops %" PRIu64 " procs %d\n", seed, nops, procs);
+
+	ops_init();
+	if (!card_answers())
+		return 1;
+	n = free_dbcs(&err);
+	printf("qaic-fuzz: %d of %d DBCs free before the run%s%s\n", n, NUM_DBC,
+	       n < NUM_DBC ? ": " : "", n < NUM_DBC ? err_name(-err) : "");
+	mem0_err = read_meminfo(&m0);
+
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED) {
+		perror("qaic-fuzz: mmap");
+		return 1;
+	}
+	signal(SIGPIPE, SIG_IGN);
+
+	t0 = now_ms() / 1000.0;
+	for (int i = 0; i < procs; i++) {
+		sh->w[i].rng = rng_init(seed, i + 1);
+		sh->w[i].ops_left = nops / procs + ((uint64_t)i < nops % procs);
+		if (start_worker(i, procs) < 0) {
+			perror("qaic-fuzz: fork");
+			return 1;
+		}
+	}
+	hung = watch(procs, &crashed);
+	summary(nops, procs, now_ms() / 1000.0 - t0);
+	return checks(hung, crashed, &m0, mem0_err);
 }
