@@ -105,7 +105,8 @@ static void mutate_exec(struct tctx *t, int fi, struct qaic_execute *x,
 		pe[i].handle = bad_handle(t, fi);
 		break;
 	case 4:
-		pe[i].dir = pe[i].dir == DIR_TO_DEV ? DIR_FROM_DEV : one_in(t, 2) ? 0 : mutate32(t, 1);
+		pe[i].dir = pe[i].dir == DIR_TO_DEV ? DIR_FROM_DEV :
+			    one_in(t, 2) ? 0 : mutate32(t, 1);
 		break;
 	case 5:
 		if (*n < 8) {
@@ -135,7 +136,8 @@ static void mutate_exec(struct tctx *t, int fi, struct qaic_execute *x,
 			int other = rand_file(t);
 			struct dbc *d;
 
-			if (other >= 0 && other != fi && (d = rand_dbc(t, other)))
+			d = other >= 0 && other != fi ? rand_dbc(t, other) : NULL;
+			if (d)
 				x->hdr.dbc_id = d->id;
 		}
 		break;
@@ -380,7 +382,9 @@ void op_submit(struct tctx *t)
 				nin = one_in(t, 2) ? 65 + rnd(t, 5) : nin;
 				for (uint32_t i = 0; i < nin; i++)
 					if (!in_sync(t, fi, &in[i]))
-						in[i] = (struct qaic_sync){ .handle = bad_handle(t, fi) };
+						in[i] = (struct qaic_sync){
+							.handle = bad_handle(t, fi),
+						};
 				s.in_sync_count = one_in(t, 2) ? nin : boundary32(t);
 				break;
 			case 4:

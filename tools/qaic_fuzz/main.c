@@ -57,12 +57,11 @@
  * kmalloc_array() makes the page allocator WARN, a DRM core matter that
  * would end every run.
  *
- * The files: main.c (this one) is the parent: the command line, the
- * checks before and after the run, the watchdog. worker.c runs the
- * operations; manage.c, objects.c, slicing.c, execute.c, syncobj.c,
- * prime.c and files.c build them from the model of model.c; calls.c
- * makes and counts the calls, rng.c the random choices; fuzz.h has what
- * they share.
+ * The files: this one is the parent: the command line, the checks
+ * before and after the run, the watchdog. worker.c runs the operations;
+ * manage.c, objects.c, slicing.c, execute.c, syncobj.c, prime.c and
+ * files.c build them from the model of model.c; calls.c makes and counts
+ * the calls, rng.c the random choices; fuzz.h has what they share.
  *
  * Copyright (c) 2026 The qaic authors.
  */

@@ -232,7 +232,8 @@ uint32_t bad_handle(struct tctx *t, int fi)
 		return 0;
 	case 1:
 		other = rand_file(t);
-		if (other >= 0 && (bo = rand_bo(t, other, BO_ANY, -1)))
+		bo = other >= 0 ? rand_bo(t, other, BO_ANY, -1) : NULL;
+		if (bo)
 			return bo->handle;
 		return 1 + rnd(t, 200);
 	case 2:
@@ -270,7 +271,8 @@ uint32_t bad_dbc(struct tctx *t, int fi)
 		return boundary32(t);
 	case 2:
 		other = rand_file(t);
-		if (other >= 0 && other != fi && (d = rand_dbc(t, other)))
+		d = other >= 0 && other != fi ? rand_dbc(t, other) : NULL;
+		if (d)
 			return d->id;
 		return rnd(t, NUM_DBC);
 	default:

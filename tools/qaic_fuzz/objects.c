@@ -324,7 +324,8 @@ void op_mmap(struct tctx *t)
 	vlog(t, "mmap()", err);
 	if (p == MAP_FAILED) {
 		if (t->strict)
-			fail(t, "mmap of %" PRIu64 " bytes of a live object: %s", len, err_name(err));
+			fail(t, "mmap of %" PRIu64 " bytes of a live object: %s", len,
+			     err_name(err));
 		return;
 	}
 	if (odd) {
