@@ -21,6 +21,7 @@
 #include "calls.h"
 #include "rng.h"
 
+/* CLOCK_MONOTONIC, in ms and in ns. */
 uint64_t now_ms(void)
 {
 	struct timespec ts;
@@ -47,6 +48,7 @@ const char *err_name(int err)
 	return name ? name : "?";
 }
 
+/* What the summary and --verbose call the calls counted. */
 const char *const ioc_names[NIOC] = {
 	[IOC_MANAGE] = "QAIC_MANAGE",
 	[IOC_CREATE_BO] = "QAIC_CREATE_BO",
